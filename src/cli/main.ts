@@ -1,0 +1,45 @@
+/**
+ * The `node-services` command line: `lint` checks any DaemonSet YAML against the rule catalogue, `coverage`
+ * explains which nodes get (or miss) each DaemonSet's pod. Exit codes: 0 fine, 1 findings (errors, or missing
+ * coverage with `--fail-on-missing`), 2 usage errors or unreadable input.
+ */
+
+import { Command, CommanderError } from 'commander';
+import { registerCoverageCommand } from './coverage';
+import { CliIo, InputError, processIo } from './io';
+import { registerLintCommand } from './lint';
+
+/** Exit code holder shared by subcommands. */
+export interface ExitCode {
+  /** The exit code to finish with. */
+  code: number;
+}
+
+/** Runs the CLI with `argv` (without the `node` and script entries) and returns the exit code. */
+export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  const exit: ExitCode = { code: 0 };
+  const program = new Command();
+  program
+    .name('node-services')
+    .description('Check node-service DaemonSets (lint) and explain their node coverage (coverage).')
+    .exitOverride()
+    .configureOutput({ writeOut: io.out, writeErr: io.err })
+    .showHelpAfterError(false);
+  program.version(require('../../package.json').version, '-V, --version');
+  registerLintCommand(program, io, exit);
+  registerCoverageCommand(program, io, exit);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // Help and version requests exit 0; every other commander error is a usage error.
+      return e.exitCode === 0 ? 0 : 2;
+    }
+    if (e instanceof InputError) {
+      io.err(`node-services: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  return exit.code;
+}

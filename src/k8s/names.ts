@@ -1,0 +1,88 @@
+/**
+ * Kubernetes name and label grammar (apimachinery `pkg/util/validation`), shared by construct
+ * validation and the policy rules so that one implementation decides everywhere.
+ *
+ * Every function returns `undefined` when the value is valid, or a short sentence saying why it is not.
+ */
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const QUALIFIED_NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+const PORT_NAME_CHARS = /^[-a-z0-9]+$/;
+const ENV_VAR_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
+
+/** Why `value` is not a DNS-1123 label (lower-case alphanumerics and '-', at most 63 characters), or `undefined`. */
+export function dns1123LabelError(value: string): string | undefined {
+  if (typeof value !== 'string' || value.length === 0) return 'must not be empty';
+  if (value.length > 63) return `must be at most 63 characters (has ${value.length})`;
+  if (!DNS1123_LABEL.test(value)) {
+    return "must consist of lower-case alphanumeric characters or '-', and start and end with an alphanumeric character (DNS-1123 label)";
+  }
+  return undefined;
+}
+
+/** Why `value` is not a DNS-1123 subdomain (dot-separated DNS-1123 labels, at most 253 characters), or `undefined`. */
+export function dns1123SubdomainError(value: string): string | undefined {
+  if (typeof value !== 'string' || value.length === 0) return 'must not be empty';
+  if (value.length > 253) return `must be at most 253 characters (has ${value.length})`;
+  for (const part of value.split('.')) {
+    if (part.length === 0 || part.length > 63 || !DNS1123_LABEL.test(part)) {
+      return "must consist of lower-case alphanumeric characters, '-' or '.', and each dot-separated part must start and end with an alphanumeric character (DNS-1123 subdomain)";
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Why `value` is not a qualified name (a label key, annotation key or taint key): an optional DNS-1123
+ * subdomain prefix and '/', then a name of at most 63 characters. Returns `undefined` when valid.
+ */
+export function qualifiedNameError(value: string): string | undefined {
+  if (typeof value !== 'string' || value.length === 0) return 'must not be empty';
+  const parts = value.split('/');
+  if (parts.length > 2) return "may contain at most one '/'";
+  let name = value;
+  if (parts.length === 2) {
+    const [prefix, rest] = parts;
+    if (prefix.length === 0) return "prefix before '/' must not be empty";
+    const prefixError = dns1123SubdomainError(prefix);
+    if (prefixError) return `prefix '${prefix}' ${prefixError}`;
+    name = rest;
+  }
+  if (name.length === 0) return 'name part must not be empty';
+  if (name.length > 63) return `name part must be at most 63 characters (has ${name.length})`;
+  if (!QUALIFIED_NAME_PART.test(name)) {
+    return "name part must consist of alphanumeric characters, '-', '_' or '.', and start and end with an alphanumeric character";
+  }
+  return undefined;
+}
+
+/** Why `value` is not a valid label value (empty, or at most 63 characters of the qualified-name alphabet), or `undefined`. */
+export function labelValueError(value: string): string | undefined {
+  if (typeof value !== 'string') return 'must be a string';
+  if (value.length > 63) return `must be at most 63 characters (has ${value.length})`;
+  if (!LABEL_VALUE.test(value)) {
+    return "must be empty or consist of alphanumeric characters, '-', '_' or '.', and start and end with an alphanumeric character";
+  }
+  return undefined;
+}
+
+/** Why `value` is not a valid container port name (IANA service name: ≤15 chars, [-a-z0-9], a letter, no '--'), or `undefined`. */
+export function portNameError(value: string): string | undefined {
+  if (typeof value !== 'string' || value.length === 0) return 'must not be empty';
+  if (value.length > 15) return `must be at most 15 characters (has ${value.length})`;
+  if (!PORT_NAME_CHARS.test(value)) return "must contain only lower-case alphanumeric characters and '-'";
+  if (!/[a-z]/.test(value)) return 'must contain at least one letter';
+  if (value.includes('--')) return "must not contain consecutive '-'";
+  if (value.startsWith('-') || value.endsWith('-')) return "must not begin or end with '-'";
+  return undefined;
+}
+
+/** Why `value` is not a valid environment variable name for Kubernetes 1.28 (`[-._a-zA-Z][-._a-zA-Z0-9]*`), or `undefined`. */
+export function envVarNameError(value: string): string | undefined {
+  if (typeof value !== 'string' || value.length === 0) return 'must not be empty';
+  if (!ENV_VAR_NAME.test(value)) {
+    return "must consist of alphabetic characters, digits, '_', '-' or '.', and must not start with a digit";
+  }
+  return undefined;
+}
