@@ -1,0 +1,53 @@
+/**
+ * Least-privilege Kubernetes API access for node services: a ServiceAccount per service, and a ClusterRole + binding
+ * with exactly the listed permissions. Wildcards and Secrets are refused.
+ */
+
+/** Verbs that only read. */
+export const READ_VERBS: readonly string[] = ['get', 'list', 'watch'];
+
+const KNOWN_VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
+
+/** One permission on the Kubernetes API. Create with the static factories. */
+export class ApiPermission {
+  /** Read-only access (`get`, `list`, `watch`) to `resources` in `apiGroup` (`''` is the core group). */
+  public static read(resources: string[], apiGroup: string = ''): ApiPermission {
+    return new ApiPermission(apiGroup, resources, [...READ_VERBS]);
+  }
+
+  /** Access with explicit `verbs` to `resources` in `apiGroup`: use for the few writes a kind needs (e.g. `nodes/status` patch). */
+  public static of(apiGroup: string, resources: string[], verbs: string[]): ApiPermission {
+    return new ApiPermission(apiGroup, resources, verbs);
+  }
+
+  /** The API group (`''` for core). */
+  public readonly apiGroup: string;
+  /** The resources (may include sub-resources such as `nodes/status`). */
+  public readonly resources: string[];
+  /** The verbs. */
+  public readonly verbs: string[];
+
+  private constructor(apiGroup: string, resources: string[], verbs: string[]) {
+    this.apiGroup = apiGroup;
+    this.resources = [...(resources ?? [])];
+    this.verbs = [...(verbs ?? [])];
+  }
+
+  /** Why this permission is not least-privilege or not valid, or `undefined`. */
+  public problem(): string | undefined {
+    if (this.resources.length === 0) return 'names no resource';
+    if (this.verbs.length === 0) return 'names no verb';
+    if (this.apiGroup.includes('*') || this.resources.some((r) => r.includes('*')) || this.verbs.includes('*')) {
+      return 'uses a wildcard';
+    }
+    if (this.resources.some((r) => r === 'secrets' || r.startsWith('secrets/'))) return 'grants access to Secrets';
+    const unknown = this.verbs.filter((v) => !KNOWN_VERBS.includes(v));
+    if (unknown.length > 0) return `has unknown verb(s) ${unknown.join(', ')}`;
+    return undefined;
+  }
+
+  /** The RBAC PolicyRule object. */
+  public toJson(): any {
+    return { apiGroups: [this.apiGroup], resources: [...this.resources], verbs: [...this.verbs] };
+  }
+}

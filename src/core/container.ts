@@ -1,0 +1,395 @@
+/**
+ * Typed container intent for node services: image, command, environment (including the node name from the downward
+ * API), ports, probes, resources, host paths and other mounts, and a per-container security context that is secure by
+ * default.
+ */
+
+import type { IConfigMap, ISecret } from 'cdk8s-plus-28';
+import { HostPath } from './host-path';
+
+/** Downward API fields a node service commonly needs. */
+export enum EnvField {
+  /** The node's name (`spec.nodeName`): lets an agent watch only its own node's pods. */
+  NODE_NAME = 'spec.nodeName',
+  /** The node's primary IP (`status.hostIP`). */
+  NODE_IP = 'status.hostIP',
+  /** The pod's name. */
+  POD_NAME = 'metadata.name',
+  /** The pod's namespace. */
+  POD_NAMESPACE = 'metadata.namespace',
+  /** The pod's IP. */
+  POD_IP = 'status.podIP',
+  /** The pod's service account name. */
+  SERVICE_ACCOUNT = 'spec.serviceAccountName',
+}
+
+/** Network protocol of a container port. */
+export enum Protocol {
+  /** TCP. */
+  TCP = 'TCP',
+  /** UDP. */
+  UDP = 'UDP',
+  /** SCTP. */
+  SCTP = 'SCTP',
+}
+
+/** When the kubelet pulls the image. */
+export enum ImagePullPolicy {
+  /** Pull only when the image is not on the node (right for pinned tags and digests). */
+  IF_NOT_PRESENT = 'IfNotPresent',
+  /** Pull on every container start. */
+  ALWAYS = 'Always',
+  /** Never pull. */
+  NEVER = 'Never',
+}
+
+/** A port the container listens on. */
+export interface ContainerPort {
+  /** Port name: at most 15 lower-case alphanumerics or '-', with a letter; unique in the container. */
+  readonly name: string;
+  /** Port number in the container (1–65535). */
+  readonly containerPort: number;
+  /**
+   * Protocol.
+   * @default Protocol.TCP
+   */
+  readonly protocol?: Protocol;
+  /**
+   * Port on the node. With `hostNetwork` it must equal `containerPort` (and is set to it).
+   * @default no host port (with hostNetwork: containerPort)
+   */
+  readonly hostPort?: number;
+}
+
+/** Timing options shared by all probes. */
+export interface ProbeOptions {
+  /**
+   * Seconds after start before the first probe.
+   * @default 0
+   */
+  readonly initialDelaySeconds?: number;
+  /**
+   * Seconds between probes.
+   * @default 10
+   */
+  readonly periodSeconds?: number;
+  /**
+   * Seconds before a probe times out.
+   * @default 1
+   */
+  readonly timeoutSeconds?: number;
+  /**
+   * Consecutive failures before the probe fails.
+   * @default 3
+   */
+  readonly failureThreshold?: number;
+}
+
+/** A readiness, liveness or startup probe. Create with the static factories. */
+export class Probe {
+  /** An HTTP GET probe of `path` on `port` (a number or a named container port). */
+  public static httpGet(path: string, port: number | string, options: ProbeOptions = {}): Probe {
+    return new Probe({ httpGet: { path, port, scheme: 'HTTP' } }, options);
+  }
+
+  /** A TCP connect probe on `port`. */
+  public static tcpSocket(port: number | string, options: ProbeOptions = {}): Probe {
+    return new Probe({ tcpSocket: { port } }, options);
+  }
+
+  /** A probe that runs `command` in the container; exit code 0 is success. */
+  public static exec(command: string[], options: ProbeOptions = {}): Probe {
+    return new Probe({ exec: { command: [...command] } }, options);
+  }
+
+  /** A gRPC health-check probe on `port`, optionally for a named `service`. */
+  public static grpc(port: number, service?: string, options: ProbeOptions = {}): Probe {
+    return new Probe({ grpc: service ? { port, service } : { port } }, options);
+  }
+
+  /** @internal */
+  public readonly _handler: any;
+  /** Timing options. */
+  public readonly options: ProbeOptions;
+
+  private constructor(handler: any, options: ProbeOptions) {
+    this._handler = handler;
+    this.options = options;
+  }
+}
+
+/** Compute resources of a container. Quantities use Kubernetes syntax (`100m`, `128Mi`). */
+export interface Resources {
+  /** CPU request (what the scheduler reserves on every node). */
+  readonly cpuRequest: string;
+  /** Memory request. */
+  readonly memoryRequest: string;
+  /** Memory limit (required: a node agent without one can take a node's memory). */
+  readonly memoryLimit: string;
+  /**
+   * CPU limit. Node agents usually run without one to avoid throttling.
+   * @default no CPU limit
+   */
+  readonly cpuLimit?: string;
+  /**
+   * Ephemeral-storage request.
+   * @default none
+   */
+  readonly ephemeralStorageRequest?: string;
+  /**
+   * Ephemeral-storage limit.
+   * @default none
+   */
+  readonly ephemeralStorageLimit?: string;
+  /**
+   * Extended resources (e.g. `nvidia.com/gpu`); request and limit are set to the same value, as the API requires.
+   * @default none
+   */
+  readonly extended?: { [resource: string]: string };
+}
+
+/** A source of environment variables for a whole ConfigMap or Secret. */
+export class EnvSource {
+  /** All keys of the named ConfigMap. */
+  public static configMap(name: string, prefix?: string): EnvSource {
+    return new EnvSource({ configMapRef: { name }, ...(prefix ? { prefix } : {}) }, name);
+  }
+
+  /** All keys of a cdk8s-plus ConfigMap. */
+  public static fromConfigMap(configMap: IConfigMap, prefix?: string): EnvSource {
+    return EnvSource.configMap(configMap.name, prefix);
+  }
+
+  /** All keys of the named Secret. */
+  public static secret(name: string, prefix?: string): EnvSource {
+    return new EnvSource({ secretRef: { name }, ...(prefix ? { prefix } : {}) }, name);
+  }
+
+  /** All keys of a cdk8s-plus Secret. */
+  public static fromSecret(secret: ISecret, prefix?: string): EnvSource {
+    return EnvSource.secret(secret.name, prefix);
+  }
+
+  /** @internal */
+  public readonly _spec: any;
+  /** The referenced object's name. */
+  public readonly name: string;
+
+  private constructor(spec: any, name: string) {
+    this._spec = spec;
+    this.name = name;
+  }
+}
+
+/** Options for a non-host volume mount. */
+export interface MountOptions {
+  /**
+   * Pod volume name (DNS-1123 label, unique in the pod).
+   * @default derived from the source
+   */
+  readonly volumeName?: string;
+  /**
+   * Mount read-only.
+   * @default true for ConfigMaps and Secrets, false for emptyDir
+   */
+  readonly readOnly?: boolean;
+  /**
+   * Mount only this key or sub-path of the volume.
+   * @default the whole volume
+   */
+  readonly subPath?: string;
+}
+
+/** Options for an emptyDir mount. */
+export interface EmptyDirOptions extends MountOptions {
+  /**
+   * Size limit (a quantity such as `64Mi`).
+   * @default no limit
+   */
+  readonly sizeLimit?: string;
+  /**
+   * Back the directory with memory (tmpfs).
+   * @default false
+   */
+  readonly memory?: boolean;
+}
+
+/** A mount of a pod-local volume (emptyDir, ConfigMap, Secret). Host paths use {@link HostPath}. */
+export class Mount {
+  /** A scratch directory (writable), e.g. `/tmp` for a read-only root filesystem. */
+  public static emptyDir(mountPath: string, options: EmptyDirOptions = {}): Mount {
+    const source: any = {};
+    if (options.memory) source.medium = 'Memory';
+    if (options.sizeLimit) source.sizeLimit = options.sizeLimit;
+    const name = options.volumeName ?? `tmp-${slug(mountPath)}`;
+    return new Mount(mountPath, name, { emptyDir: source }, options.readOnly ?? false, options.subPath);
+  }
+
+  /** The named ConfigMap (read-only by default). */
+  public static configMap(configMapName: string, mountPath: string, options: MountOptions = {}): Mount {
+    const name = options.volumeName ?? `cm-${slug(configMapName)}`;
+    return new Mount(mountPath, name, { configMap: { name: configMapName } }, options.readOnly ?? true, options.subPath);
+  }
+
+  /** A cdk8s-plus ConfigMap (read-only by default). */
+  public static fromConfigMap(configMap: IConfigMap, mountPath: string, options: MountOptions = {}): Mount {
+    return Mount.configMap(configMap.name, mountPath, options);
+  }
+
+  /** The named Secret (read-only by default). */
+  public static secret(secretName: string, mountPath: string, options: MountOptions = {}): Mount {
+    const name = options.volumeName ?? `secret-${slug(secretName)}`;
+    return new Mount(mountPath, name, { secret: { secretName } }, options.readOnly ?? true, options.subPath);
+  }
+
+  /** A cdk8s-plus Secret (read-only by default). */
+  public static fromSecret(secret: ISecret, mountPath: string, options: MountOptions = {}): Mount {
+    return Mount.secret(secret.name, mountPath, options);
+  }
+
+  /** Where the volume appears in the container. */
+  public readonly mountPath: string;
+  /** The pod volume name. */
+  public readonly volumeName: string;
+  /** Whether the mount is read-only. */
+  public readonly readOnly: boolean;
+  /** Sub-path of the volume, if any. */
+  public readonly subPath?: string;
+  /** @internal */
+  public readonly _source: any;
+
+  private constructor(mountPath: string, volumeName: string, source: any, readOnly: boolean, subPath?: string) {
+    this.mountPath = mountPath;
+    this.volumeName = volumeName.slice(0, 63).replace(/-+$/, '');
+    this._source = source;
+    this.readOnly = readOnly;
+    this.subPath = subPath;
+  }
+}
+
+function slug(value: string): string {
+  return (
+    String(value)
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'root'
+  );
+}
+
+/** One container of a node service. */
+export interface ContainerSpec {
+  /** Container name (DNS-1123 label), unique across containers and init containers. */
+  readonly name: string;
+  /** Image reference, pinned by a tag other than `latest` or by a digest. */
+  readonly image: string;
+  /**
+   * Image pull policy.
+   * @default ImagePullPolicy.IF_NOT_PRESENT
+   */
+  readonly imagePullPolicy?: ImagePullPolicy;
+  /**
+   * Entrypoint override.
+   * @default the image's entrypoint
+   */
+  readonly command?: string[];
+  /**
+   * Arguments.
+   * @default the image's arguments
+   */
+  readonly args?: string[];
+  /**
+   * Working directory.
+   * @default the image's
+   */
+  readonly workingDir?: string;
+  /**
+   * Plain environment variables.
+   * @default none
+   */
+  readonly env?: { [name: string]: string };
+  /**
+   * Environment variables from the downward API, e.g. `{ NODE_NAME: EnvField.NODE_NAME }`.
+   * @default none
+   */
+  readonly fieldEnv?: { [name: string]: EnvField };
+  /**
+   * Whole ConfigMaps or Secrets as environment variables.
+   * @default none
+   */
+  readonly envFrom?: EnvSource[];
+  /**
+   * Ports.
+   * @default none
+   */
+  readonly ports?: ContainerPort[];
+  /**
+   * Readiness probe (node services should have one: a rollout waits for it).
+   * @default none
+   */
+  readonly readiness?: Probe;
+  /**
+   * Liveness probe.
+   * @default none
+   */
+  readonly liveness?: Probe;
+  /**
+   * Startup probe.
+   * @default none
+   */
+  readonly startup?: Probe;
+  /**
+   * Compute resources.
+   * @default cpu request 100m, memory request 128Mi, memory limit 256Mi, no CPU limit
+   */
+  readonly resources?: Resources;
+  /**
+   * Host paths mounted into this container (read-only unless declared writable).
+   * @default none
+   */
+  readonly hostPaths?: HostPath[];
+  /**
+   * Pod-local mounts (emptyDir, ConfigMap, Secret).
+   * @default none
+   */
+  readonly mounts?: Mount[];
+  /**
+   * Linux capabilities to add (names without `CAP_`); all others are dropped.
+   * @default none (drop ALL)
+   */
+  readonly capabilities?: string[];
+  /**
+   * Run privileged. Only with `privilegedReason`; the container then allows privilege escalation, as the API requires.
+   * @default false
+   */
+  readonly privileged?: boolean;
+  /**
+   * Why the container must be privileged (at least 10 characters); required when `privileged` is true.
+   * @default none
+   */
+  readonly privilegedReason?: string;
+  /**
+   * User ID to run as.
+   * @default the image's user
+   */
+  readonly runAsUser?: number;
+  /**
+   * Group ID to run as.
+   * @default the image's group
+   */
+  readonly runAsGroup?: number;
+  /**
+   * Require a non-root user.
+   * @default true when runAsUser is set and non-zero, otherwise unset
+   */
+  readonly runAsNonRoot?: boolean;
+  /**
+   * Mount the root filesystem read-only (give scratch space with `Mount.emptyDir`).
+   * @default true
+   */
+  readonly readOnlyRootFilesystem?: boolean;
+  /**
+   * Command run before the container is stopped (e.g. flush buffers, remove CNI config).
+   * @default none
+   */
+  readonly preStop?: string[];
+}
