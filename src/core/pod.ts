@@ -336,7 +336,13 @@ export function buildPodTemplate(intent: PodIntent, problems: ProblemCollector):
     (c.mounts ?? []).forEach((m, i) => {
       const mf = `${field}.mounts[${i}]`;
       addMountPath(mf, m.mountPath);
-      addVolume(m.volumeName, { name: m.volumeName, ...m._source }, JSON.stringify(m._source), mf);
+      const source = m._source.emptyDir?.sizeLimit
+        ? { emptyDir: { ...m._source.emptyDir, sizeLimit: k8s.Quantity.fromString(m._source.emptyDir.sizeLimit) } }
+        : m._source;
+      if (m._source.emptyDir?.sizeLimit) {
+        problems.check(`${mf}.sizeLimit`, m._source.emptyDir.sizeLimit, quantityError(m._source.emptyDir.sizeLimit), "use a quantity such as '64Mi'");
+      }
+      addVolume(m.volumeName, { name: m.volumeName, ...source }, JSON.stringify(m._source), mf);
       mounts.push({ name: m.volumeName, mountPath: m.mountPath, readOnly: m.readOnly, ...(m.subPath ? { subPath: m.subPath } : {}) });
     });
 

@@ -1,0 +1,228 @@
+/**
+ * Kubernetes API grammar the rules need that `src/k8s/` does not provide yet: label selector semantics, toleration
+ * and node-selector requirement syntax, and the enumerations the API server accepts. Pure functions over plain
+ * values; each error function returns `undefined` when the value is valid, or a sentence saying why it is not.
+ */
+
+import { labelValueError, qualifiedNameError } from '../k8s/names';
+import { asArray, asObject, show } from './helpers';
+
+/** Taint effects a toleration may name (empty means every effect). */
+export const TAINT_EFFECTS: readonly string[] = ['', 'NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+
+/** hostPath `type` values (empty means no check). */
+export const HOST_PATH_TYPES: readonly string[] = [
+  '',
+  'DirectoryOrCreate',
+  'Directory',
+  'FileOrCreate',
+  'File',
+  'Socket',
+  'CharDevice',
+  'BlockDevice',
+];
+
+/** Container port protocols. */
+export const PORT_PROTOCOLS: readonly string[] = ['TCP', 'UDP', 'SCTP'];
+
+/** Mount propagation modes. */
+export const MOUNT_PROPAGATIONS: readonly string[] = ['None', 'HostToContainer', 'Bidirectional'];
+
+/** Volume source fields of a Kubernetes 1.28 pod volume (exactly one must be set). */
+export const VOLUME_SOURCES: readonly string[] = [
+  'hostPath',
+  'emptyDir',
+  'gcePersistentDisk',
+  'awsElasticBlockStore',
+  'gitRepo',
+  'secret',
+  'nfs',
+  'iscsi',
+  'glusterfs',
+  'persistentVolumeClaim',
+  'rbd',
+  'flexVolume',
+  'cinder',
+  'cephfs',
+  'flocker',
+  'downwardAPI',
+  'fc',
+  'azureFile',
+  'configMap',
+  'vsphereVolume',
+  'quobyte',
+  'azureDisk',
+  'photonPersistentDisk',
+  'projected',
+  'portworxVolume',
+  'scaleIO',
+  'storageos',
+  'csi',
+  'ephemeral',
+];
+
+/** Why a label selector requirement (`{key, operator, values}`) is invalid, or `undefined`. */
+export function labelSelectorRequirementError(requirement: unknown): string | undefined {
+  const req = asObject(requirement);
+  const keyError = qualifiedNameError(req.key);
+  if (keyError) return `key ${show(req.key)} ${keyError}`;
+  const values = req.values === undefined || req.values === null ? [] : req.values;
+  if (!Array.isArray(values)) return `values must be a list (has ${show(values)})`;
+  switch (req.operator) {
+    case 'In':
+    case 'NotIn':
+      if (values.length === 0) return `operator '${req.operator}' needs at least one value`;
+      break;
+    case 'Exists':
+    case 'DoesNotExist':
+      if (values.length > 0) return `operator '${req.operator}' must have no values (has ${show(values)})`;
+      break;
+    default:
+      return `operator ${show(req.operator)} is not one of In, NotIn, Exists, DoesNotExist`;
+  }
+  for (const v of values) {
+    const err = typeof v === 'string' ? labelValueError(v) : 'must be a string';
+    if (err) return `value ${show(v)} ${err}`;
+  }
+  return undefined;
+}
+
+/**
+ * Whether a label selector (`matchLabels` + `matchExpressions`) selects the given labels. A missing selector
+ * selects nothing; an empty one selects everything (as `metav1.LabelSelectorAsSelector`).
+ */
+export function selectorMatches(selector: unknown, labels: { readonly [key: string]: unknown }): boolean {
+  if (selector === undefined || selector === null) return false;
+  const sel = asObject(selector);
+  for (const [k, v] of Object.entries(asObject(sel.matchLabels))) {
+    if (labels[k] !== v) return false;
+  }
+  for (const raw of asArray(sel.matchExpressions)) {
+    const req = asObject(raw);
+    const has = Object.prototype.hasOwnProperty.call(labels, req.key);
+    const values = asArray(req.values);
+    switch (req.operator) {
+      case 'In':
+        if (!has || !values.includes(labels[req.key])) return false;
+        break;
+      case 'NotIn':
+        if (has && values.includes(labels[req.key])) return false;
+        break;
+      case 'Exists':
+        if (!has) return false;
+        break;
+      case 'DoesNotExist':
+        if (has) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+/** One problem in a toleration: the field it concerns and why. */
+export interface FieldProblem {
+  /** The field inside the checked object (e.g. `operator`). */
+  readonly field: string;
+  /** What is wrong, naming the bad value. */
+  readonly message: string;
+}
+
+/** The problems of one toleration, as the API server's `ValidateTolerations` reports them. */
+export function tolerationProblems(toleration: unknown): FieldProblem[] {
+  const t = asObject(toleration);
+  const out: FieldProblem[] = [];
+  const key = t.key ?? '';
+  const operator = t.operator ?? '';
+  const value = t.value ?? '';
+  const effect = t.effect ?? '';
+  if (key !== '') {
+    const err = typeof key === 'string' ? qualifiedNameError(key) : 'must be a string';
+    if (err) out.push({ field: 'key', message: `key ${show(key)} ${err}` });
+  } else if (operator !== 'Exists') {
+    out.push({
+      field: 'operator',
+      message: `operator must be 'Exists' when key is empty (matches every taint), has ${show(operator === '' ? 'Equal' : operator)}`,
+    });
+  }
+  if (t.tolerationSeconds !== undefined && t.tolerationSeconds !== null && effect !== 'NoExecute') {
+    out.push({
+      field: 'tolerationSeconds',
+      message: `tolerationSeconds is only allowed with effect 'NoExecute' (effect is ${show(effect)})`,
+    });
+  }
+  if (operator === '' || operator === 'Equal') {
+    const err = typeof value === 'string' ? labelValueError(value) : 'must be a string';
+    if (err) out.push({ field: 'value', message: `value ${show(value)} ${err}` });
+  } else if (operator === 'Exists') {
+    if (value !== '') out.push({ field: 'value', message: `value must be empty when operator is 'Exists' (has ${show(value)})` });
+  } else {
+    out.push({ field: 'operator', message: `operator ${show(operator)} is not one of Equal, Exists` });
+  }
+  if (!TAINT_EFFECTS.includes(effect)) {
+    out.push({ field: 'effect', message: `effect ${show(effect)} is not one of NoSchedule, PreferNoSchedule, NoExecute (or empty)` });
+  }
+  return out;
+}
+
+/**
+ * Why a node selector requirement is invalid, or `undefined`. `matchFields` requirements may only use the key
+ * `metadata.name` with `In`/`NotIn` and exactly one value.
+ */
+export function nodeSelectorRequirementError(requirement: unknown, matchFields: boolean): string | undefined {
+  const req = asObject(requirement);
+  const values = req.values === undefined || req.values === null ? [] : req.values;
+  if (!Array.isArray(values)) return `values must be a list (has ${show(values)})`;
+  if (matchFields) {
+    if (req.key !== 'metadata.name') return `matchFields key must be 'metadata.name' (has ${show(req.key)})`;
+    if (req.operator !== 'In' && req.operator !== 'NotIn') {
+      return `matchFields operator must be In or NotIn (has ${show(req.operator)})`;
+    }
+    if (values.length !== 1) return `matchFields needs exactly one value (has ${values.length})`;
+    return undefined;
+  }
+  switch (req.operator) {
+    case 'In':
+    case 'NotIn':
+      if (values.length === 0) return `operator '${req.operator}' needs at least one value`;
+      break;
+    case 'Exists':
+    case 'DoesNotExist':
+      if (values.length > 0) return `operator '${req.operator}' must have no values (has ${show(values)})`;
+      break;
+    case 'Gt':
+    case 'Lt':
+      if (values.length !== 1) return `operator '${req.operator}' needs exactly one value (has ${values.length})`;
+      if (typeof values[0] !== 'string' || !/^-?[0-9]+$/.test(values[0])) {
+        return `operator '${req.operator}' needs an integer value (has ${show(values[0])})`;
+      }
+      break;
+    default:
+      return `operator ${show(req.operator)} is not one of In, NotIn, Exists, DoesNotExist, Gt, Lt`;
+  }
+  const keyError = typeof req.key === 'string' ? qualifiedNameError(req.key) : 'must be a string';
+  if (keyError) return `key ${show(req.key)} ${keyError}`;
+  return undefined;
+}
+
+const VERSION_LIKE = /(?:^|[^A-Za-z0-9])v?[0-9]+\.[0-9]+(?:\.[0-9]+)?(?:$|[^A-Za-z0-9])|^v?[0-9]+\.[0-9]+/;
+const HASH_LIKE = /^[0-9a-f]{8,}$/;
+
+/** Whether a label value looks like a version (`1.2.3`, `v0.46`, `fluent-bit-0.46.1`) or a content hash. */
+export function looksLikeVersionOrHash(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  return VERSION_LIKE.test(value) || (HASH_LIKE.test(value) && /[0-9]/.test(value) && /[a-f]/.test(value));
+}
+
+/** Whether `value` is a valid port reference (1–65535, or a port name). */
+export function portReferenceError(value: unknown, portNameError: (v: string) => string | undefined): string | undefined {
+  if (typeof value === 'number') {
+    return Number.isInteger(value) && value >= 1 && value <= 65535 ? undefined : `port ${value} must be between 1 and 65535`;
+  }
+  if (typeof value === 'string') {
+    const err = portNameError(value);
+    return err ? `port name ${show(value)} ${err}` : undefined;
+  }
+  return `port must be a number or a port name (has ${show(value)})`;
+}

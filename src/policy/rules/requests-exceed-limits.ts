@@ -1,0 +1,35 @@
+import { parseQuantity } from '../../k8s/quantity';
+import { asObject, jsonPath, show } from '../helpers';
+import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
+
+/** A request may not be larger than the limit for the same resource. */
+export const requestsExceedLimits = defineRule({
+  id: 'requests-exceed-limits',
+  severity: Severity.ERROR,
+  category: RuleCategory.API_VALIDITY,
+  title: 'Requests must not exceed limits',
+  rationale: 'The API server rejects a container whose request for a resource is greater than its limit ("must be less than or equal to … limit").',
+  fix: 'Lower the request or raise the limit so that request <= limit for every resource.',
+  example: 'resources:\n  requests: {cpu: 100m, memory: 128Mi}\n  limits: {cpu: 500m, memory: 256Mi}',
+  check(_object, { view }) {
+    const out: RuleFinding[] = [];
+    for (const c of view.containers) {
+      const resources = asObject(c.container.resources);
+      const requests = asObject(resources.requests);
+      const limits = asObject(resources.limits);
+      for (const [name, req] of Object.entries(requests)) {
+        if (!(name in limits)) continue;
+        const r = parseQuantity(req as string | number);
+        const l = parseQuantity(limits[name] as string | number);
+        if (r === undefined || l === undefined) continue;
+        if (r > l) {
+          out.push({
+            path: jsonPath(c.path, 'resources', 'requests', name),
+            message: `container '${c.name}' requests ${name} ${show(req)}, more than its limit ${show(limits[name])}`,
+          });
+        }
+      }
+    }
+    return out;
+  },
+});

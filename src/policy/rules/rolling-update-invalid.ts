@@ -1,0 +1,66 @@
+import { intOrPercentError, isZeroIntOrPercent } from '../../k8s/intstr';
+import { isObject, jsonPath, show } from '../helpers';
+import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
+
+const BASE = 'spec.updateStrategy';
+
+/**
+ * The update strategy: type RollingUpdate or OnDelete; for RollingUpdate, maxUnavailable and maxSurge must be
+ * integers or percentages up to 100%, and exactly one of them non-zero after apps/v1 defaulting (maxUnavailable
+ * defaults to 1, maxSurge to 0).
+ */
+export const rollingUpdateInvalid = defineRule({
+  id: 'rolling-update-invalid',
+  severity: Severity.ERROR,
+  category: RuleCategory.API_VALIDITY,
+  title: 'Update strategy must be RollingUpdate or OnDelete with exactly one of maxUnavailable/maxSurge non-zero',
+  rationale:
+    'apps/v1 defaults maxUnavailable to 1 and maxSurge to 0, then requires exactly one of them to be non-zero: both zero is rejected ("cannot be 0 when maxSurge is 0"), both non-zero is rejected, so setting only maxSurge fails unless maxUnavailable: 0 is written. Values must be non-negative integers or percentages such as "10%" (at most 100%).',
+  fix: 'Use either `maxUnavailable: 1` (or a percentage) with `maxSurge: 0`, or `maxSurge: 1` with an explicit `maxUnavailable: 0`.',
+  example: 'spec:\n  updateStrategy:\n    type: RollingUpdate\n    rollingUpdate:\n      maxUnavailable: 10%\n      maxSurge: 0',
+  check(_object, { view }) {
+    const strategy = view.spec.updateStrategy;
+    if (strategy === undefined || strategy === null) return [];
+    if (!isObject(strategy)) return [{ path: BASE, message: `updateStrategy must be an object (has ${show(strategy)})` }];
+    const type = strategy.type ?? 'RollingUpdate';
+    if (type === 'OnDelete') return [];
+    if (type !== 'RollingUpdate') {
+      return [{ path: jsonPath(BASE, 'type'), message: `updateStrategy.type ${show(type)} is not one of RollingUpdate, OnDelete` }];
+    }
+    const ru = strategy.rollingUpdate ?? {};
+    if (!isObject(ru)) {
+      return [{ path: jsonPath(BASE, 'rollingUpdate'), message: `rollingUpdate must be an object (has ${show(ru)})` }];
+    }
+    const out: RuleFinding[] = [];
+    let syntaxOk = true;
+    for (const field of ['maxUnavailable', 'maxSurge']) {
+      const v = ru[field];
+      if (v === undefined || v === null) continue;
+      const err = intOrPercentError(v);
+      if (err) {
+        syntaxOk = false;
+        out.push({ path: jsonPath(BASE, 'rollingUpdate', field), message: `${field} ${show(v)} ${err}` });
+      }
+    }
+    if (!syntaxOk) return out;
+    const unavailableSet = ru.maxUnavailable !== undefined && ru.maxUnavailable !== null;
+    const unavailable = unavailableSet ? ru.maxUnavailable : 1;
+    const surge = ru.maxSurge;
+    const hasUnavailable = !isZeroIntOrPercent(unavailable);
+    const hasSurge = !isZeroIntOrPercent(surge);
+    if (hasUnavailable && hasSurge) {
+      out.push({
+        path: jsonPath(BASE, 'rollingUpdate', unavailableSet ? 'maxUnavailable' : 'maxSurge'),
+        message: unavailableSet
+          ? `maxUnavailable ${show(unavailable)} and maxSurge ${show(surge)} are both non-zero; only one may be`
+          : `maxSurge ${show(surge)} is set without maxUnavailable, which apps/v1 defaults to 1; both may not be non-zero (write maxUnavailable: 0)`,
+      });
+    } else if (!hasUnavailable && !hasSurge) {
+      out.push({
+        path: jsonPath(BASE, 'rollingUpdate', 'maxUnavailable'),
+        message: `maxUnavailable ${show(unavailable)} and maxSurge ${show(surge ?? 0)} are both zero, so the rollout could never replace a pod`,
+      });
+    }
+    return out;
+  },
+});

@@ -1,0 +1,206 @@
+/**
+ * Types shared by the policy rules and the engine that runs them. Plain data plus one small function per rule, so
+ * that the same rule checks cdk8s output at synth time and any YAML in the CLI. Imports neither cdk8s nor
+ * cdk8s-plus.
+ */
+
+import type { KindProfile } from './kinds';
+
+/** How serious a finding is. */
+export enum Severity {
+  /** Fails synthesis and makes the CLI exit with code 1. */
+  ERROR = 'error',
+  /** Reported (printed at synth, listed by the CLI), never fails. */
+  WARNING = 'warning',
+  /** Advice: listed by the CLI, not printed at synth. */
+  INFO = 'info',
+}
+
+/** What a rule protects. */
+export enum RuleCategory {
+  /** The API server would reject the object: always an error, never suppressible, never configurable. */
+  API_VALIDITY = 'api-validity',
+  /** What the pod may do on its node: host paths, privilege, capabilities, host namespaces. */
+  HOST_ACCESS = 'host-access',
+  /** Whether the service keeps running and rolls out safely. */
+  RELIABILITY = 'reliability',
+  /** Whether the object is a good node service at all (placement, namespace, guardrails). */
+  FIT = 'fit',
+}
+
+/** One offending field found by a rule. */
+export interface RuleFinding {
+  /** JSON path of the offending field, e.g. `spec.template.spec.containers[0].securityContext.privileged`. */
+  readonly path: string;
+  /** What is wrong, naming the bad value. */
+  readonly message: string;
+}
+
+/** A container of the pod template, as rules see it. */
+export interface ContainerView {
+  /** The container object as written (an empty object when the entry is not an object). */
+  readonly container: any;
+  /** Index in its list (`containers` or `initContainers`). */
+  readonly index: number;
+  /** JSON path of the container, e.g. `spec.template.spec.initContainers[1]`. */
+  readonly path: string;
+  /** Whether it is an init container. */
+  readonly init: boolean;
+  /** Whether it is an init container with `restartPolicy: Always` (a sidecar that keeps running). */
+  readonly sidecar: boolean;
+  /** The container's name (empty when missing). */
+  readonly name: string;
+  /** The container's `securityContext` (an empty object when missing). */
+  readonly securityContext: any;
+  /** Whether `securityContext.privileged` is `true`. */
+  readonly privileged: boolean;
+  /** The container's `volumeMounts` (an empty list when missing). */
+  readonly volumeMounts: readonly any[];
+  /** The container's `ports` (an empty list when missing). */
+  readonly ports: readonly any[];
+}
+
+/** One mount of a host-path volume by a container. */
+export interface HostPathMountView {
+  /** The mounting container. */
+  readonly container: ContainerView;
+  /** The `volumeMounts` entry. */
+  readonly mount: any;
+  /** JSON path of the `volumeMounts` entry. */
+  readonly path: string;
+  /** Whether the mount is writable (`readOnly` is not `true`). */
+  readonly writable: boolean;
+}
+
+/** A `hostPath` volume of the pod template with the mounts that use it. */
+export interface HostPathView {
+  /** The volume entry. */
+  readonly volume: any;
+  /** JSON path of the volume entry, e.g. `spec.template.spec.volumes[2]`. */
+  readonly path: string;
+  /** The volume name. */
+  readonly name: string;
+  /** The host path (`hostPath.path`, empty when missing). */
+  readonly hostPath: string;
+  /** The host path `type` (empty when missing). */
+  readonly type: string;
+  /** Every container mount of this volume. */
+  readonly mounts: readonly HostPathMountView[];
+  /** Whether any container mounts it writable. */
+  readonly writable: boolean;
+}
+
+/** The pre-computed view of one DaemonSet that every rule receives (built once per object). */
+export interface PodView {
+  /** The DaemonSet as written. */
+  readonly object: any;
+  /** `metadata` (an empty object when missing). */
+  readonly metadata: any;
+  /** `metadata.annotations` (an empty object when missing). */
+  readonly annotations: { readonly [key: string]: any };
+  /** `spec` (an empty object when missing). */
+  readonly spec: any;
+  /** `spec.template` (an empty object when missing). */
+  readonly template: any;
+  /** `spec.template.metadata.labels` (an empty object when missing). */
+  readonly templateLabels: { readonly [key: string]: any };
+  /** `spec.template.spec` (an empty object when missing). */
+  readonly pod: any;
+  /** JSON path of the pod spec: `spec.template.spec`. */
+  readonly podPath: string;
+  /** `spec.template.spec.securityContext` (an empty object when missing). */
+  readonly podSecurityContext: any;
+  /** Main containers, then init containers. */
+  readonly containers: readonly ContainerView[];
+  /** `spec.template.spec.volumes` (an empty list when missing). */
+  readonly volumes: readonly any[];
+  /** Volumes by name (the first one when a name repeats). */
+  readonly volumesByName: ReadonlyMap<string, any>;
+  /** Host-path volumes with their mounts. */
+  readonly hostPaths: readonly HostPathView[];
+  /** The node-service kind from the kind annotation (empty when absent). */
+  readonly kind: string;
+  /** The kind's profile (the generic profile when the annotation is absent or unknown). */
+  readonly profile: KindProfile;
+}
+
+/** Rule configuration after validation, as rules see it. */
+export interface ResolvedRuleConfig {
+  /** Allowed image registry prefixes; empty means no registry allowlist. */
+  readonly imageRegistries: readonly string[];
+}
+
+/** What a rule gets besides the object itself. */
+export interface RuleContext {
+  /** The pre-computed view of the object. */
+  readonly view: PodView;
+  /** Every manifest being checked together (for cross-object rules). */
+  readonly manifests: readonly any[];
+  /** `Namespace` objects among the manifests, by name. */
+  readonly namespaces: ReadonlyMap<string, any>;
+  /** The rule configuration. */
+  readonly config: ResolvedRuleConfig;
+  /** Whether a rule id exists in the catalogue and whether findings of it may be suppressed. */
+  readonly ruleInfo: (id: string) => { readonly suppressible: boolean } | undefined;
+}
+
+/** A rule: stable id, documentation, and a pure check over one plain manifest. */
+export interface IPolicyRule {
+  /** Stable kebab-case id. */
+  readonly id: string;
+  /** Default severity. */
+  readonly severity: Severity;
+  /** What the rule protects. */
+  readonly category: RuleCategory;
+  /** One-line title. */
+  readonly title: string;
+  /** Why the rule exists. */
+  readonly rationale: string;
+  /** How to fix a finding. */
+  readonly fix: string;
+  /** A compliant YAML snippet (or a description) for the docs. */
+  readonly example: string;
+  /** Whether a finding may be suppressed with an annotation (never for API validity). */
+  readonly suppressible: boolean;
+  /** Whether the rule configuration may switch the rule off or change its severity. */
+  readonly configurable: boolean;
+  /** Returns one finding per offending field; an empty list when the object complies or the rule does not apply. */
+  check(object: any, context: RuleContext): RuleFinding[];
+}
+
+/** The fields of a rule definition; `suppressible` and `configurable` default from the category. */
+export interface RuleDefinition {
+  readonly id: string;
+  readonly severity: Severity;
+  readonly category: RuleCategory;
+  readonly title: string;
+  readonly rationale: string;
+  readonly fix: string;
+  readonly example: string;
+  readonly suppressible?: boolean;
+  readonly configurable?: boolean;
+  check(object: any, context: RuleContext): RuleFinding[];
+}
+
+/**
+ * Builds a rule object. API-validity rules are forced to severity error, not suppressible and not configurable;
+ * other rules are suppressible and configurable unless the definition says otherwise.
+ */
+export function defineRule(def: RuleDefinition): IPolicyRule {
+  const api = def.category === RuleCategory.API_VALIDITY;
+  if (api && def.severity !== Severity.ERROR) {
+    throw new Error(`rule ${def.id}: API-validity rules must have severity error`);
+  }
+  return {
+    id: def.id,
+    severity: def.severity,
+    category: def.category,
+    title: def.title,
+    rationale: def.rationale,
+    fix: def.fix,
+    example: def.example,
+    suppressible: api ? false : def.suppressible ?? true,
+    configurable: api ? false : def.configurable ?? true,
+    check: def.check,
+  };
+}

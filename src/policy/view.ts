@@ -1,0 +1,98 @@
+/**
+ * Builds the {@link PodView} of a DaemonSet once, so that each rule reads pre-computed containers, volumes and
+ * host-path mounts instead of walking the manifest again.
+ */
+
+import { KIND_ANNOTATION, kindProfile } from './kinds';
+import { asArray, asObject, isTrue, jsonPath } from './helpers';
+import type { ContainerView, HostPathMountView, HostPathView, PodView } from './types';
+
+/** JSON path of a DaemonSet's pod spec. */
+export const POD_PATH = 'spec.template.spec';
+
+function containerViews(list: unknown, field: 'containers' | 'initContainers'): ContainerView[] {
+  const init = field === 'initContainers';
+  return asArray(list).map((raw, index) => {
+    const container = asObject(raw);
+    const securityContext = asObject(container.securityContext);
+    return {
+      container,
+      index,
+      path: jsonPath(POD_PATH, field, index),
+      init,
+      sidecar: init && container.restartPolicy === 'Always',
+      name: typeof container.name === 'string' ? container.name : '',
+      securityContext,
+      privileged: isTrue(securityContext.privileged),
+      volumeMounts: asArray(container.volumeMounts),
+      ports: asArray(container.ports),
+    };
+  });
+}
+
+/** Builds the view of one DaemonSet (tolerating missing or malformed fields). */
+export function buildPodView(object: any): PodView {
+  const metadata = asObject(object?.metadata);
+  const annotations = asObject(metadata.annotations);
+  const spec = asObject(object?.spec);
+  const template = asObject(spec.template);
+  const templateLabels = asObject(asObject(template.metadata).labels);
+  const pod = asObject(template.spec);
+  const containers = [...containerViews(pod.containers, 'containers'), ...containerViews(pod.initContainers, 'initContainers')];
+  const volumes = asArray(pod.volumes);
+  const volumesByName = new Map<string, any>();
+  for (const v of volumes) {
+    const name = asObject(v).name;
+    if (typeof name === 'string' && !volumesByName.has(name)) volumesByName.set(name, v);
+  }
+
+  const hostPaths: HostPathView[] = [];
+  volumes.forEach((raw, index) => {
+    const volume = asObject(raw);
+    if (!('hostPath' in volume)) return;
+    const hp = asObject(volume.hostPath);
+    const name = typeof volume.name === 'string' ? volume.name : '';
+    const mounts: HostPathMountView[] = [];
+    for (const c of containers) {
+      c.volumeMounts.forEach((m, mi) => {
+        const mount = asObject(m);
+        if (mount.name === name && name !== '') {
+          mounts.push({
+            container: c,
+            mount,
+            path: jsonPath(c.path, 'volumeMounts', mi),
+            writable: !isTrue(mount.readOnly),
+          });
+        }
+      });
+    }
+    hostPaths.push({
+      volume,
+      path: jsonPath(POD_PATH, 'volumes', index),
+      name,
+      hostPath: typeof hp.path === 'string' ? hp.path : '',
+      type: typeof hp.type === 'string' ? hp.type : '',
+      mounts,
+      writable: mounts.some((m) => m.writable),
+    });
+  });
+
+  const kind = typeof annotations[KIND_ANNOTATION] === 'string' ? (annotations[KIND_ANNOTATION] as string) : '';
+  return {
+    object,
+    metadata,
+    annotations,
+    spec,
+    template,
+    templateLabels,
+    pod,
+    podPath: POD_PATH,
+    podSecurityContext: asObject(pod.securityContext),
+    containers,
+    volumes,
+    volumesByName,
+    hostPaths,
+    kind,
+    profile: kindProfile(kind || undefined),
+  };
+}

@@ -1,0 +1,163 @@
+/**
+ * What every preset shares: the props common to all kinds, and how they map onto {@link NodeServiceProps}.
+ */
+
+import { EnvSource, Mount, Probe, Resources } from '../core/container';
+import { HostPath } from '../core/host-path';
+import { RuleSuppression } from '../core/node-service';
+import { NodeAffinityTerm, NodeRequirement, Toleration } from '../core/placement';
+import { Rollout } from '../core/rollout';
+
+/** Props every preset accepts. */
+export interface NodeServicePresetProps {
+  /**
+   * Name of the DaemonSet and `app.kubernetes.io/name`.
+   * @default the preset's conventional name (e.g. `log-agent`)
+   */
+  readonly name?: string;
+  /**
+   * Namespace (`default` is refused).
+   * @default the chart's namespace, else `node-services`
+   */
+  readonly namespace?: string;
+  /**
+   * `app.kubernetes.io/instance`.
+   * @default the name
+   */
+  readonly instance?: string;
+  /**
+   * `app.kubernetes.io/version`.
+   * @default the image tag
+   */
+  readonly version?: string;
+  /**
+   * Entrypoint override of the main container.
+   * @default the image's entrypoint
+   */
+  readonly command?: string[];
+  /**
+   * Arguments of the main container.
+   * @default the preset's (see each preset)
+   */
+  readonly args?: string[];
+  /**
+   * Plain environment variables of the main container.
+   * @default none
+   */
+  readonly env?: { [name: string]: string };
+  /**
+   * ConfigMaps or Secrets as environment variables of the main container.
+   * @default none
+   */
+  readonly envFrom?: EnvSource[];
+  /**
+   * Pod-local mounts of the main container (configuration, scratch space).
+   * @default none
+   */
+  readonly mounts?: Mount[];
+  /**
+   * Additional host paths for the main container; each must be on the kind's host-path allowlist.
+   * @default none
+   */
+  readonly extraHostPaths?: HostPath[];
+  /**
+   * Resources of the main container.
+   * @default the preset's (see each preset)
+   */
+  readonly resources?: Resources;
+  /**
+   * Readiness probe of the main container.
+   * @default the preset's
+   */
+  readonly readiness?: Probe;
+  /**
+   * Liveness probe of the main container.
+   * @default the preset's
+   */
+  readonly liveness?: Probe;
+  /**
+   * Node labels a node must carry.
+   * @default `{ "kubernetes.io/os": "linux" }`
+   */
+  readonly nodeSelector?: { [key: string]: string };
+  /**
+   * Required node affinity terms (ORed; each term's requirements ANDed). Replaces the preset's default terms.
+   * @default the preset's (virtual and serverless nodes excluded; GPU nodes for the GPU monitor)
+   */
+  readonly nodeAffinity?: NodeAffinityTerm[];
+  /**
+   * Tolerations added to the preset's own.
+   * @default none
+   */
+  readonly tolerations?: Toleration[];
+  /**
+   * Also run on control-plane nodes.
+   * @default false, except for kinds that tolerate every taint anyway
+   */
+  readonly controlPlane?: boolean;
+  /**
+   * Update strategy.
+   * @default the preset's (see each preset)
+   */
+  readonly rollout?: Rollout;
+  /**
+   * Seconds a new pod must be ready before it counts as available.
+   * @default 0
+   */
+  readonly minReadySeconds?: number;
+  /**
+   * PriorityClass.
+   * @default the preset's (see each preset)
+   */
+  readonly priorityClassName?: string;
+  /**
+   * Seconds the pod gets to stop.
+   * @default the preset's
+   */
+  readonly terminationGracePeriodSeconds?: number;
+  /**
+   * Extra labels on every object.
+   * @default none
+   */
+  readonly labels?: { [key: string]: string };
+  /**
+   * Extra annotations on the DaemonSet.
+   * @default none
+   */
+  readonly annotations?: { [key: string]: string };
+  /**
+   * Extra pod-template annotations (e.g. a config checksum).
+   * @default none
+   */
+  readonly podAnnotations?: { [key: string]: string };
+  /**
+   * Policy findings accepted for this service, with reasons.
+   * @default none
+   */
+  readonly suppressions?: RuleSuppression[];
+}
+
+/** Requirements that keep node agents off virtual and serverless nodes (virtual-kubelet, EKS Fargate). */
+export function realNodeRequirements(): NodeRequirement[] {
+  return [NodeRequirement.notIn('eks.amazonaws.com/compute-type', ['fargate']), NodeRequirement.notIn('type', ['virtual-kubelet'])];
+}
+
+/** The default affinity of presets: one term excluding virtual and serverless nodes. */
+export function realNodeAffinity(): NodeAffinityTerm[] {
+  return [{ requirements: realNodeRequirements() }];
+}
+
+/** The main container's image pull policy and common fields from preset props. @internal */
+export function commonServiceProps(props: NodeServicePresetProps) {
+  return {
+    namespace: props.namespace,
+    instance: props.instance,
+    version: props.version,
+    nodeSelector: props.nodeSelector,
+    minReadySeconds: props.minReadySeconds,
+    labels: props.labels,
+    annotations: props.annotations,
+    podAnnotations: props.podAnnotations,
+    controlPlane: props.controlPlane,
+  };
+}

@@ -1,0 +1,3 @@
+export * from './common';
+export * from './log-agent';
+export * from './monitoring-agent';

@@ -1,0 +1,46 @@
+/**
+ * Independent structural validation of synthesized objects against the Kubernetes OpenAPI schemas shipped by the
+ * `kubernetes-models` package (types, enums, required fields, apiVersion/kind). Kinds it does not model can be given
+ * a validator with {@link registerSchemaValidator}; an object of a kind with no validator at all fails, so nothing
+ * goes unchecked silently.
+ */
+
+type Validator = (object: any) => void;
+
+const custom = new Map<string, Validator>();
+
+/** Registers a validator for `apiVersion` + `kind` (for CRDs and API versions the schema package lacks). */
+export function registerSchemaValidator(apiVersion: string, kind: string, validator: Validator): void {
+  custom.set(`${apiVersion}/${kind}`, validator);
+}
+
+function modelPath(apiVersion: string, kind: string): string {
+  return apiVersion.includes('/') ? `kubernetes-models/${apiVersion}/${kind}` : `kubernetes-models/${apiVersion}/${kind}`;
+}
+
+/** Throws with the object's identity and the schema errors when `object` is not valid. */
+export function validateSchema(object: any): void {
+  const id = `${object?.kind} ${object?.metadata?.namespace ?? ''}/${object?.metadata?.name}`;
+  const key = `${object?.apiVersion}/${object?.kind}`;
+  const validator = custom.get(key);
+  if (validator) {
+    validator(object);
+    return;
+  }
+  let Model: any;
+  try {
+    Model = require(modelPath(object.apiVersion, object.kind))[object.kind];
+  } catch {
+    throw new Error(`${id}: no schema available for ${key}; register a validator for it`);
+  }
+  try {
+    new Model(object).validate();
+  } catch (e) {
+    throw new Error(`${id} is not valid for the Kubernetes API schema: ${(e as Error).message}`);
+  }
+}
+
+/** Validates every object. */
+export function validateAll(objects: any[]): void {
+  for (const o of objects) validateSchema(o);
+}
