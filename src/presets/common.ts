@@ -61,6 +61,12 @@ export interface NodeServicePresetProps {
    */
   readonly extraHostPaths?: HostPath[];
   /**
+   * Additional Linux capabilities for the main container (names without `CAP_`); each must be on the kind's
+   * capability allowlist.
+   * @default none
+   */
+  readonly extraCapabilities?: string[];
+  /**
    * Resources of the main container.
    * @default the preset's (see each preset)
    */

@@ -121,6 +121,7 @@ export class LogAgent extends NodeService {
           resources: props.resources ?? LOG_AGENT_RESOURCES,
           hostPaths,
           mounts: props.mounts,
+          capabilities: props.extraCapabilities,
           runAsUser: props.runAsUser ?? 0,
           runAsNonRoot: (props.runAsUser ?? 0) === 0 ? false : undefined,
         },

@@ -88,7 +88,7 @@ export class MonitoringAgent extends NodeService {
           resources: props.resources ?? MONITORING_AGENT_RESOURCES,
           hostPaths,
           mounts: props.mounts,
-          capabilities: props.timeCollector ? ['SYS_TIME'] : undefined,
+          capabilities: [...(props.timeCollector ? ['SYS_TIME'] : []), ...(props.extraCapabilities ?? [])],
           runAsUser: 65534,
           runAsGroup: 65534,
           runAsNonRoot: true,

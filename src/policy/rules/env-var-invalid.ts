@@ -1,0 +1,43 @@
+import { envVarNameError } from '../../k8s/names';
+import { asObject, isObject, jsonPath, show } from '../helpers';
+import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
+
+const VALUE_SOURCES = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef'];
+
+/** Environment variable names and sources as the API server validates them. */
+export const envVarInvalid = defineRule({
+  id: 'env-var-invalid',
+  severity: Severity.ERROR,
+  category: RuleCategory.API_VALIDITY,
+  title: 'Environment variables need a valid name and at most one source',
+  rationale:
+    "Kubernetes 1.28 requires env names matching [-._a-zA-Z][-._a-zA-Z0-9]*, rejects `value` together with `valueFrom`, and requires exactly one of fieldRef, resourceFieldRef, configMapKeyRef, secretKeyRef in valueFrom.",
+  fix: 'Rename the variable (no leading digit, no spaces), and use either `value` or a `valueFrom` with exactly one source.',
+  example: 'env:\n  - name: NODE_NAME\n    valueFrom:\n      fieldRef: {fieldPath: spec.nodeName}',
+  check(_object, { view }) {
+    const out: RuleFinding[] = [];
+    for (const c of view.containers) {
+      const env = c.container.env;
+      if (!Array.isArray(env)) continue;
+      env.forEach((raw, i) => {
+        const e = asObject(raw);
+        const base = jsonPath(c.path, 'env', i);
+        const err = typeof e.name === 'string' ? envVarNameError(e.name) : 'is missing';
+        if (err) out.push({ path: jsonPath(base, 'name'), message: `container '${c.name}' env name ${show(e.name)} ${err}` });
+        if (e.valueFrom === undefined || e.valueFrom === null) return;
+        if (e.value !== undefined && e.value !== null && e.value !== '') {
+          out.push({ path: jsonPath(base, 'valueFrom'), message: `env ${show(e.name)} sets both value and valueFrom` });
+        }
+        const from = isObject(e.valueFrom) ? e.valueFrom : {};
+        const sources = VALUE_SOURCES.filter((s) => from[s] !== undefined && from[s] !== null);
+        if (sources.length !== 1) {
+          out.push({
+            path: jsonPath(base, 'valueFrom'),
+            message: `env ${show(e.name)} valueFrom must set exactly one of ${VALUE_SOURCES.join(', ')} (has ${sources.length === 0 ? 'none' : sources.join(', ')})`,
+          });
+        }
+      });
+    }
+    return out;
+  },
+});

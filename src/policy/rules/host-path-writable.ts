@@ -1,0 +1,27 @@
+import { jsonPath } from '../helpers';
+import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
+
+/** Host paths should be mounted read-only unless writing is the point. */
+export const hostPathWritable = defineRule({
+  id: 'host-path-writable',
+  severity: Severity.WARNING,
+  category: RuleCategory.HOST_ACCESS,
+  title: 'hostPath mounted writable',
+  rationale:
+    'A writable host mount lets the container change the node itself, and every node runs the pod. Host access should be read-only unless the service must write (a log agent\'s position database, a CNI installing binaries) and that need is written down.',
+  fix: 'Add `readOnly: true` to the mount, or suppress with the reason the service must write there.',
+  example: 'volumeMounts:\n  - {name: varlog, mountPath: /var/log, readOnly: true}',
+  check(_object, { view }) {
+    const out: RuleFinding[] = [];
+    for (const hp of view.hostPaths) {
+      for (const m of hp.mounts) {
+        if (!m.writable) continue;
+        out.push({
+          path: jsonPath(m.path, 'readOnly'),
+          message: `container '${m.container.name}' mounts host path '${hp.hostPath}' writable at '${m.mount.mountPath}'`,
+        });
+      }
+    }
+    return out;
+  },
+});

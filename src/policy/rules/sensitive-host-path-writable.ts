@@ -1,0 +1,30 @@
+import { isSensitiveWritePath } from '../host-access';
+import { isHostPathAllowed, SENSITIVE_HOST_PATHS } from '../kinds';
+import { jsonPath } from '../helpers';
+import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
+
+/** Writable mounts of node-critical host paths (or their ancestors), unless the kind's allowlist grants them. */
+export const sensitiveHostPathWritable = defineRule({
+  id: 'sensitive-host-path-writable',
+  severity: Severity.ERROR,
+  category: RuleCategory.HOST_ACCESS,
+  title: 'Sensitive host path mounted writable',
+  rationale: `Writing to ${SENSITIVE_HOST_PATHS.join(', ')} (or a parent such as /var) lets a container replace binaries, kubelet credentials or runtime state and take over the node. This is a hard line: an error unless the node-service kind's allowlist grants that path read-write (a CSI node plugin writes /var/lib/kubelet and /dev).`,
+  fix: 'Mount the path read-only, or mount only the narrow sub-directory the service writes (e.g. /var/lib/fluent-bit instead of /var/lib).',
+  example: 'volumeMounts:\n  - {name: etc, mountPath: /host/etc, readOnly: true}',
+  check(_object, { view }) {
+    const out: RuleFinding[] = [];
+    for (const hp of view.hostPaths) {
+      if (!hp.writable || hp.hostPath === '' || !isSensitiveWritePath(hp.hostPath)) continue;
+      if (view.profile.hostPaths && isHostPathAllowed(view.profile, hp.hostPath, true)) continue;
+      for (const m of hp.mounts) {
+        if (!m.writable) continue;
+        out.push({
+          path: jsonPath(m.path, 'readOnly'),
+          message: `container '${m.container.name}' mounts sensitive host path '${hp.hostPath}' writable`,
+        });
+      }
+    }
+    return out;
+  },
+});
