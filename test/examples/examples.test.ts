@@ -1,0 +1,81 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { App } from 'cdk8s';
+import { parseAllDocuments } from 'yaml';
+import { buildPlatform } from '../../examples/platform';
+import { isHostPathAllowed, kindProfile } from '../../src/policy/kinds';
+import { validateAll } from '../support/schema';
+
+const DIST = path.join(__dirname, '..', '..', 'dist');
+
+function synthInto(dir: string): string[] {
+  fs.rmSync(dir, { recursive: true, force: true });
+  const app = new App({ outdir: dir });
+  buildPlatform(app);
+  app.synth();
+  return fs.readdirSync(dir).sort();
+}
+
+function readObjects(dir: string): any[] {
+  return fs
+    .readdirSync(dir)
+    .sort()
+    .flatMap((f) => parseAllDocuments(fs.readFileSync(path.join(dir, f), 'utf8')).map((d) => d.toJS()));
+}
+
+describe('examples app', () => {
+  const out = path.join(os.tmpdir(), `node-services-examples-${process.pid}`);
+  const files = synthInto(out);
+  afterAll(() => fs.rmSync(out, { recursive: true, force: true }));
+
+  test('GIVEN the examples WHEN synthesized THEN the committed dist/ is identical (re-run `npx cdk8s synth` and commit)', () => {
+    expect(fs.readdirSync(DIST).sort()).toEqual(files);
+    for (const f of files) {
+      expect(`${f}:\n${fs.readFileSync(path.join(DIST, f), 'utf8')}`).toBe(`${f}:\n${fs.readFileSync(path.join(out, f), 'utf8')}`);
+    }
+  });
+
+  test('GIVEN the examples WHEN synthesized twice THEN the output is byte-identical', () => {
+    const again = path.join(os.tmpdir(), `node-services-examples-again-${process.pid}`);
+    synthInto(again);
+    for (const f of files) expect(fs.readFileSync(path.join(again, f), 'utf8')).toBe(fs.readFileSync(path.join(out, f), 'utf8'));
+    fs.rmSync(again, { recursive: true, force: true });
+  });
+
+  test('GIVEN dist/ THEN every object is valid for the Kubernetes API schema', () => {
+    const objects = readObjects(DIST);
+    expect(objects.length).toBeGreaterThan(0);
+    validateAll(objects);
+  });
+
+  test('GIVEN dist/ THEN every DaemonSet meets the foundation bars', () => {
+    const daemonSets = readObjects(DIST).filter((o) => o.kind === 'DaemonSet');
+    expect(daemonSets.map((d) => d.metadata.annotations['node-services.cdk8s.io/kind'])).toEqual(expect.arrayContaining(['log-agent', 'monitoring-agent']));
+    for (const ds of daemonSets) {
+      const id = `${ds.metadata.namespace}/${ds.metadata.name}`;
+      expect([id, Object.keys(ds.spec.selector.matchLabels).sort()]).toEqual([id, ['app.kubernetes.io/instance', 'app.kubernetes.io/name']]);
+      for (const [k, v] of Object.entries(ds.spec.selector.matchLabels)) expect(ds.spec.template.metadata.labels[k]).toBe(v);
+      expect(ds.spec.updateStrategy.type).toMatch(/^(RollingUpdate|OnDelete)$/);
+      const pod = ds.spec.template.spec;
+      for (const c of [...(pod.initContainers ?? []), ...pod.containers]) {
+        const where = `${id} ${c.name}`;
+        expect([where, c.resources.requests.cpu !== undefined, c.resources.requests.memory !== undefined, c.resources.limits.memory !== undefined]).toEqual([where, true, true, true]);
+        expect([where, c.image]).not.toEqual([where, expect.stringMatching(/:latest$|^[^:@]+$/)]);
+        if (!c.securityContext.privileged) expect([where, c.securityContext.allowPrivilegeEscalation]).toEqual([where, false]);
+        expect([where, c.securityContext.capabilities.drop]).toEqual([where, ['ALL']]);
+        expect([where, c.securityContext.seccompProfile]).toEqual([where, { type: 'RuntimeDefault' }]);
+      }
+      for (const c of pod.containers) expect([id, c.name, c.readinessProbe !== undefined]).toEqual([id, c.name, true]);
+      const profile = kindProfile(ds.metadata.annotations['node-services.cdk8s.io/kind']);
+      const hostPaths = new Map<string, string>((pod.volumes ?? []).filter((v: any) => v.hostPath).map((v: any) => [v.name, v.hostPath.path]));
+      for (const c of [...(pod.initContainers ?? []), ...pod.containers]) {
+        for (const m of c.volumeMounts ?? []) {
+          const hostPath = hostPaths.get(m.name);
+          if (hostPath && !m.readOnly) expect([id, hostPath, isHostPathAllowed(profile, hostPath, true)]).toEqual([id, hostPath, true]);
+        }
+      }
+      for (const v of pod.volumes ?? []) if (v.hostPath) expect([id, v.name, v.hostPath.type]).toEqual([id, v.name, expect.stringMatching(/^[A-Z]/)]);
+    }
+  });
+});
