@@ -7,4 +7,5 @@ module.exports = {
     '^.+\\.tsx?$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: false }],
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };
