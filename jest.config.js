@@ -6,6 +6,8 @@ module.exports = {
   transform: {
     '^.+\\.tsx?$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: false }],
   },
+  // The package's own name resolves to the sources, so README examples compile and run as users write them.
+  moduleNameMapper: { '^cdk8s-node-services$': '<rootDir>/src/index.ts' },
   moduleFileExtensions: ['ts', 'js', 'json'],
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };
