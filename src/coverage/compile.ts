@@ -1,0 +1,262 @@
+/**
+ * Compiling workloads and nodes once, so that evaluating every workload on every node only compares precomputed
+ * values: label lookups by interned key id, taint verdicts memoized per workload, requests summed in scheduler units.
+ */
+
+import { CompiledAffinity, LabelRequirement, LabelTable, compileAffinity, compileLabelSelector, compileNodeSelector, labelTable } from './selector';
+import { HostPort, ResourceVector, addVector, allocatable, emptyVector, isSidecar, podHostPorts, podRequests } from './resources';
+import { InternedTaint, Toleration, daemonPodTolerations, internTaint } from './taints';
+import { CoverageOptions } from './types';
+
+/** The default Kubernetes minor version whose semantics are applied. */
+export const DEFAULT_KUBERNETES_MINOR = 28;
+
+/** A pod already bound to a node. */
+export interface ExistingPod {
+  /** Namespace (`default` when absent). */
+  readonly namespace: string;
+  /** Name. */
+  readonly name: string;
+  /** Pod labels. */
+  readonly labels: Record<string, string> | undefined;
+  /** Names of the DaemonSets in `ownerReferences`; `undefined` when the pod has no owner references at all. */
+  readonly daemonSetOwners: readonly string[] | undefined;
+  /** Requests in scheduler units (after defaulting, with overhead). */
+  readonly requests: ResourceVector;
+  /** Host ports it binds. */
+  readonly ports: readonly HostPort[];
+}
+
+/** A port binding on a node: which pod (index into `CompiledNode.pods`) holds which IP. */
+export interface PortHolder {
+  /** Host IP of the binding. */
+  readonly ip: string;
+  /** Index of the pod in `CompiledNode.pods`. */
+  readonly pod: number;
+}
+
+/**
+ * A DaemonSet (or pod template) prepared for evaluation against many nodes. Build it with {@link compileWorkload}.
+ */
+export class CompiledWorkload {
+  /** `DaemonSet`, or the object's kind (`PodTemplate`, `Pod`…) when a template was given. */
+  public readonly kind: string;
+  /** Namespace (`default` when absent). */
+  public readonly namespace: string;
+  /** Name ("" for a bare template). */
+  public readonly name: string;
+  /** The pod spec the evaluation is based on (the template's `spec`, as given). */
+  public readonly podSpec: any;
+  /** Template `spec.nodeName` ("" when unset). */
+  public readonly nodeName: string;
+  /** `spec.nodeSelector` as Equals requirements sorted by key. */
+  public readonly nodeSelector: readonly LabelRequirement[];
+  /** Required node affinity (`undefined` = no constraint). */
+  public readonly affinity: CompiledAffinity | undefined;
+  /** Tolerations of the daemon pod: the template's merged with the controller's automatic ones. */
+  public readonly tolerations: readonly Toleration[];
+  /** Pod requests in scheduler units. */
+  public readonly requests: ResourceVector;
+  /** Host ports the pod binds (after host-network defaulting). */
+  public readonly hostPorts: readonly HostPort[];
+  /** Things the analysis cannot model or that the API server would treat differently than it looks. */
+  public readonly warnings: readonly string[];
+  /** @internal memo: taint id → 1 tolerated, 2 not tolerated. */
+  public readonly taintVerdicts: number[] = [];
+  /** @internal scalar request names and values as parallel arrays. */
+  public readonly scalarNames: readonly string[];
+  /** @internal */
+  public readonly scalarValues: readonly number[];
+  private readonly selectsPod: (labels: Record<string, string> | undefined) => boolean;
+
+  /** @internal use {@link compileWorkload}. */
+  public constructor(object: any, options: CoverageOptions | undefined) {
+    const minor = options?.kubernetesMinor ?? DEFAULT_KUBERNETES_MINOR;
+    const isDaemonSet = object?.kind === 'DaemonSet' || (object?.spec?.template != null && object?.kind === undefined);
+    const template = isDaemonSet ? object?.spec?.template : object?.kind === 'PodTemplate' ? object?.template : object;
+    const meta = isDaemonSet || object?.kind === 'PodTemplate' ? object?.metadata : template?.metadata;
+    this.kind = isDaemonSet ? 'DaemonSet' : typeof object?.kind === 'string' ? object.kind : 'PodTemplate';
+    this.namespace = typeof meta?.namespace === 'string' && meta.namespace.length > 0 ? meta.namespace : 'default';
+    this.name = typeof meta?.name === 'string' ? meta.name : '';
+    const spec = template?.spec ?? {};
+    this.podSpec = spec;
+    const where = isDaemonSet ? 'spec.template.spec' : 'spec';
+    const warnings: string[] = [];
+    const warn = (message: string) => warnings.push(message);
+    this.nodeName = typeof spec.nodeName === 'string' ? spec.nodeName : '';
+    this.nodeSelector = compileNodeSelector(spec.nodeSelector, where, warnings);
+    this.affinity = compileAffinity(spec.affinity, where, warnings);
+    this.tolerations = daemonPodTolerations(spec);
+    const sidecars = minor >= 29;
+    this.requests = podRequests(spec, sidecars, where, warn);
+    this.hostPorts = podHostPorts(spec, sidecars && minor >= 33, where);
+    this.scalarNames = this.requests.scalars ? [...this.requests.scalars.keys()] : [];
+    this.scalarValues = this.requests.scalars ? [...this.requests.scalars.values()] : [];
+    this.selectsPod = isDaemonSet ? compileLabelSelector(object?.spec?.selector) : () => false;
+    workloadWarnings(spec, where, minor, this.tolerations, warnings);
+    this.warnings = warnings;
+  }
+
+  /**
+   * Whether an existing pod is one of this DaemonSet's own pods (it then does not block its own node): a pod
+   * with owner references belongs to it when one of them is this DaemonSet (same namespace); a pod without any
+   * owner reference (a hand-written pod list) belongs to it when it is in the same namespace and its labels match
+   * the DaemonSet's `spec.selector`. A bare template owns no pod.
+   */
+  public ownsPod(pod: ExistingPod): boolean {
+    if (this.kind !== 'DaemonSet' || pod.namespace !== this.namespace) return false;
+    if (pod.daemonSetOwners !== undefined) return pod.daemonSetOwners.includes(this.name);
+    return this.selectsPod(pod.labels);
+  }
+}
+
+function workloadWarnings(spec: any, where: string, minor: number, tolerations: readonly Toleration[], warnings: string[]): void {
+  for (const t of tolerations) {
+    if (t.effect === 'NoExecute' && t.tolerationSeconds != null) {
+      warnings.push(
+        `${where}.tolerations: ${t.key || '<every key>'}:NoExecute has tolerationSeconds ${t.tolerationSeconds}; the pod is placed, ` +
+          'evicted when the time is up and recreated by the controller (churn). Remove tolerationSeconds for a daemon pod',
+      );
+    }
+    if (t.operator !== undefined && t.operator !== '' && t.operator !== 'Exists' && t.operator !== 'Equal') {
+      warnings.push(`${where}.tolerations: operator ${JSON.stringify(t.operator)} of ${t.key || '<every key>'} tolerates nothing; use Exists or Equal`);
+    }
+  }
+  if (typeof spec.priorityClassName === 'string' && spec.priorityClassName.length > 0) {
+    warnings.push(
+      `${where}.priorityClassName is ${spec.priorityClassName}: the scheduler may preempt lower-priority pods, so a hostPort or ` +
+        'resources exclusion can resolve itself (preemption is not modeled)',
+    );
+  }
+  const affinity = spec.affinity ?? {};
+  if (affinity.podAffinity || affinity.podAntiAffinity || (Array.isArray(spec.topologySpreadConstraints) && spec.topologySpreadConstraints.length > 0)) {
+    warnings.push(`${where}: pod (anti-)affinity and topology spread constraints are evaluated by the scheduler only and are not modeled`);
+  }
+  if (minor < 29 && Array.isArray(spec.initContainers)) {
+    spec.initContainers.forEach((c: any, i: number) => {
+      if (isSidecar(c)) {
+        warnings.push(
+          `${where}.initContainers[${i}] has restartPolicy: Always; Kubernetes 1.${minor} drops the field unless the SidecarContainers ` +
+            'feature gate is on, so it counts as a plain init container (set kubernetesMinor >= 29 for sidecar semantics)',
+        );
+      }
+    });
+  }
+}
+
+/**
+ * Prepares a workload for evaluation: a `DaemonSet`, a `PodTemplate`, or a pod template spec (`{metadata, spec}`).
+ * Applies what the controller and the API server would: automatic tolerations, requests from limits, host-network
+ * ports, TCP default.
+ */
+export function compileWorkload(object: any, options?: CoverageOptions): CompiledWorkload {
+  return new CompiledWorkload(object, options);
+}
+
+/**
+ * A node prepared for evaluation, with the pods already bound to it. Build it with {@link compileNode}.
+ */
+export class CompiledNode {
+  /** Node name. */
+  public readonly name: string;
+  /** The node object as given. */
+  public readonly node: any;
+  /** @internal labels by interned key id. */
+  public readonly labels: LabelTable;
+  /** Taints in `spec.taints` order. */
+  public readonly taints: readonly InternedTaint[];
+  /** @internal only the `NoSchedule`/`NoExecute` taints, in order. */
+  public readonly excludingTaints: readonly InternedTaint[];
+  /** Allocatable in scheduler units; `undefined` when the node has no `status.allocatable` (fit is not checked). */
+  public readonly allocatable: ResourceVector | undefined;
+  /** Allocatable pod slots. */
+  public readonly allocatablePods: number;
+  /** Sum of the requests of the pods already on the node. */
+  public readonly requested: ResourceVector;
+  /** Non-terminated pods bound to the node. */
+  public readonly pods: readonly ExistingPod[];
+  /** @internal `protocol/port` → bindings, `undefined` when no pod binds a host port. */
+  public readonly ports: Map<string, PortHolder[]> | undefined;
+  /** Things about the node worth knowing (taints the automatic tolerations do not cover, missing allocatable). */
+  public readonly warnings: readonly string[];
+
+  /** @internal use {@link compileNode}. */
+  public constructor(node: any, existingPods: readonly any[] | undefined, options: CoverageOptions | undefined) {
+    const minor = options?.kubernetesMinor ?? DEFAULT_KUBERNETES_MINOR;
+    const warnings: string[] = [];
+    this.node = node;
+    this.name = typeof node?.metadata?.name === 'string' ? node.metadata.name : '';
+    this.labels = labelTable(node?.metadata?.labels);
+    const rawTaints: any[] = Array.isArray(node?.spec?.taints) ? node.spec.taints : [];
+    this.taints = rawTaints.map(internTaint);
+    this.excludingTaints = this.taints.filter((t) => t.excludes);
+    const where = `node ${this.name || '<unnamed>'}`;
+    for (const t of this.taints) {
+      if ((t.key === 'node.kubernetes.io/not-ready' || t.key === 'node.kubernetes.io/unreachable') && t.effect === 'NoSchedule') {
+        warnings.push(`${where} has taint ${t.text}: daemon pods tolerate only the NoExecute variant, so no new daemon pod is created there (existing ones are kept)`);
+      }
+      if (t.key === 'node-role.kubernetes.io/master') {
+        warnings.push(`${where} has the legacy taint ${t.text} (clusters upgraded from 1.24 or older); tolerate it as well as node-role.kubernetes.io/control-plane`);
+      }
+    }
+    const rawAllocatable = node?.status?.allocatable;
+    if (rawAllocatable && typeof rawAllocatable === 'object') {
+      const parsed = allocatable(rawAllocatable, `${where} status.allocatable`, (m) => warnings.push(m));
+      this.allocatable = parsed.vector;
+      this.allocatablePods = parsed.pods;
+    } else {
+      this.allocatable = undefined;
+      this.allocatablePods = 0;
+      warnings.push(`${where} has no status.allocatable: resource fit and pod count are not checked there`);
+    }
+    const pods: ExistingPod[] = [];
+    const requested = emptyVector();
+    const ports = new Map<string, PortHolder[]>();
+    for (const pod of existingPods ?? []) {
+      if (!isActivePodOn(pod, this.name)) continue;
+      const existing = existingPod(pod, minor, (m) => warnings.push(m));
+      addVector(requested, existing.requests);
+      for (const p of existing.ports) {
+        let holders = ports.get(p.key);
+        if (!holders) ports.set(p.key, (holders = []));
+        holders.push({ ip: p.ip, pod: pods.length });
+      }
+      pods.push(existing);
+    }
+    this.pods = pods;
+    this.requested = requested;
+    this.ports = ports.size > 0 ? ports : undefined;
+    this.warnings = warnings;
+  }
+}
+
+/** Whether a pod counts on a node: bound to it (`spec.nodeName`) and not terminated (`Succeeded`/`Failed`). */
+export function isActivePodOn(pod: any, nodeName: string): boolean {
+  const phase = pod?.status?.phase;
+  return pod?.spec?.nodeName === nodeName && nodeName.length > 0 && phase !== 'Succeeded' && phase !== 'Failed';
+}
+
+function existingPod(pod: any, minor: number, warn: (message: string) => void): ExistingPod {
+  const meta = pod?.metadata ?? {};
+  const namespace = typeof meta.namespace === 'string' && meta.namespace.length > 0 ? meta.namespace : 'default';
+  const name = typeof meta.name === 'string' ? meta.name : '';
+  const owners: any[] | undefined = Array.isArray(meta.ownerReferences) && meta.ownerReferences.length > 0 ? meta.ownerReferences : undefined;
+  const where = `pod ${namespace}/${name} spec`;
+  const sidecars = minor >= 29;
+  return {
+    namespace,
+    name,
+    labels: meta.labels,
+    daemonSetOwners: owners?.filter((o) => o?.kind === 'DaemonSet').map((o) => String(o.name)),
+    requests: podRequests(pod.spec, sidecars, where, warn),
+    ports: podHostPorts(pod.spec, sidecars && minor >= 33, where),
+  };
+}
+
+/**
+ * Prepares a node for evaluation. `existingPods` may be every pod of the cluster: only non-terminated pods bound to
+ * this node (`spec.nodeName`) count; their requests, host ports and number count against the node.
+ */
+export function compileNode(node: any, existingPods?: readonly any[], options?: CoverageOptions): CompiledNode {
+  return new CompiledNode(node, existingPods, options);
+}

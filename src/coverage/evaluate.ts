@@ -1,0 +1,297 @@
+/**
+ * Evaluating a compiled workload on a compiled node, in the upstream order:
+ * controller stage (`NodeShouldRunDaemonPod`): template nodeName → nodeSelector → required node affinity → taints;
+ * scheduler stage (filters that can fail for a daemon pod): NodePorts → NodeResourcesFit.
+ *
+ * The fast path ({@link firstFailure}) allocates nothing; explanations are built only for failures.
+ */
+
+import { CompiledNode, CompiledWorkload, compileNode, compileWorkload } from './compile';
+import { formatBytes, formatMilliCpu } from './quantity';
+import { ResourceVector, addVector, emptyVector } from './resources';
+import { affinityMatches, describeNodeLabel, describeRequirement, fieldMatches, requirementMatches } from './selector';
+import { InternedTaint, tolerationsTolerate } from './taints';
+import { CoverageFailure, CoverageOptions, CoverageReason, InsufficientResource, NodeVerdict } from './types';
+
+/** Check outcomes; 0 is success, the rest in evaluation order. */
+export const enum Check {
+  OK = 0,
+  NODE_NAME = 1,
+  NODE_SELECTOR = 2,
+  NODE_AFFINITY = 3,
+  TAINT = 4,
+  HOST_PORT = 5,
+  RESOURCES = 6,
+}
+
+/** The reason reported for each check (a template `nodeName` naming another node is a node-selection failure). */
+export const CHECK_REASON: readonly CoverageReason[] = [
+  CoverageReason.OK,
+  CoverageReason.NODE_SELECTOR,
+  CoverageReason.NODE_SELECTOR,
+  CoverageReason.NODE_AFFINITY,
+  CoverageReason.TAINT,
+  CoverageReason.HOST_PORT,
+  CoverageReason.RESOURCES,
+];
+
+/** What a DaemonSet's own pods already hold on a node; they do not block the node for their DaemonSet. */
+export interface OwnShare {
+  /** Number of own pods on the node. */
+  count: number;
+  /** Their summed requests. */
+  readonly requests: ResourceVector;
+  /** Their indexes in `CompiledNode.pods`. */
+  readonly pods: Set<number>;
+}
+
+/** The share of a node held by the workload's own pods, or `undefined` when it has none there. */
+export function ownShare(w: CompiledWorkload, n: CompiledNode): OwnShare | undefined {
+  let share: OwnShare | undefined;
+  for (let i = 0; i < n.pods.length; i++) {
+    if (!w.ownsPod(n.pods[i])) continue;
+    share ??= { count: 0, requests: emptyVector(), pods: new Set() };
+    share.count++;
+    addVector(share.requests, n.pods[i].requests);
+    share.pods.add(i);
+  }
+  return share;
+}
+
+function tolerates(w: CompiledWorkload, t: InternedTaint): boolean {
+  let v = w.taintVerdicts[t.id];
+  if (v === undefined) {
+    v = tolerationsTolerate(w.tolerations, t) ? 1 : 2;
+    w.taintVerdicts[t.id] = v;
+  }
+  return v === 1;
+}
+
+/** The first `NoSchedule`/`NoExecute` taint the workload does not tolerate (`FindMatchingUntoleratedTaint`). */
+export function untoleratedTaint(w: CompiledWorkload, n: CompiledNode, noExecuteOnly = false): InternedTaint | undefined {
+  const taints = n.excludingTaints;
+  for (let i = 0; i < taints.length; i++) {
+    const t = taints[i];
+    if (noExecuteOnly && !t.noExecute) continue;
+    if (!tolerates(w, t)) return t;
+  }
+  return undefined;
+}
+
+function nodeSelectorFits(w: CompiledWorkload, n: CompiledNode): boolean {
+  const reqs = w.nodeSelector;
+  for (let i = 0; i < reqs.length; i++) if (!requirementMatches(reqs[i], n.labels)) return false;
+  return true;
+}
+
+/** The controller-stage check that fails first, or `Check.OK`. */
+export function controllerCheck(w: CompiledWorkload, n: CompiledNode): Check {
+  if (w.nodeName.length > 0 && w.nodeName !== n.name) return Check.NODE_NAME;
+  if (!nodeSelectorFits(w, n)) return Check.NODE_SELECTOR;
+  if (w.affinity !== undefined && !affinityMatches(w.affinity, n.labels, n.name)) return Check.NODE_AFFINITY;
+  if (n.excludingTaints.length > 0 && untoleratedTaint(w, n) !== undefined) return Check.TAINT;
+  return Check.OK;
+}
+
+function portsFit(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): boolean {
+  if (n.ports === undefined || w.hostPorts.length === 0) return true;
+  for (let i = 0; i < w.hostPorts.length; i++) {
+    const want = w.hostPorts[i];
+    const holders = n.ports.get(want.key);
+    if (holders === undefined) continue;
+    for (let j = 0; j < holders.length; j++) {
+      if (own !== undefined && own.pods.has(holders[j].pod)) continue;
+      const ip = holders[j].ip;
+      if (want.ip === '0.0.0.0' || ip === '0.0.0.0' || ip === want.ip) return false;
+    }
+  }
+  return true;
+}
+
+function scalar(map: Map<string, number> | undefined, name: string): number {
+  if (map === undefined) return 0;
+  return map.get(name) ?? 0;
+}
+
+function resourcesFit(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): boolean {
+  const alloc = n.allocatable;
+  if (alloc === undefined) return true;
+  const used = n.requested;
+  const mine = own?.requests;
+  if (n.pods.length - (own ? own.count : 0) + 1 > n.allocatablePods) return false;
+  const r = w.requests;
+  if (r.cpu > 0 && r.cpu > alloc.cpu - (used.cpu - (mine ? mine.cpu : 0))) return false;
+  if (r.memory > 0 && r.memory > alloc.memory - (used.memory - (mine ? mine.memory : 0))) return false;
+  if (r.ephemeralStorage > 0 && r.ephemeralStorage > alloc.ephemeralStorage - (used.ephemeralStorage - (mine ? mine.ephemeralStorage : 0))) return false;
+  const names = w.scalarNames;
+  for (let i = 0; i < names.length; i++) {
+    const q = w.scalarValues[i];
+    if (q === 0) continue;
+    const free = scalar(alloc.scalars, names[i]) - (scalar(used.scalars, names[i]) - scalar(mine?.scalars, names[i]));
+    if (q > free) return false;
+  }
+  return true;
+}
+
+/** The scheduler-stage check that fails first, or `Check.OK`. */
+export function schedulerCheck(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): Check {
+  if (!portsFit(w, n, own)) return Check.HOST_PORT;
+  if (!resourcesFit(w, n, own)) return Check.RESOURCES;
+  return Check.OK;
+}
+
+/** The first failing check over both stages, or `Check.OK`. Allocates nothing. */
+export function firstFailure(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): Check {
+  const c = controllerCheck(w, n);
+  return c !== Check.OK ? c : schedulerCheck(w, n, own);
+}
+
+// ---- explanations (only built for failures) ----
+
+function explainNodeSelector(w: CompiledWorkload, n: CompiledNode): string {
+  for (const r of w.nodeSelector) {
+    if (!requirementMatches(r, n.labels)) {
+      return `needs label ${r.key}=${JSON.stringify(r.values[0])}; ${describeNodeLabel(r.key, n.labels[r.keyId])}`;
+    }
+  }
+  return '';
+}
+
+function explainAffinity(w: CompiledWorkload, n: CompiledNode): string {
+  const a = w.affinity!;
+  if (a.terms.length === 0) return 'required node affinity has no nodeSelectorTerms, so it matches no node';
+  const parts = a.terms.map((t) => {
+    if (t.never !== undefined) return `term ${t.index} ${t.never}`;
+    for (const r of t.exprs) {
+      if (!requirementMatches(r, n.labels)) return `term ${t.index}: ${describeRequirement(r)} fails (${describeNodeLabel(r.key, n.labels[r.keyId])})`;
+    }
+    if (n.name.length > 0) {
+      for (const f of t.fields) {
+        if (!fieldMatches(f, n.name)) return `term ${t.index}: field ${f.key} ${f.notIn ? 'NotIn' : 'In'} [${f.value}] fails (node is ${n.name})`;
+      }
+    }
+    return `term ${t.index} matches`;
+  });
+  return parts.join('; ');
+}
+
+function explainPorts(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): string {
+  const out: string[] = [];
+  for (const want of w.hostPorts) {
+    const holders = n.ports?.get(want.key) ?? [];
+    for (const h of holders) {
+      if (own !== undefined && own.pods.has(h.pod)) continue;
+      if (want.ip === '0.0.0.0' || h.ip === '0.0.0.0' || h.ip === want.ip) {
+        const pod = n.pods[h.pod];
+        out.push(`${want.protocol} ${want.ip}:${want.port} conflicts with ${h.ip}:${want.port} of pod ${pod.namespace}/${pod.name}`);
+        break;
+      }
+    }
+  }
+  return out.join('; ');
+}
+
+function formatAmount(resource: string, value: number): string {
+  if (resource === 'cpu') return formatMilliCpu(value);
+  if (resource === 'memory' || resource === 'ephemeral-storage' || resource.startsWith('hugepages-')) return formatBytes(value);
+  return String(value);
+}
+
+/** Every resource the node lacks for the workload (`fitsRequest`), in upstream order; [] when it fits. */
+export function insufficientResources(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): InsufficientResource[] {
+  const alloc = n.allocatable;
+  if (alloc === undefined) return [];
+  const out: InsufficientResource[] = [];
+  const used = n.requested;
+  const mine = own?.requests ?? emptyVector();
+  const podCount = n.pods.length - (own ? own.count : 0);
+  if (podCount + 1 > n.allocatablePods) {
+    out.push({ resource: 'pods', requested: 1, free: n.allocatablePods - podCount, allocatable: n.allocatablePods });
+  }
+  const check = (resource: string, requested: number, allocatable: number, usedAmount: number) => {
+    const free = allocatable - usedAmount;
+    if (requested > 0 && requested > free) out.push({ resource, requested, free, allocatable });
+  };
+  const r = w.requests;
+  check('cpu', r.cpu, alloc.cpu, used.cpu - mine.cpu);
+  check('memory', r.memory, alloc.memory, used.memory - mine.memory);
+  check('ephemeral-storage', r.ephemeralStorage, alloc.ephemeralStorage, used.ephemeralStorage - mine.ephemeralStorage);
+  w.scalarNames.forEach((name, i) => {
+    check(name, w.scalarValues[i], scalar(alloc.scalars, name), scalar(used.scalars, name) - scalar(mine.scalars, name));
+  });
+  return out;
+}
+
+/** `memory: requested 512Mi, free 256Mi of 1Gi allocatable` for each insufficient resource. */
+export function describeInsufficient(list: readonly InsufficientResource[]): string {
+  return list
+    .map((x) =>
+      x.resource === 'pods'
+        ? `pods: ${x.allocatable - x.free} of ${x.allocatable} pod slots in use`
+        : `${x.resource}: requested ${formatAmount(x.resource, x.requested)}, free ${formatAmount(x.resource, x.free)} of ` +
+          `${formatAmount(x.resource, x.allocatable)} allocatable`,
+    )
+    .join('; ');
+}
+
+/** The detail of a failed check. */
+export function explain(check: Check, w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): string {
+  switch (check) {
+    case Check.OK:
+      return '';
+    case Check.NODE_NAME:
+      return `spec.nodeName is ${JSON.stringify(w.nodeName)}, so the pod goes only to that node`;
+    case Check.NODE_SELECTOR:
+      return explainNodeSelector(w, n);
+    case Check.NODE_AFFINITY:
+      return explainAffinity(w, n);
+    case Check.TAINT:
+      return untoleratedTaint(w, n)!.text;
+    case Check.HOST_PORT:
+      return explainPorts(w, n, own);
+    case Check.RESOURCES:
+      return describeInsufficient(insufficientResources(w, n, own));
+  }
+}
+
+/**
+ * Evaluates a compiled workload on a compiled node with every check (not only the first failing one). The
+ * workload's own pods already on the node do not count against it.
+ */
+export function evaluate(w: CompiledWorkload, n: CompiledNode): NodeVerdict {
+  const own = ownShare(w, n);
+  const failures: Check[] = [];
+  if (w.nodeName.length > 0 && w.nodeName !== n.name) failures.push(Check.NODE_NAME);
+  if (!nodeSelectorFits(w, n)) failures.push(Check.NODE_SELECTOR);
+  if (w.affinity !== undefined && !affinityMatches(w.affinity, n.labels, n.name)) failures.push(Check.NODE_AFFINITY);
+  const taint = untoleratedTaint(w, n);
+  if (taint !== undefined) failures.push(Check.TAINT);
+  if (!portsFit(w, n, own)) failures.push(Check.HOST_PORT);
+  const insufficient = insufficientResources(w, n, own);
+  if (insufficient.length > 0) failures.push(Check.RESOURCES);
+
+  const selected = !failures.some((f) => f === Check.NODE_NAME || f === Check.NODE_SELECTOR || f === Check.NODE_AFFINITY);
+  const desired = selected && taint === undefined;
+  const shouldContinueRunning = selected && untoleratedTaint(w, n, true) === undefined;
+  const all: CoverageFailure[] = failures.map((f) => ({ reason: CHECK_REASON[f], detail: explain(f, w, n, own) }));
+  const first = all[0];
+  return {
+    desired,
+    runs: failures.length === 0,
+    shouldContinueRunning,
+    reason: first ? first.reason : CoverageReason.OK,
+    detail: first ? first.detail : '',
+    alsoFails: all.slice(1),
+    ...(taint ? { untoleratedTaint: taint.text } : {}),
+    ...(insufficient.length > 0 ? { insufficientResources: insufficient } : {}),
+  };
+}
+
+/**
+ * Checks one pod template (or DaemonSet) against one node — e.g. a synthetic node standing for a node pool:
+ * `{metadata: {name, labels}, spec: {taints}, status: {allocatable}}`. Without `status.allocatable` the resource
+ * fit is not checked. `existingPods` are pods already on the node.
+ */
+export function checkPodOnNode(template: any, node: any, existingPods?: readonly any[], options?: CoverageOptions): NodeVerdict {
+  return evaluate(compileWorkload(template, options), compileNode(node, existingPods, options));
+}

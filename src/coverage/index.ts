@@ -1,0 +1,39 @@
+/**
+ * Offline DaemonSet coverage: which nodes get a DaemonSet's pod, and why the others do not.
+ *
+ * A pure mirror of the Kubernetes 1.28 DaemonSet controller (`NodeShouldRunDaemonPod`: template nodeName,
+ * nodeSelector, required node affinity, taints vs the pod's tolerations including the ones the controller adds)
+ * and of the scheduler filters that can keep a daemon pod Pending (NodePorts, NodeResourcesFit). It works on plain
+ * Kubernetes objects and imports neither cdk8s nor cdk8s-plus.
+ *
+ * Not modeled: pod (anti-)affinity and topology spread (scheduler only), preemption, LimitRange defaults,
+ * RuntimeClass overhead (only `spec.overhead` as given), scheduler `ignoredResources` config. These are reported
+ * as warnings where they apply.
+ *
+ * Entry points:
+ * - {@link analyzeCoverage}: many DaemonSets × many nodes (+ existing pods) → per-node verdicts (the CLI's report).
+ * - {@link checkPodOnNode}: one template × one node → a full verdict with every failed check (synth-time checks of
+ *   declared node-pool coverage, with node pools given as synthetic Node objects).
+ * - {@link checkCanarySplit}: a base template and its split templates × nodes → whether the split is exact.
+ * - {@link compileWorkload} / {@link compileNode} / {@link evaluate}: the same evaluation with compilation done once,
+ *   for callers that evaluate many pairs (property tests, benchmarks).
+ */
+
+export { CoverageReason } from './types';
+export type {
+  CoverageOptions,
+  CoverageFailure,
+  InsufficientResource,
+  NodeVerdict,
+  NodeCoverage,
+  WorkloadCoverage,
+  CoverageReport,
+  CanaryNodeCoverage,
+  CanarySplitReport,
+} from './types';
+export { CompiledWorkload, CompiledNode, compileWorkload, compileNode } from './compile';
+export { evaluate, checkPodOnNode } from './evaluate';
+export { analyzeCoverage } from './analyze';
+export { checkCanarySplit } from './canary';
+export { AUTOMATIC_TOLERATIONS, HOST_NETWORK_TOLERATION, daemonPodTolerations, formatTaint } from './taints';
+export type { Toleration, Taint } from './taints';

@@ -1,0 +1,196 @@
+/**
+ * Pod resource requests as the scheduler's NodeResourcesFit computes them (`resource.PodRequests`), host ports as
+ * the NodePorts filter sees them, and node allocatable — all after the API server's Pod defaulting
+ * (`SetDefaults_Pod`: requests taken from limits, host-network ports, protocol TCP).
+ */
+
+import { qualifiedNameError } from '../k8s/names';
+import { scaledQuantity } from './quantity';
+
+/** Requests (or allocatable) in scheduler units: milli-CPU, bytes, and integer scalar resources. */
+export interface ResourceVector {
+  /** CPU in milli-units. */
+  cpu: number;
+  /** Memory in bytes. */
+  memory: number;
+  /** Ephemeral storage in bytes. */
+  ephemeralStorage: number;
+  /** Extended, hugepages and other scalar resources by name; `undefined` when there are none. */
+  scalars: Map<string, number> | undefined;
+}
+
+/** A new empty vector. */
+export function emptyVector(): ResourceVector {
+  return { cpu: 0, memory: 0, ephemeralStorage: 0, scalars: undefined };
+}
+
+/** Whether the scheduler tracks a resource name as a scalar resource (`schedutil.IsScalarResourceName`). */
+export function isScalarResource(name: string): boolean {
+  if (name.startsWith('hugepages-') || name.startsWith('attachable-volumes-')) return true;
+  if (!name.includes('/')) return false;
+  if (name.includes('kubernetes.io/')) return true;
+  // Extended resource: not native and a valid qualified name once prefixed with "requests.".
+  return !name.startsWith('requests.') && qualifiedNameError(`requests.${name}`) === undefined;
+}
+
+type List = Map<string, number>;
+
+/**
+ * Parses a `ResourceList` into scheduler units, keeping only what NodeResourcesFit looks at. Invalid quantities
+ * are reported through `warn` and count as 0.
+ */
+function parseList(list: any, where: string, warn: (message: string) => void): List {
+  const out: List = new Map();
+  if (list == null || typeof list !== 'object') return out;
+  for (const name of Object.keys(list)) {
+    if (name !== 'cpu' && name !== 'memory' && name !== 'ephemeral-storage' && !isScalarResource(name)) continue;
+    const value = scaledQuantity(list[name], name === 'cpu' ? 3 : 0);
+    if (value === undefined) {
+      warn(`${where}.${name} ${JSON.stringify(list[name])} is not a valid non-negative quantity (e.g. '100m', '128Mi'); it counts as 0`);
+      continue;
+    }
+    out.set(name, value);
+  }
+  return out;
+}
+
+/** A container's requests after `SetDefaults_Pod`: every limit without a request becomes the request. */
+function containerRequests(container: any, where: string, warn: (message: string) => void): List {
+  const requests = parseList(container?.resources?.requests, `${where}.resources.requests`, warn);
+  const limits = container?.resources?.limits;
+  if (limits && typeof limits === 'object') {
+    const fromLimits = parseList(limits, `${where}.resources.limits`, warn);
+    const rawRequests = container.resources.requests ?? {};
+    for (const [name, value] of fromLimits) {
+      if (!Object.prototype.hasOwnProperty.call(rawRequests, name)) requests.set(name, value);
+    }
+  }
+  return requests;
+}
+
+function add(into: List, from: List): void {
+  for (const [name, value] of from) into.set(name, (into.get(name) ?? 0) + value);
+}
+
+function max(into: List, from: List): void {
+  for (const [name, value] of from) {
+    const current = into.get(name);
+    if (current === undefined || value > current) into.set(name, value);
+  }
+}
+
+/** Whether an init container is a restartable sidecar (`restartPolicy: Always`). */
+export function isSidecar(container: any): boolean {
+  return container?.restartPolicy === 'Always';
+}
+
+/**
+ * `resource.PodRequests` for a pod spec: per resource,
+ * `max(Σ containers + Σ sidecars, max_i(init_i + Σ sidecars declared before i)) + overhead`.
+ * With `sidecars` false (Kubernetes 1.28 defaults: the API server drops `restartPolicy` from init containers) every
+ * init container counts as a plain init container.
+ */
+export function podRequests(spec: any, sidecars: boolean, where: string, warn: (message: string) => void): ResourceVector {
+  const reqs: List = new Map();
+  const containers: any[] = Array.isArray(spec?.containers) ? spec.containers : [];
+  containers.forEach((c, i) => add(reqs, containerRequests(c, `${where}.containers[${i}]`, warn)));
+  const initContainers: any[] = Array.isArray(spec?.initContainers) ? spec.initContainers : [];
+  const sidecarSum: List = new Map();
+  const initMax: List = new Map();
+  initContainers.forEach((c, i) => {
+    const own = containerRequests(c, `${where}.initContainers[${i}]`, warn);
+    if (sidecars && isSidecar(c)) {
+      add(reqs, own);
+      add(sidecarSum, own);
+      max(initMax, sidecarSum);
+    } else {
+      const use: List = new Map(own);
+      add(use, sidecarSum);
+      max(initMax, use);
+    }
+  });
+  max(reqs, initMax);
+  add(reqs, parseList(spec?.overhead, `${where}.overhead`, warn));
+  return toVector(reqs);
+}
+
+/** Node allocatable in scheduler units, plus the pod-count limit. */
+export function allocatable(list: any, where: string, warn: (message: string) => void): { vector: ResourceVector; pods: number } {
+  const parsed = parseList(list, where, warn);
+  let pods = 0;
+  if (list && typeof list === 'object' && list.pods !== undefined) {
+    const value = scaledQuantity(list.pods, 0);
+    if (value === undefined) warn(`${where}.pods ${JSON.stringify(list.pods)} is not a valid quantity; it counts as 0`);
+    else pods = value;
+  }
+  return { vector: toVector(parsed), pods };
+}
+
+function toVector(list: List): ResourceVector {
+  const v = emptyVector();
+  for (const [name, value] of list) {
+    if (name === 'cpu') v.cpu = value;
+    else if (name === 'memory') v.memory = value;
+    else if (name === 'ephemeral-storage') v.ephemeralStorage = value;
+    else (v.scalars ??= new Map()).set(name, value);
+  }
+  if (v.scalars) v.scalars = new Map([...v.scalars].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
+  return v;
+}
+
+/** Adds `b` into `a`. */
+export function addVector(a: ResourceVector, b: ResourceVector): void {
+  a.cpu += b.cpu;
+  a.memory += b.memory;
+  a.ephemeralStorage += b.ephemeralStorage;
+  if (b.scalars) {
+    a.scalars ??= new Map();
+    for (const [name, value] of b.scalars) a.scalars.set(name, (a.scalars.get(name) ?? 0) + value);
+  }
+}
+
+/** A host port a pod binds: `(hostIP, protocol, hostPort)` with "" defaulted to `0.0.0.0` and `TCP`. */
+export interface HostPort {
+  /** Host IP (`0.0.0.0` means every address). */
+  readonly ip: string;
+  /** Protocol (`TCP`, `UDP`, `SCTP`). */
+  readonly protocol: string;
+  /** Port number (> 0). */
+  readonly port: number;
+  /** `protocol/port`, the key conflicts are looked up by. */
+  readonly key: string;
+  /** Where the port is declared. */
+  readonly where: string;
+}
+
+/**
+ * The host ports a pod binds as NodePorts sees them: every container port with `hostPort > 0` after defaulting
+ * (`hostNetwork: true` sets `hostPort = containerPort` where it is 0). Sidecar init containers count only when
+ * `sidecarPorts` is true (Kubernetes 1.33+).
+ */
+export function podHostPorts(spec: any, sidecarPorts: boolean, where: string): HostPort[] {
+  const out: HostPort[] = [];
+  const hostNetwork = spec?.hostNetwork === true;
+  const collect = (containers: any, field: string, filter: (c: any) => boolean) => {
+    if (!Array.isArray(containers)) return;
+    containers.forEach((c: any, ci: number) => {
+      if (!filter(c) || !Array.isArray(c?.ports)) return;
+      c.ports.forEach((p: any, pi: number) => {
+        let port = Number(p?.hostPort ?? 0);
+        if (hostNetwork && port === 0) port = Number(p?.containerPort ?? 0);
+        if (!Number.isInteger(port) || port <= 0) return;
+        const ip = typeof p?.hostIP === 'string' && p.hostIP.length > 0 ? p.hostIP : '0.0.0.0';
+        const protocol = typeof p?.protocol === 'string' && p.protocol.length > 0 ? p.protocol : 'TCP';
+        out.push({ ip, protocol, port, key: `${protocol}/${port}`, where: `${where}.${field}[${ci}].ports[${pi}]` });
+      });
+    });
+  };
+  collect(spec?.containers, 'containers', () => true);
+  if (sidecarPorts) collect(spec?.initContainers, 'initContainers', isSidecar);
+  return out;
+}
+
+/** `HostPortInfo.CheckConflict` between two bindings of the same protocol/port. */
+export function portsConflict(ip: string, otherIp: string): boolean {
+  return ip === '0.0.0.0' || otherIp === '0.0.0.0' || ip === otherIp;
+}
