@@ -49,8 +49,8 @@ export function isSensitiveWritePath(path: string): boolean {
 
 /**
  * Capabilities that give a container control over the node or other workloads (canonical names, without
- * `CAP_`): full admin, kernel modules, raw devices, tracing other processes, network administration, BPF,
- * reading any file, and `ALL`.
+ * `CAP_`): full admin, kernel modules, raw devices, rebooting, tracing other processes, network administration,
+ * BPF, overriding mandatory access control, and `ALL`.
  */
 export const DANGEROUS_CAPABILITIES: readonly string[] = [
   'ALL',
@@ -61,7 +61,6 @@ export const DANGEROUS_CAPABILITIES: readonly string[] = [
   'SYS_BOOT',
   'NET_ADMIN',
   'BPF',
-  'DAC_READ_SEARCH',
   'MAC_ADMIN',
   'MAC_OVERRIDE',
 ];

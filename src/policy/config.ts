@@ -1,0 +1,153 @@
+/**
+ * Rule configuration: switch rules off, change their severity, and configure the image registry allowlist. Shared by
+ * the synth-time checks, the CLI (`--config FILE`) and the cdk8s validation plugin.
+ */
+
+import { RULES } from './rules';
+import { isObject, show } from './helpers';
+import { IPolicyRule, ResolvedRuleConfig, Severity } from './types';
+
+/** The level a rule is configured to. */
+export enum RuleLevel {
+  /** The rule does not run. */
+  OFF = 'off',
+  /** Findings are warnings. */
+  WARNING = 'warning',
+  /** Findings are errors. */
+  ERROR = 'error',
+}
+
+/** Rule-level configuration. */
+export interface RuleConfig {
+  /**
+   * Per rule id, `off`, `warning` or `error`. API-validity rules (and `invalid-suppression`) can only be `error`.
+   *
+   * @default - every rule at its catalogue severity
+   */
+  readonly rules?: { [ruleId: string]: RuleLevel };
+  /**
+   * Allowed image registry prefixes (matched on a path boundary, e.g. `registry.example.com/` or
+   * `quay.io/prometheus/`). Images from anywhere else are `image-registry-not-allowed` errors.
+   *
+   * @default - no registry allowlist
+   */
+  readonly imageRegistries?: string[];
+}
+
+/** A configuration that cannot be used: unknown rule id, unknown level, or an attempt to weaken a locked rule. */
+export class PolicyConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PolicyConfigError';
+  }
+}
+
+/** A validated configuration, ready for the engine. */
+export interface ResolvedConfig extends ResolvedRuleConfig {
+  /** The effective level of each rule whose level was configured. */
+  readonly levels: ReadonlyMap<string, RuleLevel>;
+}
+
+const RULES_BY_ID = new Map<string, IPolicyRule>(RULES.map((r) => [r.id, r]));
+const LEVELS: readonly string[] = [RuleLevel.OFF, RuleLevel.WARNING, RuleLevel.ERROR];
+
+/** The rule with this id, or `undefined`. */
+export function findRule(id: string): IPolicyRule | undefined {
+  return RULES_BY_ID.get(id);
+}
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return row[b.length];
+}
+
+/** A sentence naming an unknown rule id and the closest known one. */
+export function unknownRuleMessage(id: string): string {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const r of RULES) {
+    const d = distance(id, r.id);
+    if (d < bestDistance) {
+      best = r.id;
+      bestDistance = d;
+    }
+  }
+  const hint = best !== undefined && bestDistance <= Math.max(3, Math.floor(id.length / 3)) ? ` (did you mean '${best}'?)` : '';
+  return `unknown rule id '${id}'${hint}; see docs/rules.md for the catalogue`;
+}
+
+/** Validates a configuration and resolves it for the engine; throws {@link PolicyConfigError} when it is unusable. */
+export function resolveConfig(config: RuleConfig | undefined): ResolvedConfig {
+  const levels = new Map<string, RuleLevel>();
+  for (const [id, level] of Object.entries(config?.rules ?? {})) {
+    const rule = RULES_BY_ID.get(id);
+    if (!rule) throw new PolicyConfigError(`rules: ${unknownRuleMessage(id)}`);
+    if (!LEVELS.includes(level)) {
+      throw new PolicyConfigError(`rules.${id}: level ${show(level)} is not one of ${LEVELS.join(', ')}`);
+    }
+    if (!rule.configurable && level !== RuleLevel.ERROR) {
+      throw new PolicyConfigError(
+        `rules.${id}: cannot be set to '${level}': ${rule.category === 'api-validity' ? 'the API server would reject the object anyway' : 'the rule guards suppressions'}; fix the manifest instead`,
+      );
+    }
+    levels.set(id, level);
+  }
+  const registries = config?.imageRegistries ?? [];
+  if (!Array.isArray(registries)) throw new PolicyConfigError(`imageRegistries must be a list of registry prefixes (has ${show(registries)})`);
+  registries.forEach((r, i) => {
+    if (typeof r !== 'string' || r.trim() === '' || /\s/.test(r)) {
+      throw new PolicyConfigError(`imageRegistries[${i}]: ${show(r)} is not a registry prefix such as 'registry.example.com/'`);
+    }
+  });
+  return { levels, imageRegistries: [...registries] };
+}
+
+/**
+ * Reads a configuration from a parsed YAML/JSON value (`{rules: {<id>: off|warning|error}, imageRegistries: [...]}`),
+ * checking its shape, rule ids and levels. `source` names the file in error messages.
+ */
+export function ruleConfigFromValue(value: unknown, source: string): RuleConfig {
+  if (value === null || value === undefined) return {};
+  if (!isObject(value)) throw new PolicyConfigError(`${source}: must be a mapping with 'rules' and/or 'imageRegistries' (has ${show(value)})`);
+  for (const key of Object.keys(value)) {
+    if (key !== 'rules' && key !== 'imageRegistries') {
+      throw new PolicyConfigError(`${source}: unknown key '${key}' (expected 'rules' or 'imageRegistries')`);
+    }
+  }
+  const rules = value.rules ?? {};
+  if (!isObject(rules)) throw new PolicyConfigError(`${source}: 'rules' must map rule ids to off, warning or error (has ${show(rules)})`);
+  const config: RuleConfig = { rules: rules as { [id: string]: RuleLevel }, imageRegistries: value.imageRegistries };
+  try {
+    resolveConfig(config);
+  } catch (e) {
+    if (e instanceof PolicyConfigError) throw new PolicyConfigError(`${source}: ${e.message}`);
+    throw e;
+  }
+  return config;
+}
+
+/** Merges two configurations: rule levels of `b` override those of `a`; registry lists are joined. */
+export function mergeConfigs(a: RuleConfig | undefined, b: RuleConfig | undefined): RuleConfig {
+  const registries = [...(a?.imageRegistries ?? []), ...(b?.imageRegistries ?? [])];
+  return {
+    rules: { ...(a?.rules ?? {}), ...(b?.rules ?? {}) },
+    imageRegistries: [...new Set(registries)],
+  };
+}
+
+/** The severity a rule's findings get under a resolved configuration, or `undefined` when the rule is off. */
+export function effectiveSeverity(rule: IPolicyRule, config: ResolvedConfig): Severity | undefined {
+  const level = config.levels.get(rule.id);
+  if (level === undefined) return rule.severity;
+  if (level === RuleLevel.OFF) return undefined;
+  return level === RuleLevel.ERROR ? Severity.ERROR : Severity.WARNING;
+}

@@ -1,0 +1,171 @@
+/**
+ * The policy engine: runs the rule catalogue over plain manifests in one pass, applies the rule configuration and
+ * the suppression annotations, and returns findings that name the object, the field, the bad value and the fix.
+ * Imports neither cdk8s nor cdk8s-plus, so the CLI can use it directly.
+ */
+
+import { effectiveSeverity, findRule, resolveConfig, ResolvedConfig, RuleConfig } from './config';
+import { RULES } from './rules';
+import { isValidReason, readSuppressions } from './suppression';
+import { IPolicyRule, RuleCategory, RuleContext, Severity } from './types';
+import { buildPodView } from './view';
+
+/** Identifies the object a finding belongs to. */
+export interface ObjectRef {
+  /** `apiVersion` as written (empty when missing). */
+  readonly apiVersion: string;
+  /** `kind` as written. */
+  readonly kind: string;
+  /** `metadata.namespace`, when set. */
+  readonly namespace?: string;
+  /** `metadata.name` (empty when missing). */
+  readonly name: string;
+}
+
+/** One finding of one rule on one object. */
+export interface Finding {
+  /** The rule id. */
+  readonly ruleId: string;
+  /** The effective severity (after configuration). */
+  readonly severity: Severity;
+  /** The rule's category. */
+  readonly category: RuleCategory;
+  /** The rule's one-line title. */
+  readonly title: string;
+  /** The object. */
+  readonly object: ObjectRef;
+  /** Index of the object in the checked list. */
+  readonly objectIndex: number;
+  /** JSON path of the offending field. */
+  readonly path: string;
+  /** What is wrong, naming the bad value. */
+  readonly message: string;
+  /** How to fix it. */
+  readonly fix: string;
+  /** Whether a suppression annotation on the object covers this finding. */
+  readonly suppressed: boolean;
+  /** The suppression's written reason, when suppressed. */
+  readonly suppressionReason?: string;
+}
+
+/** The result of checking a list of manifests. */
+export interface PolicyReport {
+  /** Every finding, suppressed ones included (marked), in object then catalogue order. */
+  readonly findings: Finding[];
+  /** How many objects were checked (DaemonSets). */
+  readonly checkedObjects: number;
+  /** How many objects were skipped (other kinds, or not Kubernetes objects). */
+  readonly skippedObjects: number;
+  /** Unsuppressed error findings. */
+  readonly errorCount: number;
+  /** Unsuppressed warning findings. */
+  readonly warningCount: number;
+  /** Unsuppressed info findings. */
+  readonly infoCount: number;
+  /** Suppressed findings. */
+  readonly suppressedCount: number;
+}
+
+/** Whether the engine checks this object (a DaemonSet). */
+export function isCheckedObject(object: unknown): boolean {
+  return typeof object === 'object' && object !== null && (object as any).kind === 'DaemonSet';
+}
+
+/** The {@link ObjectRef} of a manifest. */
+export function objectRef(object: any): ObjectRef {
+  const metadata = typeof object?.metadata === 'object' && object.metadata !== null ? object.metadata : {};
+  const ns = typeof metadata.namespace === 'string' && metadata.namespace !== '' ? metadata.namespace : undefined;
+  return {
+    apiVersion: typeof object?.apiVersion === 'string' ? object.apiVersion : '',
+    kind: typeof object?.kind === 'string' ? object.kind : '',
+    namespace: ns,
+    name: typeof metadata.name === 'string' ? metadata.name : '',
+  };
+}
+
+/** `Kind namespace/name` (or `Kind name`) for messages. */
+export function describeObject(ref: ObjectRef): string {
+  return `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name || '(unnamed)'}`;
+}
+
+function namespaceIndex(manifests: readonly any[]): Map<string, any> {
+  const out = new Map<string, any>();
+  for (const m of manifests) {
+    if (m && typeof m === 'object' && m.kind === 'Namespace' && typeof m.metadata?.name === 'string') out.set(m.metadata.name, m);
+  }
+  return out;
+}
+
+const ruleInfo = (id: string): { suppressible: boolean } | undefined => {
+  const rule = findRule(id);
+  return rule ? { suppressible: rule.suppressible } : undefined;
+};
+
+/**
+ * Checks manifests against the rule catalogue. DaemonSets are checked (with their pod templates); other objects are
+ * skipped and counted, and serve cross-object rules (a DaemonSet's Namespace). Throws a `PolicyConfigError` when
+ * `config` is unusable.
+ */
+export function checkManifests(manifests: readonly any[], config?: RuleConfig): PolicyReport {
+  const resolved: ResolvedConfig = resolveConfig(config);
+  const active: Array<{ rule: IPolicyRule; severity: Severity }> = [];
+  for (const rule of RULES) {
+    const severity = effectiveSeverity(rule, resolved);
+    if (severity !== undefined) active.push({ rule, severity });
+  }
+  const namespaces = namespaceIndex(manifests);
+  const findings: Finding[] = [];
+  let checked = 0;
+  let skipped = 0;
+  manifests.forEach((object, objectIndex) => {
+    if (!isCheckedObject(object)) {
+      skipped++;
+      return;
+    }
+    checked++;
+    const view = buildPodView(object);
+    const ref = objectRef(object);
+    const suppressions = new Map<string, string>();
+    for (const s of readSuppressions(view.annotations)) {
+      const rule = findRule(s.ruleId);
+      if (rule && rule.suppressible && isValidReason(s.reason)) suppressions.set(s.ruleId, s.reason.trim());
+    }
+    const context: RuleContext = { view, manifests, namespaces, config: resolved, ruleInfo };
+    for (const { rule, severity } of active) {
+      let results;
+      try {
+        results = rule.check(object, context);
+      } catch (e) {
+        results = [{ path: '', message: `the rule could not check this object: ${(e as Error).message}` }];
+      }
+      if (results.length === 0) continue;
+      const reason = suppressions.get(rule.id);
+      for (const r of results) {
+        findings.push({
+          ruleId: rule.id,
+          severity,
+          category: rule.category,
+          title: rule.title,
+          object: ref,
+          objectIndex,
+          path: r.path,
+          message: r.message,
+          fix: rule.fix,
+          suppressed: reason !== undefined,
+          suppressionReason: reason,
+        });
+      }
+    }
+  });
+  let errorCount = 0;
+  let warningCount = 0;
+  let infoCount = 0;
+  let suppressedCount = 0;
+  for (const f of findings) {
+    if (f.suppressed) suppressedCount++;
+    else if (f.severity === Severity.ERROR) errorCount++;
+    else if (f.severity === Severity.WARNING) warningCount++;
+    else infoCount++;
+  }
+  return { findings, checkedObjects: checked, skippedObjects: skipped, errorCount, warningCount, infoCount, suppressedCount };
+}

@@ -1,0 +1,19 @@
+import { hostNamespaceNeeds } from '../host-access';
+import { jsonPath } from '../helpers';
+import { defineRule, RuleCategory, Severity } from '../types';
+
+/** `hostNetwork: true` on a kind that does not need the node's network namespace. */
+export const hostNetworkWithoutNeed = defineRule({
+  id: 'host-network-without-need',
+  severity: Severity.WARNING,
+  category: RuleCategory.HOST_ACCESS,
+  title: 'hostNetwork on a kind that does not need it',
+  rationale:
+    'On the host network a pod can bind any node port, reach node-local services (kubelet, metadata endpoints) and sniff node traffic, and NetworkPolicy no longer applies to it. CNI agents, node exporters, runtime-security agents and some CSI drivers need it; log agents and GPU monitors do not.',
+  fix: 'Remove `hostNetwork: true` (use a pod IP and a Service or hostPort if a node-local port is needed), or suppress with the reason.',
+  example: 'spec:\n  template:\n    spec:\n      hostNetwork: false',
+  check(_object, { view }) {
+    if (view.pod.hostNetwork !== true || hostNamespaceNeeds(view.profile).hostNetwork) return [];
+    return [{ path: jsonPath(view.podPath, 'hostNetwork'), message: `hostNetwork is true, which kind '${view.profile.kind}' does not need` }];
+  },
+});

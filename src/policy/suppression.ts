@@ -1,0 +1,40 @@
+/**
+ * Suppressions recorded on the object itself, as annotations a reviewer can see:
+ * `ignore-check.node-services.cdk8s.io/<rule-id>: <reason>`.
+ */
+
+import { MIN_REASON_LENGTH } from './host-access';
+
+/** The annotation key prefix of a suppression; the rule id follows it. */
+export const SUPPRESSION_ANNOTATION_PREFIX = 'ignore-check.node-services.cdk8s.io/';
+
+/** The annotation key that suppresses `ruleId`. */
+export function suppressionAnnotationKey(ruleId: string): string {
+  return SUPPRESSION_ANNOTATION_PREFIX + ruleId;
+}
+
+/** One suppression annotation found on an object. */
+export interface SuppressionEntry {
+  /** The rule id after the prefix. */
+  readonly ruleId: string;
+  /** The annotation key. */
+  readonly key: string;
+  /** The written reason (the annotation value; empty when it is not a string). */
+  readonly reason: string;
+}
+
+/** The suppression annotations of an object's annotation map. */
+export function readSuppressions(annotations: { readonly [key: string]: unknown }): SuppressionEntry[] {
+  const out: SuppressionEntry[] = [];
+  for (const key of Object.keys(annotations)) {
+    if (!key.startsWith(SUPPRESSION_ANNOTATION_PREFIX)) continue;
+    const value = annotations[key];
+    out.push({ ruleId: key.slice(SUPPRESSION_ANNOTATION_PREFIX.length), key, reason: typeof value === 'string' ? value : '' });
+  }
+  return out;
+}
+
+/** Whether a suppression reason is long enough to count (at least 10 characters, ignoring surrounding spaces). */
+export function isValidReason(reason: unknown): boolean {
+  return typeof reason === 'string' && reason.trim().length >= MIN_REASON_LENGTH;
+}
