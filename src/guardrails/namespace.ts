@@ -1,0 +1,228 @@
+/**
+ * `NodeServicesNamespace`: the platform namespace node services run in, with Pod Security Admission labels, the
+ * trust label the admission guardrails key on, and (when system priority classes are used outside `kube-system`)
+ * the ResourceQuota that lets critical pods be admitted.
+ */
+
+import { ApiObject, JsonPatch } from 'cdk8s';
+import { k8s } from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { ProblemCollector } from '../core/errors';
+import { ANNOTATION_PREFIX, recommendedLabels } from '../core/labels';
+import { DEFAULT_NAMESPACE } from '../core/node-service';
+import { checkAnnotations, checkLabels } from '../core/pod';
+import { dns1123LabelError, labelValueError } from '../k8s';
+
+/** Label that marks a namespace as trusted to run node services (host access under the platform's allowlists). */
+export const TRUST_LABEL_KEY = 'node-services.cdk8s.io/trusted';
+
+/** Value of {@link TRUST_LABEL_KEY} on a trusted namespace. Any other value (or no label) means untrusted. */
+export const TRUST_LABEL_VALUE = 'true';
+
+/** Prefix of the Pod Security Admission namespace labels. */
+export const POD_SECURITY_LABEL_PREFIX = 'pod-security.kubernetes.io/';
+
+/** The Pod Security Standards level a Pod Security Admission mode applies. */
+export enum PodSecurityLevel {
+  /** No restrictions: host namespaces, hostPath, privileged containers all allowed. */
+  PRIVILEGED = 'privileged',
+  /** Prevents known privilege escalations; forbids hostPath, host namespaces, privileged, non-default capabilities. */
+  BASELINE = 'baseline',
+  /** Baseline plus hardening: non-root, no privilege escalation, seccomp, only NET_BIND_SERVICE may be added. */
+  RESTRICTED = 'restricted',
+}
+
+/** The two reserved priority classes the scheduler treats as system-critical. */
+export enum SystemPriorityClass {
+  /** Pods that must run on this node (CNI, CSI node plugins, kube-proxy); lowest OOM score adjustment. */
+  SYSTEM_NODE_CRITICAL = 'system-node-critical',
+  /** Cluster-critical pods that may be rescheduled elsewhere. */
+  SYSTEM_CLUSTER_CRITICAL = 'system-cluster-critical',
+}
+
+/** Default `hard.pods` of the critical-pods ResourceQuota: large enough never to limit, the quota only authorises. */
+export const DEFAULT_CRITICAL_PODS_LIMIT = 1000000;
+
+const POD_SECURITY_VERSION = /^v1\.(0|[1-9][0-9]*)$/;
+
+/** Props of {@link NodeServicesNamespace}. */
+export interface NodeServicesNamespaceProps {
+  /**
+   * Namespace name: a DNS-1123 label. `default` and `kube-*` names other than `kube-system` are refused: node
+   * services belong in one platform namespace, named after what it holds.
+   * @default `node-services`
+   */
+  readonly name?: string;
+  /**
+   * Level of the `audit` and `warn` Pod Security modes: the strictest level the services here actually meet.
+   * `enforce` is always `privileged` (node services need host access, which only the admission guardrails restrict).
+   * Every node service mounts hostPath volumes, which `baseline` forbids, so with the default every apply shows a
+   * warning naming what exceeds baseline: that is the point, it keeps host access visible to reviewers. Set
+   * `PRIVILEGED` to silence it, `RESTRICTED` to also see hardening gaps.
+   * @default PodSecurityLevel.BASELINE
+   */
+  readonly podSecurityLevel?: PodSecurityLevel;
+  /**
+   * Policy version pinned on all three modes (`*-version` labels): the Kubernetes minor the cluster runs, so that
+   * a control-plane upgrade does not silently change what is checked. Must be `v1.N`.
+   * @default `v1.28`
+   */
+  readonly podSecurityVersion?: string;
+  /**
+   * Whether to label the namespace trusted for node services (`node-services.cdk8s.io/trusted: "true"`).
+   * `NodeServiceGuardrails` lets only trusted namespaces run host-access workloads, under its allowlists.
+   * @default true
+   */
+  readonly trusted?: boolean;
+  /**
+   * System priority classes the services here use. When set, a ResourceQuota scoped to those classes is emitted:
+   * clusters that limit critical pods to `kube-system` (AdmissionConfiguration `limitedResources`) admit a pod with
+   * such a class only in namespaces that have a matching quota. Not needed (and refused) in `kube-system`.
+   * @default none (no quota)
+   */
+  readonly criticalPriorityClasses?: SystemPriorityClass[];
+  /**
+   * `hard.pods` of the critical-pods quota. It exists to authorise, not to limit: keep it above
+   * nodes × node services, or pods of a DaemonSet stop being created on new nodes.
+   * @default 1000000
+   */
+  readonly criticalPodsLimit?: number;
+  /**
+   * `app.kubernetes.io/part-of` of the emitted objects.
+   * @default `node-services`
+   */
+  readonly partOf?: string;
+  /**
+   * Extra labels on the Namespace. Pod Security labels and the trust label are set from the other props and may not
+   * be given here.
+   * @default none
+   */
+  readonly labels?: { [key: string]: string };
+  /**
+   * Annotations on the Namespace.
+   * @default none
+   */
+  readonly annotations?: { [key: string]: string };
+}
+
+/**
+ * The platform namespace for node services.
+ *
+ * - `pod-security.kubernetes.io/enforce: privileged`: node services need hostPath, host namespaces and sometimes
+ *   privileged containers, which `baseline` rejects; enforcing anything stricter would reject their pods (Pod
+ *   Security Admission never rejects the DaemonSet itself, only the pods its controller creates later, so the
+ *   failure would show up as a DaemonSet with no pods). What runs here is restricted by `NodeServiceGuardrails`
+ *   instead (registry and host-path allowlists) and by who may create workloads in the namespace (RBAC).
+ * - `audit` / `warn` at `podSecurityLevel`, so deviations stay visible in audit logs and `kubectl apply` output.
+ * - `*-version` pinned to the target Kubernetes minor.
+ * - the trust label read by `NodeServiceGuardrails`.
+ * - optionally a ResourceQuota that authorises `system-node-critical` / `system-cluster-critical` pods here.
+ */
+export class NodeServicesNamespace extends Construct {
+  /** The namespace name. */
+  public readonly name: string;
+  /** The Namespace object. */
+  public readonly namespace: k8s.KubeNamespace;
+  /** The critical-pods ResourceQuota, when `criticalPriorityClasses` is set. */
+  public readonly criticalPodsQuota?: k8s.KubeResourceQuota;
+  /** The labels on the Namespace (Pod Security, trust, recommended and extra labels). */
+  public readonly labels: { [key: string]: string };
+
+  constructor(scope: Construct, id: string, props: NodeServicesNamespaceProps = {}) {
+    super(scope, id);
+    const problems = new ProblemCollector();
+
+    const name = props.name ?? DEFAULT_NAMESPACE;
+    problems.check('name', name, dns1123LabelError(name), 'use a DNS-1123 label such as "node-services"');
+    if (name === 'default') {
+      problems.add('name', name, 'node services must not share the default namespace with ordinary workloads', `use a platform namespace such as "${DEFAULT_NAMESPACE}"`);
+    } else if (name.startsWith('kube-') && name !== 'kube-system') {
+      problems.add('name', name, 'the kube- prefix is reserved for Kubernetes system namespaces', `use a platform namespace such as "${DEFAULT_NAMESPACE}" (or "kube-system" for components that live there)`);
+    }
+
+    const level = props.podSecurityLevel ?? PodSecurityLevel.BASELINE;
+    if (!Object.values(PodSecurityLevel).includes(level)) {
+      problems.add('podSecurityLevel', level, 'is not a Pod Security level', 'use PodSecurityLevel.PRIVILEGED, BASELINE or RESTRICTED');
+    }
+    const version = props.podSecurityVersion ?? 'v1.28';
+    if (typeof version !== 'string' || !POD_SECURITY_VERSION.test(version)) {
+      problems.add('podSecurityVersion', version, "must be a pinned policy version v1.N ('latest' would change the checks when the cluster is upgraded)", 'use the cluster minor version, e.g. "v1.28"');
+    }
+
+    const classes = props.criticalPriorityClasses ?? [];
+    classes.forEach((c, i) => {
+      if (!Object.values(SystemPriorityClass).includes(c)) {
+        problems.add(`criticalPriorityClasses[${i}]`, c, 'is not a system priority class', 'use SystemPriorityClass.SYSTEM_NODE_CRITICAL or SYSTEM_CLUSTER_CRITICAL');
+      }
+    });
+    if (new Set(classes).size !== classes.length) {
+      problems.add('criticalPriorityClasses', classes, 'lists a class twice', 'list each class once');
+    }
+    if (classes.length > 0 && name === 'kube-system') {
+      problems.add('criticalPriorityClasses', classes, 'kube-system is where critical pods are always admitted; a quota there would compete with the cluster administrator\'s own', 'remove criticalPriorityClasses for kube-system');
+    }
+    const limit = props.criticalPodsLimit ?? DEFAULT_CRITICAL_PODS_LIMIT;
+    if (!Number.isInteger(limit) || limit < 1) {
+      problems.add('criticalPodsLimit', limit, 'must be a positive whole number', `keep the default ${DEFAULT_CRITICAL_PODS_LIMIT}, or a number above nodes × node services`);
+    }
+    if (props.criticalPodsLimit !== undefined && classes.length === 0) {
+      problems.add('criticalPodsLimit', props.criticalPodsLimit, 'has no effect without criticalPriorityClasses', 'set criticalPriorityClasses, or remove criticalPodsLimit');
+    }
+
+    const partOf = props.partOf ?? 'node-services';
+    problems.check('partOf', partOf, labelValueError(partOf), 'use a valid label value such as "node-services"');
+    checkLabels('labels', props.labels, problems);
+    checkAnnotations('annotations', props.annotations, problems);
+    for (const key of Object.keys(props.labels ?? {})) {
+      if (key.startsWith(POD_SECURITY_LABEL_PREFIX) || key === TRUST_LABEL_KEY) {
+        problems.add(`labels["${key}"]`, key, 'is set by the construct', key === TRUST_LABEL_KEY ? 'use the trusted prop' : 'use podSecurityLevel / podSecurityVersion');
+      }
+    }
+    problems.throwIfAny(this.node.path);
+
+    this.name = name;
+    const podSecurity: { [key: string]: string } = {};
+    for (const [mode, value] of [['enforce', PodSecurityLevel.PRIVILEGED], ['audit', level], ['warn', level]] as const) {
+      podSecurity[`${POD_SECURITY_LABEL_PREFIX}${mode}`] = value;
+      podSecurity[`${POD_SECURITY_LABEL_PREFIX}${mode}-version`] = version;
+    }
+    this.labels = {
+      ...(props.labels ?? {}),
+      ...recommendedLabels({ name, instance: name, component: 'namespace', partOf }),
+      ...podSecurity,
+      ...((props.trusted ?? true) ? { [TRUST_LABEL_KEY]: TRUST_LABEL_VALUE } : {}),
+    };
+
+    this.namespace = new k8s.KubeNamespace(this, 'Resource', {
+      metadata: { name, labels: { ...this.labels }, annotations: props.annotations ? { ...props.annotations } : undefined },
+    });
+    dropChartNamespace(this.namespace);
+
+    if (classes.length > 0) {
+      this.criticalPodsQuota = new k8s.KubeResourceQuota(this, 'CriticalPods', {
+        metadata: {
+          name: 'critical-pods',
+          namespace: name,
+          labels: recommendedLabels({ name: 'critical-pods', instance: name, component: 'resource-quota', partOf }),
+          annotations: {
+            [`${ANNOTATION_PREFIX}/purpose`]:
+              `Authorises pods with priority class ${classes.join(', ')} in ${name} on clusters that limit critical pods to kube-system; hard.pods is deliberately large.`,
+          },
+        },
+        spec: {
+          hard: { pods: k8s.Quantity.fromString(String(limit)) },
+          scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: [...classes] }] },
+        },
+      });
+    }
+  }
+}
+
+/**
+ * Removes the namespace cdk8s copies from the chart onto every object, for a cluster-scoped object.
+ * @internal
+ */
+export function dropChartNamespace(obj: ApiObject): void {
+  // metadata.namespace is fixed when the object is constructed (explicit, else the chart's).
+  if (obj.metadata.namespace !== undefined) obj.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
+}
