@@ -61,6 +61,11 @@ export class ProblemCollector {
     this.problems.push({ field, value: show(value), problem, fix });
   }
 
+  /** Calls `fn` for every recorded problem. */
+  public forEach(fn: (problem: PropProblem) => void): void {
+    this.problems.forEach(fn);
+  }
+
   /** Whether any problem was recorded. */
   public get empty(): boolean {
     return this.problems.length === 0;

@@ -6,3 +6,5 @@ export * from './rollout';
 export * from './api-access';
 export * from './labels';
 export * from './node-service';
+export * from './node-pool';
+export * from './canary';

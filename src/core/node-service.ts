@@ -6,13 +6,16 @@
 import { ApiObject, Chart, JsonPatch } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { dns1123LabelError, intOrPercentError, isZeroIntOrPercent, labelValueError } from '../k8s';
+import { checkPodOnNode, CoverageReason } from '../coverage';
+import { dns1123LabelError, intOrPercentError, isZeroIntOrPercent, labelValueError, qualifiedNameError } from '../k8s';
 import { KIND_ANNOTATION, kindProfile, NodeServiceKind } from '../policy/kinds';
 import { ApiPermission } from './api-access';
+import { Canary } from './canary';
 import { ContainerSpec } from './container';
 import { ProblemCollector } from './errors';
 import { ANNOTATION_PREFIX, recommendedLabels, selectorLabels } from './labels';
-import { NodeAffinityTerm, Toleration } from './placement';
+import { NodePool } from './node-pool';
+import { NodeAffinityTerm, NodeRequirement, TaintEffect, Toleration } from './placement';
 import { buildPodTemplate, checkAnnotations, checkLabels, imageVersion, MIN_REASON_LENGTH, PodIntent } from './pod';
 import { Rollout } from './rollout';
 
@@ -103,6 +106,23 @@ export interface NodeServiceProps {
    * @default none
    */
   readonly nodeAffinity?: NodeAffinityTerm[];
+  /**
+   * Node pools the service must cover. Unless `nodeAffinity` is given, the affinity is derived from them (a node of any
+   * pool qualifies; a pool without labels means every node), and the tolerations their `NoSchedule`/`NoExecute` taints
+   * need are added. Coverage of every pool is verified at synth with the DaemonSet controller's semantics.
+   * @default no declared coverage target
+   */
+  readonly pools?: NodePool[];
+  /**
+   * Node pools the service must not cover (verified at synth), e.g. keep a log agent off GPU nodes.
+   * @default none
+   */
+  readonly excludePools?: NodePool[];
+  /**
+   * Split the service into a stable and a `-canary` DaemonSet by a node label (see {@link Canary.byNodeLabel}).
+   * @default no canary
+   */
+  readonly canary?: Canary;
   /**
    * Tolerations. The DaemonSet controller adds the node-condition tolerations (not-ready, unreachable, pressure,
    * unschedulable) itself.
@@ -217,6 +237,14 @@ export class NodeService extends Construct {
   public readonly labels: { [key: string]: string };
   /** The ServiceAccount name the pods run as, if any. */
   public readonly serviceAccountName?: string;
+  /** The canary DaemonSet, when a canary is configured. */
+  public readonly canaryDaemonSet?: k8s.KubeDaemonSet;
+  /** The canary split, when configured. */
+  public readonly canary?: Canary;
+  /** The pools the service must cover. */
+  public readonly pools: NodePool[];
+  /** The pools the service must not cover. */
+  public readonly excludePools: NodePool[];
 
   constructor(scope: Construct, id: string, props: NodeServiceProps) {
     super(scope, id);
@@ -289,8 +317,25 @@ export class NodeService extends Construct {
     const automount = props.automountServiceAccountToken ?? apiAccess.length > 0;
 
     const hostNetwork = props.hostNetwork ?? false;
-    const tolerations = [...(props.tolerations ?? [])];
+    this.pools = [...(props.pools ?? [])];
+    this.excludePools = [...(props.excludePools ?? [])];
+    checkPools('pools', this.pools, problems);
+    checkPools('excludePools', this.excludePools, problems);
+    const tolerations = [...(props.tolerations ?? []), ...poolTolerations(this.pools)];
     if (props.controlPlane) tolerations.push(Toleration.controlPlane());
+    const affinityTerms = props.nodeAffinity ?? poolAffinity(this.pools);
+    const canary = props.canary;
+    this.canary = canary;
+    if (canary) {
+      problems.check('canary.key', canary.key, qualifiedNameError(canary.key), 'use a node label key such as "node-services.example.com/canary"');
+      problems.check('canary.value', canary.value, labelValueError(canary.value) ?? (canary.value === '' ? 'must not be empty' : undefined), 'use a label value such as "true"');
+      for (const name of Object.keys(canary.options.images ?? {})) {
+        if (!(props.containers ?? []).some((c) => c.name === name) && !(props.initContainers ?? []).some((c) => c.name === name)) {
+          problems.add(`canary.images["${name}"]`, name, 'names no container of the service', 'use the name of one of the containers');
+        }
+      }
+      if (canary.options.version !== undefined) problems.check('canary.version', canary.options.version, labelValueError(canary.options.version), 'use a valid label value');
+    }
 
     const podAnnotations = { ...(props.podAnnotations ?? {}) };
     const intent: PodIntent = {
@@ -304,7 +349,7 @@ export class NodeService extends Construct {
       hostPID: props.hostPID ?? false,
       dnsPolicy: props.dnsPolicy ?? (hostNetwork ? DnsPolicy.CLUSTER_FIRST_WITH_HOST_NET : DnsPolicy.CLUSTER_FIRST),
       nodeSelector: props.nodeSelector ?? { 'kubernetes.io/os': 'linux' },
-      affinityTerms: props.nodeAffinity ?? [],
+      affinityTerms: canary ? withRequirement(affinityTerms, NodeRequirement.notIn(canary.key, [canary.value])) : affinityTerms,
       tolerations,
       priorityClassName: props.priorityClassName,
       serviceAccountName: this.serviceAccountName,
@@ -338,6 +383,41 @@ export class NodeService extends Construct {
       annotations[key] = annotations[key] ? `${annotations[key]}; ${s.reason}` : s.reason;
     });
 
+    let canaryTemplate: k8s.PodTemplateSpec | undefined;
+    let canaryLabels: { [key: string]: string } | undefined;
+    let canarySelector: { [key: string]: string } | undefined;
+    if (canary) {
+      const o = canary.options;
+      const mainName = props.containers?.[0]?.name;
+      const canaryImage = o.image ?? props.containers?.[0]?.image;
+      canarySelector = selectorLabels(props.name, `${instance}-canary`);
+      canaryLabels = {
+        ...(props.labels ?? {}),
+        ...recommendedLabels({ name: props.name, instance: `${instance}-canary`, version: o.version ?? imageVersion(canaryImage), component, partOf }),
+      };
+      const swap = (c: ContainerSpec): ContainerSpec => {
+        const isMain = c.name === mainName;
+        return {
+          ...c,
+          image: o.images?.[c.name] ?? (isMain && o.image ? o.image : c.image),
+          ...(isMain && o.args ? { args: o.args } : {}),
+          ...(isMain && o.env ? { env: { ...(c.env ?? {}), ...o.env } } : {}),
+        };
+      };
+      const canaryProblems = new ProblemCollector();
+      canaryTemplate = buildPodTemplate(
+        {
+          ...intent,
+          labels: canaryLabels,
+          containers: (props.containers ?? []).map(swap),
+          initContainers: (props.initContainers ?? []).map(swap),
+          affinityTerms: withRequirement(affinityTerms, NodeRequirement.in(canary.key, [canary.value])),
+        },
+        canaryProblems,
+      );
+      canaryProblems.forEach((p) => problems.add(`canary (${p.field})`, p.value, p.problem, p.fix));
+    }
+
     problems.throwIfAny(this.node.path);
 
     this.daemonSet = new k8s.KubeDaemonSet(this, 'Resource', {
@@ -350,8 +430,65 @@ export class NodeService extends Construct {
         template,
       },
     });
+    if (canary && canaryTemplate && canaryLabels && canarySelector) {
+      this.canaryDaemonSet = new k8s.KubeDaemonSet(this, 'Canary', {
+        metadata: {
+          name: `${props.name}-canary`,
+          namespace: this.namespace,
+          labels: { ...canaryLabels },
+          annotations: { ...annotations, [`${ANNOTATION_PREFIX}/canary-of`]: props.name, [`${ANNOTATION_PREFIX}/canary-label`]: `${canary.key}=${canary.value}` },
+        },
+        spec: {
+          selector: { matchLabels: { ...canarySelector } },
+          updateStrategy,
+          minReadySeconds,
+          revisionHistoryLimit,
+          template: canaryTemplate,
+        },
+      });
+    }
 
     if (apiAccess.length > 0) this.createApiAccess(apiAccess, automount);
+    if (this.pools.length > 0 || this.excludePools.length > 0) {
+      this.node.addValidation({ validate: () => this.verifyCoverage() });
+    }
+  }
+
+  /**
+   * Verifies the declared coverage targets against the rendered DaemonSet(s) with the DaemonSet controller's semantics:
+   * every pool in `pools` gets a pod (and fits, when the pool's allocatable is known), no pool in `excludePools` does.
+   * With a canary, pool nodes without the canary label are checked against the stable DaemonSet and pool nodes with
+   * it against the canary.
+   */
+  private verifyCoverage(): string[] {
+    const errors: string[] = [];
+    const halves: Array<{ what: string; manifest: any; extraLabels: { [key: string]: string } }> = [
+      { what: this.name, manifest: this.daemonSet.toJson(), extraLabels: {} },
+    ];
+    const canary = this.canary;
+    const canaryLabel = canary ? `${canary.key}=${canary.value}` : undefined;
+    if (this.canaryDaemonSet && canary) {
+      halves.push({ what: `${this.name}-canary`, manifest: this.canaryDaemonSet.toJson(), extraLabels: { [canary.key]: canary.value } });
+    }
+    for (const half of halves) {
+      for (const pool of this.pools) {
+        const node = withLabels(pool.toNode(), half.extraLabels);
+        const verdict = checkPodOnNode(half.manifest, node);
+        const label = Object.keys(half.extraLabels).length > 0 ? ` (nodes labelled ${canaryLabel})` : '';
+        if (!verdict.desired) {
+          errors.push(`coverage: DaemonSet ${half.what} would not run on node pool "${pool.name}"${label}: ${verdict.reason} (${verdict.detail}). Fix: ${coverageFix(verdict.reason)}`);
+        } else if (!verdict.runs) {
+          errors.push(`coverage: DaemonSet ${half.what} is wanted on node pool "${pool.name}"${label} but its pod would stay Pending: ${verdict.reason} (${verdict.detail}). Fix: ${coverageFix(verdict.reason)}`);
+        }
+      }
+      for (const pool of this.excludePools) {
+        const verdict = checkPodOnNode(half.manifest, withLabels(pool.toNode(), half.extraLabels));
+        if (verdict.desired) {
+          errors.push(`coverage: DaemonSet ${half.what} would run on node pool "${pool.name}", which it must not cover. Fix: exclude the pool's labels with nodeAffinity (e.g. NodeRequirement.notIn / doesNotExist) or stop tolerating its taints`);
+        }
+      }
+    }
+    return errors;
   }
 
   private createApiAccess(permissions: ApiPermission[], automount: boolean): void {
@@ -375,6 +512,60 @@ export class NodeService extends Construct {
       for (const obj of [role, binding] as ApiObject[]) obj.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
     }
   }
+}
+
+function coverageFix(reason: string): string {
+  switch (reason) {
+    case CoverageReason.NODE_SELECTOR:
+      return "make nodeSelector match the pool's labels, or drop the pool from the coverage targets";
+    case CoverageReason.NODE_AFFINITY:
+      return "let the required node affinity admit the pool's labels (or omit nodeAffinity to derive it from the pools)";
+    case CoverageReason.TAINT:
+      return 'tolerate the taint (add it to the pool so it is derived, or pass a Toleration)';
+    case CoverageReason.HOST_PORT:
+      return 'free the host port or use another one';
+    default:
+      return "lower the pod's requests or give the pool larger nodes";
+  }
+}
+
+function checkPools(field: string, pools: NodePool[], problems: ProblemCollector): void {
+  pools.forEach((pool, i) => {
+    checkLabels(`${field}[${i}].labels`, pool.labels, problems);
+    pool.taints.forEach((t, j) => {
+      problems.check(`${field}[${i}].taints[${j}].key`, t.key, qualifiedNameError(t.key), 'use a taint key such as "nvidia.com/gpu"');
+      if (t.value !== undefined) problems.check(`${field}[${i}].taints[${j}].value`, t.value, labelValueError(t.value), 'use a valid label value');
+    });
+  });
+}
+
+/** The tolerations that pools' scheduling-relevant taints need (PreferNoSchedule never keeps a daemon pod off). */
+function poolTolerations(pools: NodePool[]): Toleration[] {
+  return pools.flatMap((pool) =>
+    pool.taints
+      .filter((t) => t.effect !== TaintEffect.PREFER_NO_SCHEDULE)
+      .map((t) => (t.value !== undefined ? Toleration.equal(t.key, t.value, { effect: t.effect }) : Toleration.exists(t.key, { effect: t.effect }))),
+  );
+}
+
+/** One affinity term per pool (any pool qualifies); none when a pool stands for every node. */
+function poolAffinity(pools: NodePool[]): NodeAffinityTerm[] {
+  if (pools.length === 0 || pools.some((p) => Object.keys(p.labels).length === 0)) return [];
+  return pools.map((p) => ({
+    requirements: Object.entries(p.labels)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => NodeRequirement.in(k, [v])),
+  }));
+}
+
+/** ANDs `requirement` into every term ((A∨B)∧C = (A∧C)∨(B∧C)); without terms, one term of just the requirement. */
+function withRequirement(terms: NodeAffinityTerm[], requirement: NodeRequirement): NodeAffinityTerm[] {
+  if (terms.length === 0) return [{ requirements: [requirement] }];
+  return terms.map((t) => ({ requirements: [...(t.requirements ?? []), requirement] }));
+}
+
+function withLabels(node: any, labels: { [key: string]: string }): any {
+  return { ...node, metadata: { ...node.metadata, labels: { ...node.metadata.labels, ...labels } } };
 }
 
 function allContainers(props: NodeServiceProps): ContainerSpec[] {

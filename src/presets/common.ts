@@ -4,7 +4,9 @@
 
 import { EnvSource, Mount, Probe, Resources } from '../core/container';
 import { HostPath } from '../core/host-path';
+import { Canary } from '../core/canary';
 import { RuleSuppression } from '../core/node-service';
+import { NodePool } from '../core/node-pool';
 import { NodeAffinityTerm, NodeRequirement, Toleration } from '../core/placement';
 import { Rollout } from '../core/rollout';
 
@@ -92,6 +94,21 @@ export interface NodeServicePresetProps {
    */
   readonly nodeAffinity?: NodeAffinityTerm[];
   /**
+   * Node pools the service must cover (verified at synth); without `nodeAffinity`, the affinity is derived from them.
+   * @default no declared coverage target
+   */
+  readonly pools?: NodePool[];
+  /**
+   * Node pools the service must not cover (verified at synth).
+   * @default none
+   */
+  readonly excludePools?: NodePool[];
+  /**
+   * Canary rollout by node label.
+   * @default no canary
+   */
+  readonly canary?: Canary;
+  /**
    * Tolerations added to the preset's own.
    * @default none
    */
@@ -148,8 +165,12 @@ export function realNodeRequirements(): NodeRequirement[] {
   return [NodeRequirement.notIn('eks.amazonaws.com/compute-type', ['fargate']), NodeRequirement.notIn('type', ['virtual-kubelet'])];
 }
 
-/** The default affinity of presets: one term excluding virtual and serverless nodes. */
-export function realNodeAffinity(): NodeAffinityTerm[] {
+/**
+ * The default affinity of presets: one term excluding virtual and serverless nodes. When the preset declares pools,
+ * no default is set, so that the affinity is derived from the pools.
+ */
+export function realNodeAffinity(props?: NodeServicePresetProps): NodeAffinityTerm[] | undefined {
+  if (props?.pools && props.pools.length > 0) return undefined;
   return [{ requirements: realNodeRequirements() }];
 }
 
@@ -165,5 +186,8 @@ export function commonServiceProps(props: NodeServicePresetProps) {
     annotations: props.annotations,
     podAnnotations: props.podAnnotations,
     controlPlane: props.controlPlane,
+    pools: props.pools,
+    excludePools: props.excludePools,
+    canary: props.canary,
   };
 }

@@ -126,7 +126,7 @@ export class LogAgent extends NodeService {
           runAsNonRoot: (props.runAsUser ?? 0) === 0 ? false : undefined,
         },
       ],
-      nodeAffinity: props.nodeAffinity ?? realNodeAffinity(),
+      nodeAffinity: props.nodeAffinity ?? realNodeAffinity(props),
       tolerations: props.tolerations,
       rollout: props.rollout ?? Rollout.maxUnavailable(1),
       priorityClassName: props.priorityClassName,

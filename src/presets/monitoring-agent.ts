@@ -97,7 +97,7 @@ export class MonitoringAgent extends NodeService {
       hostNetwork: true,
       hostPID: true,
       dnsPolicy: DnsPolicy.DEFAULT,
-      nodeAffinity: props.nodeAffinity ?? realNodeAffinity(),
+      nodeAffinity: props.nodeAffinity ?? realNodeAffinity(props),
       tolerations,
       rollout: props.rollout ?? Rollout.maxUnavailable('10%'),
       priorityClassName: props.priorityClassName ?? 'system-cluster-critical',
