@@ -1,0 +1,143 @@
+/**
+ * A cdk8s CLI validation plugin that runs the node-services rule catalogue over the synthesized manifests of any
+ * cdk8s app (`cdk8s.yaml` → `validations:`). Imports neither cdk8s nor cdk8s-plus.
+ *
+ * ```yaml
+ * validations:
+ *   - package: cdk8s-node-services
+ *     version: 0.1.0
+ *     class: NodeServicesValidation
+ *     properties:
+ *       imageRegistries: [registry.example.com/]
+ *       rules: {liveness-probe-missing: off}
+ * ```
+ */
+
+import * as fs from 'fs';
+import { parseObjects } from '../cli/io';
+import { mergeConfigs, RuleConfig, ruleConfigFromValue } from './config';
+import { checkManifests, Finding } from './engine';
+import { Severity } from './types';
+
+/** A resource that violates a rule, as the cdk8s CLI expects it. */
+export interface ValidationViolatingResource {
+  /** The resource's `metadata.name`. */
+  readonly resourceName: string;
+  /** JSON paths of the offending fields. */
+  readonly locations: string[];
+  /** The manifest file. */
+  readonly manifestPath: string;
+}
+
+/** A rule violation, as the cdk8s CLI expects it. */
+export interface ValidationViolation {
+  /** The rule id. */
+  readonly ruleName: string;
+  /** What is wrong (severity, title and the finding messages). */
+  readonly recommendation: string;
+  /** How to fix it. */
+  readonly fix: string;
+  /** The offending resources. */
+  readonly violatingResources: ValidationViolatingResource[];
+}
+
+/** The report object of the cdk8s CLI's validation context. */
+export interface IValidationReport {
+  /** Adds a violation. */
+  addViolation(violation: ValidationViolation): void;
+  /** Submits the report (mandatory, once). */
+  submit(status: string, metadata?: { [key: string]: string }): void;
+}
+
+/** The part of the cdk8s CLI's validation context this plugin uses. */
+export interface IValidationContext {
+  /** Paths of the synthesized manifest files. */
+  readonly manifests: string[];
+  /** The report to fill. */
+  readonly report: IValidationReport;
+}
+
+/** Properties of the plugin (the `properties:` of the `cdk8s.yaml` validation entry). */
+export interface NodeServicesValidationProps extends RuleConfig {
+  /**
+   * A rule configuration file (YAML or JSON, the CLI's `--config` format), merged under `rules`/`imageRegistries`.
+   *
+   * @default - no file
+   */
+  readonly configFile?: string;
+  /**
+   * Whether warnings are reported as violations too (they never make the report fail).
+   *
+   * @default true
+   */
+  readonly reportWarnings?: boolean;
+}
+
+/**
+ * The cdk8s CLI validation plugin: `new NodeServicesValidation(properties)` then `await validate(context)`. The
+ * report fails when any unsuppressed error finding remains.
+ */
+export class NodeServicesValidation {
+  private readonly config: RuleConfig;
+  private readonly reportWarnings: boolean;
+
+  /** @throws when the configuration (or the config file) is invalid */
+  constructor(props: NodeServicesValidationProps = {}) {
+    let fileConfig: RuleConfig = {};
+    if (props.configFile) {
+      const text = fs.readFileSync(props.configFile, 'utf8');
+      const objects = parseObjects(text, props.configFile);
+      fileConfig = ruleConfigFromValue(objects.length === 0 ? {} : objects[0].object, props.configFile);
+    }
+    const own = ruleConfigFromValue({ rules: props.rules ?? {}, imageRegistries: props.imageRegistries ?? [] }, 'properties');
+    this.config = mergeConfigs(fileConfig, own);
+    this.reportWarnings = props.reportWarnings ?? true;
+  }
+
+  /** Checks every manifest file of the context and submits the report. */
+  public async validate(context: IValidationContext): Promise<void> {
+    const objects: any[] = [];
+    const files: string[] = [];
+    for (const file of context.manifests) {
+      for (const o of parseObjects(fs.readFileSync(file, 'utf8'), file)) {
+        objects.push(o.object);
+        files.push(file);
+      }
+    }
+    const report = checkManifests(objects, this.config);
+    const byRule = new Map<string, { severity: Severity; findings: Finding[] }>();
+    for (const f of report.findings) {
+      if (f.suppressed || f.severity === Severity.INFO) continue;
+      if (f.severity === Severity.WARNING && !this.reportWarnings) continue;
+      const entry = byRule.get(f.ruleId);
+      if (entry) {
+        entry.findings.push(f);
+        if (f.severity === Severity.ERROR) entry.severity = Severity.ERROR;
+      } else {
+        byRule.set(f.ruleId, { severity: f.severity, findings: [f] });
+      }
+    }
+    for (const [ruleId, { severity, findings }] of byRule) {
+      const resources = new Map<string, { resourceName: string; locations: string[]; manifestPath: string }>();
+      for (const f of findings) {
+        const key = `${f.objectIndex}`;
+        const r = resources.get(key) ?? { resourceName: f.object.name, locations: [], manifestPath: files[f.objectIndex] };
+        r.locations.push(f.path);
+        resources.set(key, r);
+      }
+      const messages = [...new Set(findings.map((f) => f.message))];
+      context.report.addViolation({
+        ruleName: ruleId,
+        recommendation: `[${severity}] ${findings[0].title}: ${messages.join('; ')}`,
+        fix: findings[0].fix,
+        violatingResources: [...resources.values()],
+      });
+    }
+    context.report.submit(report.errorCount > 0 ? 'failure' : 'success', {
+      daemonsets: String(report.checkedObjects),
+      errors: String(report.errorCount),
+      warnings: String(report.warningCount),
+      suppressed: String(report.suppressedCount),
+    });
+  }
+}

@@ -1,0 +1,225 @@
+/**
+ * Synth-time policy checks for cdk8s apps: one validation on the App renders every `ApiObject` in the tree
+ * (NodeService DaemonSets, cdk8s-plus DaemonSets, raw ApiObjects, `Include`d manifests), runs the rule catalogue
+ * over all of them together, fails synthesis on error findings and prints a summary of warnings. Suppressions are
+ * written as annotations on the objects, so the CLI and reviewers see the same exceptions.
+ */
+
+import { ApiObject } from 'cdk8s';
+import { IConstruct } from 'constructs';
+import { findRule, mergeConfigs, PolicyConfigError, resolveConfig, RuleConfig, unknownRuleMessage } from './config';
+import { checkManifests, describeObject, PolicyReport } from './engine';
+import { MIN_REASON_LENGTH } from './host-access';
+import { isValidReason, suppressionAnnotationKey } from './suppression';
+import { Severity } from './types';
+
+/** Where synth-time warning summaries go. */
+export interface IPolicyLogger {
+  /** Receives one summary message (several lines) per synthesis that produced warnings. */
+  log(message: string): void;
+}
+
+/** Ready-made loggers for {@link NodeServiceChecksProps.logger}. */
+export class PolicyLoggers {
+  /** Writes summaries to standard error. */
+  public static stderr(): IPolicyLogger {
+    return { log: (message: string) => void process.stderr.write(message.endsWith('\n') ? message : `${message}\n`) };
+  }
+
+  /** Discards summaries (for tests). */
+  public static silent(): IPolicyLogger {
+    return { log: () => undefined };
+  }
+
+  private constructor() {}
+}
+
+/** Options of {@link NodeServiceChecks.of}. */
+export interface NodeServiceChecksProps extends RuleConfig {
+  /**
+   * Where to print the summary of warnings after each synthesis.
+   *
+   * @default PolicyLoggers.stderr()
+   */
+  readonly logger?: IPolicyLogger;
+}
+
+const CHECKS = new WeakMap<IConstruct, NodeServiceChecks>();
+/** Suppressions declared per construct (rule id → reason), re-applied at synthesis to ApiObjects added later. */
+const DECLARED = new WeakMap<IConstruct, Map<string, string>>();
+/** Constructs with declared suppressions, per App root. */
+const DECLARED_BY_ROOT = new WeakMap<IConstruct, Set<IConstruct>>();
+
+function mergeReason(existing: string | undefined, reason: string): string {
+  if (existing === undefined || existing === '') return reason;
+  if (existing.includes(reason)) return existing;
+  return `${existing}; ${reason}`;
+}
+
+function annotate(construct: IConstruct, declared: ReadonlyMap<string, string>): void {
+  for (const child of construct.node.findAll()) {
+    if (!ApiObject.isApiObject(child)) continue;
+    const current = (child.metadata.toJson()?.annotations ?? {}) as { [key: string]: string };
+    for (const [ruleId, reason] of declared) {
+      const key = suppressionAnnotationKey(ruleId);
+      const merged = mergeReason(current[key], reason);
+      if (merged !== current[key]) child.metadata.addAnnotation(key, merged);
+    }
+  }
+}
+
+function applyDeclared(root: IConstruct): void {
+  for (const construct of DECLARED_BY_ROOT.get(root) ?? []) {
+    const declared = DECLARED.get(construct);
+    if (declared) annotate(construct, declared);
+  }
+}
+
+/**
+ * The policy checks of one cdk8s App. Obtain it with {@link NodeServiceChecks.of}; the first call registers one
+ * validation on the App, later calls only merge configuration, so constructs may call it freely.
+ */
+export class NodeServiceChecks {
+  /**
+   * Returns the checks of the App that contains `scope`, registering them on first use. `props` are merged into the
+   * App's configuration (rule levels override, registry lists are joined, the last logger wins).
+   *
+   * @throws when the configuration names an unknown rule, an unknown level, or weakens an API-validity rule
+   */
+  public static of(scope: IConstruct, props?: NodeServiceChecksProps): NodeServiceChecks {
+    const root = scope.node.root;
+    let checks = CHECKS.get(root);
+    if (!checks) {
+      checks = new NodeServiceChecks(root);
+      CHECKS.set(root, checks);
+      const registered = checks;
+      root.node.addValidation({ validate: () => registered.validate() });
+    }
+    if (props) checks.configure(scope, props);
+    return checks;
+  }
+
+  private ruleConfig: RuleConfig = {};
+  private logger: IPolicyLogger = PolicyLoggers.stderr();
+  private report?: PolicyReport;
+
+  private constructor(private readonly root: IConstruct) {}
+
+  /** The merged rule configuration. */
+  public get config(): RuleConfig {
+    return this.ruleConfig;
+  }
+
+  /** The report of the last synthesis (every finding, suppressed ones included), or `undefined` before the first. */
+  public get lastReport(): PolicyReport | undefined {
+    return this.report;
+  }
+
+  /**
+   * Runs the checks now over every ApiObject of the App and returns one message per error finding
+   * (`[<construct path>] <rule-id>: <message> at <json path>. Fix: <fix>`). Synthesis calls this through the App's
+   * validation; warnings are summarized to the logger.
+   */
+  public validate(): string[] {
+    applyDeclared(this.root);
+    const objects: ApiObject[] = [];
+    const manifests: any[] = [];
+    const errors: string[] = [];
+    for (const child of this.root.node.findAll()) {
+      if (!ApiObject.isApiObject(child)) continue;
+      let json: any;
+      try {
+        json = child.toJson();
+      } catch (e) {
+        errors.push(`[${child.node.path}] node-services checks could not render this object: ${(e as Error).message}`);
+        continue;
+      }
+      objects.push(child);
+      manifests.push(json);
+    }
+    const report = checkManifests(manifests, this.ruleConfig);
+    this.report = report;
+    const warnings = new Map<string, { count: number; text: string }>();
+    for (const f of report.findings) {
+      if (f.suppressed) continue;
+      const path = objects[f.objectIndex].node.path;
+      if (f.severity === Severity.ERROR) {
+        errors.push(`[${path}] ${f.ruleId}: ${f.message} at ${f.path}. Fix: ${f.fix}`);
+      } else if (f.severity === Severity.WARNING) {
+        const key = `${f.ruleId}\u0000${f.objectIndex}`;
+        const entry = warnings.get(key);
+        if (entry) entry.count++;
+        else warnings.set(key, { count: 1, text: `${f.ruleId}: ${describeObject(f.object)} [${path}]` });
+      }
+    }
+    if (warnings.size > 0) {
+      const lines = [...warnings.values()].map((w) => `  ${w.text}${w.count > 1 ? ` (${w.count} findings)` : ''}`);
+      this.logger.log(
+        `node-services: ${report.warningCount} policy warning${report.warningCount === 1 ? '' : 's'} (synthesis continues; run \`node-services lint\` on the output for details):\n${lines.join('\n')}\n`,
+      );
+    }
+    return errors;
+  }
+
+  private configure(scope: IConstruct, props: NodeServiceChecksProps): void {
+    const merged = mergeConfigs(this.ruleConfig, { rules: props.rules, imageRegistries: props.imageRegistries });
+    try {
+      resolveConfig(merged);
+    } catch (e) {
+      if (e instanceof PolicyConfigError) throw new Error(`[${scope.node.path}] NodeServiceChecks: ${e.message}`);
+      throw e;
+    }
+    this.ruleConfig = merged;
+    if (props.logger) this.logger = props.logger;
+  }
+}
+
+/** Suppressions of policy findings, recorded as annotations on the objects so that reviewers and the CLI see them. */
+export class Suppressions {
+  /**
+   * Suppresses `ruleId` on every ApiObject at or below `construct` (also ones added later), recording `reason` in
+   * the annotation `ignore-check.node-services.cdk8s.io/<rule-id>`. Reasons for the same rule are joined with `; `.
+   *
+   * @throws when the rule id is unknown, the rule may not be suppressed (API validity), or the reason is shorter
+   *   than 10 characters; the message names the construct path
+   */
+  public static add(construct: IConstruct, ruleId: string, reason: string): void {
+    const where = `[${construct.node.path}] Suppressions.add`;
+    const rule = findRule(ruleId);
+    if (!rule) throw new Error(`${where}: ${unknownRuleMessage(ruleId)}`);
+    if (!rule.suppressible) {
+      throw new Error(
+        `${where}: rule '${ruleId}' cannot be suppressed (${rule.category === 'api-validity' ? 'the API server would reject the object' : 'it guards suppressions'}); fix the object instead`,
+      );
+    }
+    if (!isValidReason(reason)) {
+      throw new Error(
+        `${where}: the reason for suppressing '${ruleId}' must be at least ${MIN_REASON_LENGTH} characters (has ${JSON.stringify(reason)}); say why the finding is acceptable here`,
+      );
+    }
+    const text = reason.trim();
+    let declared = DECLARED.get(construct);
+    if (!declared) {
+      declared = new Map();
+      DECLARED.set(construct, declared);
+      const own = declared;
+      construct.node.addValidation({
+        validate: () => {
+          annotate(construct, own);
+          return [];
+        },
+      });
+    }
+    declared.set(ruleId, mergeReason(declared.get(ruleId), text));
+    const root = construct.node.root;
+    let set = DECLARED_BY_ROOT.get(root);
+    if (!set) {
+      set = new Set();
+      DECLARED_BY_ROOT.set(root, set);
+    }
+    set.add(construct);
+    annotate(construct, declared);
+  }
+
+  private constructor() {}
+}
