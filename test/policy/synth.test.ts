@@ -1,0 +1,181 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { ApiObject, Chart, Include, Testing } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { RuleLevel } from '../../src/policy/config';
+import { IPolicyLogger, NodeServiceChecks, PolicyLoggers, Suppressions } from '../../src/policy/synth';
+import { compliantDaemonSet, mainContainer } from './support';
+
+class CollectingLogger implements IPolicyLogger {
+  public readonly messages: string[] = [];
+  public log(message: string): void {
+    this.messages.push(message);
+  }
+}
+
+function rawDaemonSet(scope: Construct, id: string, mutate: (ds: any) => void = () => undefined): ApiObject {
+  const ds = compliantDaemonSet();
+  ds.metadata.name = id;
+  mutate(ds);
+  return new ApiObject(scope, id, ds);
+}
+
+function expectSynthError(chart: Chart): string {
+  try {
+    Testing.synth(chart);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  throw new Error('expected synthesis to fail');
+}
+
+describe('NodeServiceChecks at synth', () => {
+  test('an error in a raw ApiObject and in a cdk8s-plus DaemonSet fails Testing.synth with path, id and fix', () => {
+    // GIVEN a raw DaemonSet with a ':latest' image and a cdk8s-plus DaemonSet with an untagged image
+    const chart = Testing.chart();
+    rawDaemonSet(chart, 'raw', (ds) => (mainContainer(ds).image = 'fluent/fluent-bit:latest'));
+    new kplus.DaemonSet(chart, 'plus', { containers: [{ image: 'fluent/fluent-bit' }] });
+    NodeServiceChecks.of(chart, { logger: PolicyLoggers.silent() });
+    // WHEN synthesized
+    const message = expectSynthError(chart);
+    // THEN both errors name the construct path, the rule, the field and the fix
+    expect(message).toContain(
+      "[test/raw] image-not-pinned: container 'fluent-bit' image 'fluent/fluent-bit:latest' uses the mutable ':latest' tag, so every node may pull a different version at spec.template.spec.containers[0].image. Fix: Use a version tag",
+    );
+    expect(message).toMatch(/\[test\/plus\/Resource\] image-not-pinned: container 'main' image 'fluent\/fluent-bit' has no tag or digest.* at spec\.template\.spec\.containers\[0\]\.image\. Fix: /);
+  });
+
+  test('a reasoned suppression lets synthesis pass and is written into the manifest', () => {
+    // GIVEN the same ':latest' image, suppressed on the construct with a reason
+    const chart = Testing.chart();
+    const ds = rawDaemonSet(chart, 'raw', (d) => (mainContainer(d).image = 'fluent/fluent-bit:latest'));
+    Suppressions.add(ds, 'image-not-pinned', 'pinned by digest in the deploy pipeline');
+    const checks = NodeServiceChecks.of(chart, { logger: PolicyLoggers.silent() });
+    // WHEN synthesized
+    const manifests = Testing.synth(chart);
+    // THEN it passes, the annotation is in the output, and the report marks the finding suppressed
+    expect(manifests[0].metadata.annotations['ignore-check.node-services.cdk8s.io/image-not-pinned']).toBe('pinned by digest in the deploy pipeline');
+    const finding = checks.lastReport!.findings.find((f) => f.ruleId === 'image-not-pinned');
+    expect(finding).toMatchObject({ suppressed: true, suppressionReason: 'pinned by digest in the deploy pipeline' });
+  });
+
+  test('checks DaemonSets brought in with Include', () => {
+    // GIVEN a YAML file with a DaemonSet missing its selector, included into the chart
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'policy-include-'));
+    const file = path.join(dir, 'agent.yaml');
+    const ds = compliantDaemonSet();
+    delete ds.spec.selector;
+    fs.writeFileSync(file, JSON.stringify(ds));
+    const chart = Testing.chart();
+    new Include(chart, 'vendor', { url: file });
+    NodeServiceChecks.of(chart, { logger: PolicyLoggers.silent() });
+    // WHEN synthesized THEN the included object's error names its construct path
+    expect(expectSynthError(chart)).toMatch(/\[test\/vendor\/fluent-bit-daemonset-logging\] selector-invalid: spec\.selector is missing/);
+  });
+
+  test('warnings never fail synthesis and are printed once per synthesis, summarized per rule and object', () => {
+    // GIVEN a DaemonSet with two writable host mounts (two findings of one warning rule)
+    const chart = Testing.chart();
+    rawDaemonSet(chart, 'raw', (ds) => {
+      ds.spec.template.spec.volumes.push({ name: 'pos', hostPath: { path: '/var/lib/fluent-bit', type: 'DirectoryOrCreate' } });
+      ds.spec.template.spec.volumes.push({ name: 'buffer', hostPath: { path: '/var/lib/fluent-bit-buffer', type: 'DirectoryOrCreate' } });
+      mainContainer(ds).volumeMounts.push({ name: 'pos', mountPath: '/pos' }, { name: 'buffer', mountPath: '/buffer' });
+    });
+    const logger = new CollectingLogger();
+    NodeServiceChecks.of(chart, { logger });
+    // WHEN synthesized
+    Testing.synth(chart);
+    // THEN one summary is printed, counting both findings on one line
+    expect(logger.messages).toHaveLength(1);
+    expect(logger.messages[0]).toMatch(/^node-services: 2 policy warnings/);
+    expect(logger.messages[0]).toContain('host-path-writable: DaemonSet logging/raw [test/raw] (2 findings)');
+  });
+
+  test('is registered once per App; later calls merge configuration', () => {
+    // GIVEN checks obtained three times, the last one raising a warning rule to error
+    const chart = Testing.chart();
+    const other = new Chart(chart.node.root as Construct, 'other');
+    rawDaemonSet(chart, 'raw', (ds) => delete mainContainer(ds).readinessProbe);
+    const first = NodeServiceChecks.of(chart, { logger: PolicyLoggers.silent() });
+    const second = NodeServiceChecks.of(other);
+    const third = NodeServiceChecks.of(chart, { rules: { 'readiness-probe-missing': RuleLevel.ERROR }, imageRegistries: ['cr.fluentbit.io/'] });
+    // WHEN synthesized
+    const message = expectSynthError(chart);
+    // THEN it is one object, the raised rule fails synthesis, and the error appears once
+    expect(second).toBe(first);
+    expect(third).toBe(first);
+    expect(first.config).toEqual({ rules: { 'readiness-probe-missing': 'error' }, imageRegistries: ['cr.fluentbit.io/'] });
+    expect(message.match(/readiness-probe-missing/g)).toHaveLength(1);
+  });
+
+  test('an unusable configuration throws at once, naming the construct', () => {
+    const chart = Testing.chart();
+    expect(() => NodeServiceChecks.of(chart, { rules: { 'selector-invalid': RuleLevel.OFF } })).toThrow(
+      /^\[test\] NodeServiceChecks: rules\.selector-invalid: cannot be set to 'off'/,
+    );
+  });
+
+  test('objects that cannot be rendered are reported, not skipped', () => {
+    const chart = Testing.chart();
+    const broken = new ApiObject(chart, 'broken', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } });
+    broken.addJsonPatch({ op: 'remove', path: '/data/missing' } as any);
+    NodeServiceChecks.of(chart, { logger: PolicyLoggers.silent() });
+    expect(expectSynthError(chart)).toMatch(/\[test\/broken\] node-services checks could not render this object/);
+  });
+});
+
+describe('Suppressions.add', () => {
+  test.each([
+    ['host-path-writeable', 'a reason that is long enough', /\[test\/raw\] Suppressions\.add: unknown rule id 'host-path-writeable' \(did you mean 'host-path-writable'\?\)/],
+    ['selector-invalid', 'the API server will cope', /\[test\/raw\] Suppressions\.add: rule 'selector-invalid' cannot be suppressed/],
+    ['host-path-writable', 'needed', /\[test\/raw\] Suppressions\.add: the reason for suppressing 'host-path-writable' must be at least 10 characters \(has "needed"\)/],
+  ])('refuses %s with reason %j', (ruleId, reason, message) => {
+    const chart = Testing.chart();
+    const ds = rawDaemonSet(chart, 'raw');
+    expect(() => Suppressions.add(ds, ruleId, reason)).toThrow(message);
+  });
+
+  test('annotates every ApiObject at or below the construct, also ones added later, and joins reasons', () => {
+    // GIVEN a suppression on a parent construct before its DaemonSets exist, then a second reason for the same rule
+    const chart = Testing.chart();
+    const group = new Construct(chart, 'agents');
+    Suppressions.add(group, 'privileged-container', 'device plugins need /dev access');
+    rawDaemonSet(group, 'a');
+    Suppressions.add(group, 'privileged-container', 'reviewed by the platform team');
+    rawDaemonSet(group, 'b');
+    rawDaemonSet(chart, 'outside');
+    // WHEN synthesized (without NodeServiceChecks, so only the suppression's own validation applies it)
+    const manifests = Testing.synth(chart);
+    // THEN both DaemonSets below the construct carry the joined reasons, the one outside carries none
+    const key = 'ignore-check.node-services.cdk8s.io/privileged-container';
+    const byName = Object.fromEntries(manifests.map((m) => [m.metadata.name, m.metadata.annotations[key]]));
+    expect(byName).toEqual({
+      a: 'device plugins need /dev access; reviewed by the platform team',
+      b: 'device plugins need /dev access; reviewed by the platform team',
+      outside: undefined,
+    });
+  });
+
+  test('is idempotent across repeated synthesis and repeated calls', () => {
+    const chart = Testing.chart();
+    const ds = rawDaemonSet(chart, 'raw');
+    Suppressions.add(ds, 'host-path-writable', 'position database for tailed log files');
+    Suppressions.add(ds, 'host-path-writable', 'position database for tailed log files');
+    NodeServiceChecks.of(chart, { logger: PolicyLoggers.silent() });
+    Testing.synth(chart);
+    const manifests = Testing.synth(chart);
+    expect(manifests[0].metadata.annotations['ignore-check.node-services.cdk8s.io/host-path-writable']).toBe('position database for tailed log files');
+  });
+
+  test('works on cdk8s-plus constructs (annotates their L1 child)', () => {
+    const chart = Testing.chart();
+    const ds = new kplus.DaemonSet(chart, 'plus', { containers: [{ image: 'nginx:1.25.3' }] });
+    Suppressions.add(ds, 'no-node-local-need', 'serves a node-local cache on the pod network');
+    const checks = NodeServiceChecks.of(chart, { logger: PolicyLoggers.silent() });
+    const [manifest] = Testing.synth(chart);
+    expect(manifest.metadata.annotations['ignore-check.node-services.cdk8s.io/no-node-local-need']).toBe('serves a node-local cache on the pod network');
+    expect(checks.lastReport!.findings.filter((f) => f.ruleId === 'no-node-local-need').map((f) => f.suppressed)).toEqual([true]);
+  });
+});
