@@ -1,0 +1,248 @@
+/**
+ * `CsiNode`: the node plugin of a CSI storage driver (EBS, EFS, local-path…): the driver container plus the
+ * `node-driver-registrar` and `livenessprobe` sidecars, with every kubelet path derived from the driver name.
+ */
+
+import { Construct } from 'constructs';
+import { ApiPermission } from '../core/api-access';
+import { ContainerSpec, EnvField, Probe, Resources } from '../core/container';
+import { ProblemCollector } from '../core/errors';
+import { HostPath, HostPathType, MountPropagation } from '../core/host-path';
+import { NodeService, NodeServiceProps, RuleSuppression } from '../core/node-service';
+import { Toleration } from '../core/placement';
+import { MIN_REASON_LENGTH } from '../core/pod';
+import { Rollout } from '../core/rollout';
+import { dns1123SubdomainError, envVarNameError, isZeroIntOrPercent } from '../k8s';
+import { NodeServiceKind } from '../policy/kinds';
+import { commonServiceProps, NodeServicePresetProps, realNodeAffinity } from './common';
+
+/** The default `node-driver-registrar` image (kubernetes-csi, pinned). */
+export const CSI_NODE_DRIVER_REGISTRAR_IMAGE = 'registry.k8s.io/sig-storage/csi-node-driver-registrar:v2.15.0';
+
+/** The default `livenessprobe` image (kubernetes-csi, pinned). */
+export const CSI_LIVENESS_PROBE_IMAGE = 'registry.k8s.io/sig-storage/livenessprobe:v2.17.0';
+
+/** Default resources of a CSI node driver: requests 10m CPU / 40Mi, memory limit 256Mi. */
+export const CSI_DRIVER_RESOURCES: Resources = { cpuRequest: '10m', memoryRequest: '40Mi', memoryLimit: '256Mi' };
+
+/** Default resources of each CSI sidecar: requests 10m CPU / 32Mi, memory limit 32Mi. */
+export const CSI_SIDECAR_RESOURCES: Resources = { cpuRequest: '10m', memoryRequest: '32Mi', memoryLimit: '32Mi' };
+
+/** Where every container of a CSI node plugin sees the driver's socket directory. */
+export const CSI_SOCKET_DIR = '/csi';
+
+/** The port of the `livenessprobe` sidecar, probed for the driver's liveness (named `healthz` on the driver). */
+export const CSI_HEALTH_PORT = 9808;
+
+/** The health port of the `node-driver-registrar` sidecar. */
+export const CSI_REGISTRAR_HEALTH_PORT = 9809;
+
+/** The kubelet's root directory: pods' volumes are mounted below it. */
+const KUBELET_DIR = '/var/lib/kubelet';
+
+/** Props of {@link CsiNode}. */
+export interface CsiNodeProps extends NodeServicePresetProps {
+  /** The CSI driver name, a DNS-1123 subdomain such as `ebs.csi.aws.com`; every kubelet path derives from it. */
+  readonly driverName: string;
+  /** The driver image, pinned (e.g. `public.ecr.aws/ebs-csi-driver/aws-ebs-csi-driver:v1.46.0`). */
+  readonly image: string;
+  /**
+   * The `node-driver-registrar` sidecar image, pinned.
+   * @default CSI_NODE_DRIVER_REGISTRAR_IMAGE
+   */
+  readonly registrarImage?: string;
+  /**
+   * The `livenessprobe` sidecar image, pinned.
+   * @default CSI_LIVENESS_PROBE_IMAGE
+   */
+  readonly livenessProbeImage?: string;
+  /**
+   * Resources of each sidecar.
+   * @default CSI_SIDECAR_RESOURCES (requests 10m / 32Mi, memory limit 32Mi)
+   */
+  readonly sidecarResources?: Resources;
+  /**
+   * Name of the driver's environment variable holding the node name (from the downward API).
+   * @default `CSI_NODE_NAME`
+   */
+  readonly nodeNameEnv?: string;
+  /**
+   * Why the driver needs `extraCapabilities` (at least 10 characters); required when `extraCapabilities` is set, and
+   * recorded in the manifest for reviewers. The driver is privileged, so this only matters for reviews and policy.
+   * @default none
+   */
+  readonly extraCapabilitiesReason?: string;
+  /**
+   * Command run before the driver stops (e.g. wait until the node's volumes are unmounted).
+   * @default none
+   */
+  readonly preStop?: string[];
+  /**
+   * Kubernetes API access of the driver. Replaces the default; `[]` means no API access and no token.
+   * @default CsiNode.defaultApiAccess(): nodes get, csinodes get, volumeattachments get/list/watch
+   */
+  readonly apiAccess?: ApiPermission[];
+}
+
+/**
+ * The node plugin of a CSI driver, on every node. Every path derives from `driverName`: the driver listens on
+ * `/csi/csi.sock` (`CSI_ENDPOINT=unix:///csi/csi.sock`; default args `--endpoint=$(CSI_ENDPOINT)`), which is the host
+ * directory `/var/lib/kubelet/plugins/<driver>` (`DirectoryOrCreate`, writable for the driver, read-only for the
+ * sidecars); the driver also mounts the kubelet directory `/var/lib/kubelet` writable with Bidirectional propagation
+ * and `/dev` writable, so it is the one privileged container (the API server requires privilege for Bidirectional;
+ * privilege escalation stays allowed, as the API requires). The `node-driver-registrar` sidecar registers the driver
+ * through `/var/lib/kubelet/plugins_registry` (writable at `/registration`) and serves `/healthz` on 9809; the
+ * `livenessprobe` sidecar serves the driver's health on 9808, which the driver's liveness and readiness probes use
+ * (port `healthz`). Sidecars are not privileged, have a read-only root filesystem and drop every capability. All run
+ * as root (the kubelet's sockets are root-owned). The driver gets the node name as `CSI_NODE_NAME`, requests 10m/40Mi
+ * with a 256Mi memory limit (sidecars 10m/32Mi, limit 32Mi). The pod tolerates every taint (storage must follow
+ * workloads anywhere), is `system-node-critical`, rolls 10 % of nodes at a time and never surges (two drivers would
+ * fight over the socket), has 30 s to stop, excludes virtual nodes, and reads nodes (get), csinodes (get) and
+ * volumeattachments (get/list/watch). Host-path allowlist: `/var/lib/kubelet`, `/dev` (writable); `/sys`, `/run/udev`,
+ * `/etc/selinux`, `/lib/modules` (read-only). Capability allowlist: SYS_ADMIN.
+ */
+export class CsiNode extends NodeService {
+  /** The least-privilege API access a CSI node plugin gets by default: nodes get, csinodes get, volumeattachments get/list/watch. */
+  public static defaultApiAccess(): ApiPermission[] {
+    return [
+      ApiPermission.of('', ['nodes'], ['get']),
+      ApiPermission.of('storage.k8s.io', ['csinodes'], ['get']),
+      ApiPermission.read(['volumeattachments'], 'storage.k8s.io'),
+    ];
+  }
+
+  /** The CSI driver name. */
+  public readonly driverName: string;
+  /** The host directory holding the driver's socket: `/var/lib/kubelet/plugins/<driver>`. */
+  public readonly pluginDir: string;
+  /** The driver's socket on the host, as registered with the kubelet. */
+  public readonly socketPath: string;
+
+  constructor(scope: Construct, id: string, props: CsiNodeProps) {
+    super(scope, id, CsiNode.serviceProps(scope, id, props));
+    this.driverName = props.driverName;
+    this.pluginDir = pluginDirOf(props.driverName);
+    this.socketPath = `${this.pluginDir}/csi.sock`;
+  }
+
+  private static serviceProps(scope: Construct, id: string, props: CsiNodeProps): NodeServiceProps {
+    const problems = new ProblemCollector();
+    problems.check('driverName', props.driverName, dns1123SubdomainError(props.driverName), 'use the driver name the driver registers, a DNS subdomain such as "ebs.csi.aws.com"');
+    const nodeNameEnv = props.nodeNameEnv ?? 'CSI_NODE_NAME';
+    problems.check('nodeNameEnv', nodeNameEnv, envVarNameError(nodeNameEnv), 'use an environment variable name such as "CSI_NODE_NAME"');
+    const extraCapabilities = props.extraCapabilities ?? [];
+    if (extraCapabilities.length > 0 && !isReason(props.extraCapabilitiesReason)) {
+      problems.add('extraCapabilitiesReason', props.extraCapabilitiesReason, `extraCapabilities ${extraCapabilities.join(', ')} need a reason of at least ${MIN_REASON_LENGTH} characters`, 'say why the driver needs each extra capability (extraCapabilitiesReason), or drop them');
+    }
+    if (props.rollout && props.rollout.type === 'RollingUpdate' && !isZeroIntOrPercent(props.rollout.maxSurgeValue)) {
+      problems.add('rollout', { maxSurge: props.rollout.maxSurgeValue }, 'a CSI node plugin must never surge: two drivers on one node would fight over the driver socket and its mounts', "use Rollout.maxUnavailable('10%'), or Rollout.onDelete(reason) if you roll nodes yourself");
+    }
+    problems.throwIfAny(scope.node.path ? `${scope.node.path}/${id}` : id);
+
+    const pluginDir = pluginDirOf(props.driverName);
+    const socket = `${CSI_SOCKET_DIR}/csi.sock`;
+    const pluginDirMount = (writable: boolean): HostPath =>
+      writable
+        ? HostPath.writable(pluginDir, {
+            type: HostPathType.DIRECTORY_OR_CREATE,
+            mountPath: CSI_SOCKET_DIR,
+            volumeName: 'plugin-dir',
+            reason: 'the driver creates its CSI socket, which the kubelet and the sidecars connect to',
+          })
+        : HostPath.readOnly(pluginDir, { type: HostPathType.DIRECTORY_OR_CREATE, mountPath: CSI_SOCKET_DIR, volumeName: 'plugin-dir' });
+    const sidecarResources = props.sidecarResources ?? CSI_SIDECAR_RESOURCES;
+
+    const driver: ContainerSpec = {
+      name: 'driver',
+      image: props.image,
+      command: props.command,
+      args: props.args ?? ['--endpoint=$(CSI_ENDPOINT)'],
+      env: { CSI_ENDPOINT: `unix://${socket}`, ...(props.env ?? {}) },
+      envFrom: props.envFrom,
+      fieldEnv: { [nodeNameEnv]: EnvField.NODE_NAME },
+      ports: [{ name: 'healthz', containerPort: CSI_HEALTH_PORT }],
+      readiness: props.readiness ?? Probe.httpGet('/healthz', 'healthz', { periodSeconds: 5, timeoutSeconds: 3, failureThreshold: 3 }),
+      liveness: props.liveness ?? Probe.httpGet('/healthz', 'healthz', { initialDelaySeconds: 10, periodSeconds: 10, timeoutSeconds: 3, failureThreshold: 5 }),
+      resources: props.resources ?? CSI_DRIVER_RESOURCES,
+      hostPaths: [
+        HostPath.writable(KUBELET_DIR, {
+          volumeName: 'kubelet-dir',
+          propagation: MountPropagation.BIDIRECTIONAL,
+          reason: 'the driver mounts and unmounts volumes in the pod directories of the kubelet, which must see those mounts',
+        }),
+        pluginDirMount(true),
+        HostPath.writable('/dev', {
+          volumeName: 'device-dir',
+          reason: 'the driver formats and mounts the block devices of volumes attached after the pod started',
+        }),
+        ...(props.extraHostPaths ?? []),
+      ],
+      mounts: props.mounts,
+      capabilities: extraCapabilities,
+      privileged: true,
+      privilegedReason: 'the CSI driver mounts volumes for pods: Bidirectional mount propagation into the kubelet directory requires a privileged container',
+      runAsUser: 0,
+      runAsNonRoot: false,
+      preStop: props.preStop,
+    };
+
+    const registrar: ContainerSpec = {
+      name: 'node-driver-registrar',
+      image: props.registrarImage ?? CSI_NODE_DRIVER_REGISTRAR_IMAGE,
+      args: [`--csi-address=${socket}`, `--kubelet-registration-path=${pluginDir}/csi.sock`, `--http-endpoint=:${CSI_REGISTRAR_HEALTH_PORT}`],
+      ports: [{ name: 'healthz', containerPort: CSI_REGISTRAR_HEALTH_PORT }],
+      readiness: Probe.httpGet('/healthz', 'healthz', { initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5 }),
+      liveness: Probe.httpGet('/healthz', 'healthz', { initialDelaySeconds: 30, periodSeconds: 90, timeoutSeconds: 15 }),
+      resources: sidecarResources,
+      hostPaths: [
+        pluginDirMount(false),
+        HostPath.writable(`${KUBELET_DIR}/plugins_registry`, {
+          mountPath: '/registration',
+          volumeName: 'registration-dir',
+          reason: 'the registrar creates the registration socket through which the kubelet discovers the driver',
+        }),
+      ],
+      runAsUser: 0,
+      runAsNonRoot: false,
+    };
+
+    const livenessProbe: ContainerSpec = {
+      name: 'liveness-probe',
+      image: props.livenessProbeImage ?? CSI_LIVENESS_PROBE_IMAGE,
+      args: [`--csi-address=${socket}`, `--health-port=${CSI_HEALTH_PORT}`],
+      readiness: Probe.tcpSocket(CSI_HEALTH_PORT, { periodSeconds: 10 }),
+      liveness: Probe.tcpSocket(CSI_HEALTH_PORT, { initialDelaySeconds: 10, periodSeconds: 30 }),
+      resources: sidecarResources,
+      hostPaths: [pluginDirMount(false)],
+      runAsUser: 0,
+      runAsNonRoot: false,
+    };
+
+    const suppressions: RuleSuppression[] = [];
+    if (extraCapabilities.length > 0) {
+      suppressions.push({ ruleId: 'dangerous-capability', reason: `${extraCapabilities.join(', ')}: ${props.extraCapabilitiesReason}` });
+    }
+    suppressions.push(...(props.suppressions ?? []));
+    return {
+      ...commonServiceProps(props),
+      name: props.name ?? `${props.driverName.split('.')[0]}-csi-node`,
+      kind: NodeServiceKind.CSI_NODE,
+      containers: [driver, registrar, livenessProbe],
+      nodeAffinity: props.nodeAffinity ?? realNodeAffinity(),
+      tolerations: [Toleration.all(), ...(props.tolerations ?? [])],
+      rollout: props.rollout ?? Rollout.maxUnavailable('10%'),
+      priorityClassName: props.priorityClassName ?? 'system-node-critical',
+      terminationGracePeriodSeconds: props.terminationGracePeriodSeconds ?? 30,
+      apiAccess: props.apiAccess ?? CsiNode.defaultApiAccess(),
+      suppressions,
+    };
+  }
+}
+
+function isReason(reason: string | undefined): boolean {
+  return typeof reason === 'string' && reason.trim().length >= MIN_REASON_LENGTH;
+}
+
+function pluginDirOf(driverName: string): string {
+  return `${KUBELET_DIR}/plugins/${driverName}`;
+}
