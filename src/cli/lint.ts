@@ -15,10 +15,11 @@ interface LintOptions {
 }
 
 async function lint(paths: readonly string[], options: LintOptions, io: CliIo, exit: ExitCode): Promise<void> {
-  // Loaded here so that other subcommands do not pay for the rule catalogue.
-  const { PolicyConfigError, ruleConfigFromValue } = await import('../policy/config');
-  const { checkManifests } = await import('../policy/engine');
-  const { formatJson, formatSarif, formatText } = await import('../policy/format');
+  // Loaded here (synchronously, so that every loader resolves them) so that other subcommands do not pay for the
+  // rule catalogue.
+  const { PolicyConfigError, ruleConfigFromValue } = require('../policy/config') as typeof import('../policy/config');
+  const { checkManifests } = require('../policy/engine') as typeof import('../policy/engine');
+  const { formatJson, formatSarif, formatText } = require('../policy/format') as typeof import('../policy/format');
 
   if (paths.length === 0) {
     io.err('node-services lint: no input; give files or folders (*.yaml, *.yml, *.json), or - to read stdin\n');

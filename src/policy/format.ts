@@ -61,9 +61,9 @@ export function formatText(report: PolicyReport, sources: readonly ManifestSourc
         lines.push(paint('gray', `  suppressed ${f.ruleId} at ${f.path}: ${f.suppressionReason}`));
         continue;
       }
-      lines.push(`  ${paint(severityColor[f.severity], f.severity.padEnd(7))} ${f.ruleId}  ${f.path}`);
-      lines.push(`          ${f.message}`);
-      lines.push(paint('gray', `          fix: ${f.fix}`));
+      lines.push(`  ${paint(severityColor[f.severity], f.severity.padEnd(8))} ${f.ruleId}  ${f.path}`);
+      lines.push(`           ${f.message}`);
+      lines.push(paint('gray', `           fix: ${f.fix}`));
     }
     lines.push('');
   }
