@@ -1,0 +1,270 @@
+import { ApiPermission, HostPath, Rollout } from '../../src';
+import { checkManifests } from '../../src/policy/engine';
+import { isContainerRuntimeSocket } from '../../src/policy/kinds';
+import { CsiNode, CsiNodeProps } from '../../src/presets/csi-node';
+import { addInfrastructure } from '../../examples/infrastructure';
+import { validateAll } from '../support/schema';
+import { containersOf, errorOf, only, synth, testChart } from '../support/synth';
+
+const image = 'public.ecr.aws/ebs-csi-driver/aws-ebs-csi-driver:v1.46.0';
+const driverName = 'ebs.csi.aws.com';
+
+function build(props: Partial<CsiNodeProps> = {}): any[] {
+  const chart = testChart('kube-system');
+  new CsiNode(chart, 'storage', { driverName, image, ...props });
+  return synth(chart);
+}
+
+/** The Kubernetes API and least-privilege rules every infrastructure preset must meet, as a list of violations. */
+function apiRuleViolations(objects: any[]): string[] {
+  const out: string[] = [];
+  for (const ds of objects.filter((o) => o.kind === 'DaemonSet')) {
+    const volumes = new Map<string, any>((ds.spec.template.spec.volumes ?? []).map((v: any) => [v.name, v]));
+    for (const c of containersOf(ds)) {
+      const privileged = c.securityContext.privileged === true;
+      if (privileged && c.securityContext.allowPrivilegeEscalation === false) out.push(`${c.name}: allowPrivilegeEscalation false beside privileged`);
+      for (const m of c.volumeMounts ?? []) {
+        if (m.mountPropagation === 'Bidirectional' && !privileged) out.push(`${c.name}: Bidirectional mount ${m.mountPath} on an unprivileged container`);
+        const hostPath = volumes.get(m.name)?.hostPath?.path;
+        if (hostPath && isContainerRuntimeSocket(hostPath) && m.readOnly !== true) out.push(`${c.name}: runtime socket ${hostPath} writable`);
+      }
+    }
+  }
+  for (const o of objects.filter((x) => x.kind === 'ClusterRole' || x.kind === 'ClusterRoleBinding')) {
+    if (o.metadata.namespace !== undefined) out.push(`${o.kind} ${o.metadata.name} carries a namespace`);
+    for (const r of o.rules ?? []) {
+      const words = [...r.apiGroups, ...r.resources, ...r.verbs];
+      if (words.some((w: string) => w.includes('*'))) out.push(`${o.metadata.name}: wildcard in ${JSON.stringify(r)}`);
+      if (r.resources.some((x: string) => x === 'secrets' || x.startsWith('secrets/'))) out.push(`${o.metadata.name}: touches secrets`);
+    }
+  }
+  return out;
+}
+
+describe('CsiNode', () => {
+  // GIVEN a CSI node plugin with only a driver name and an image WHEN synthesized
+  const objects = build();
+  const ds = only(objects, 'DaemonSet');
+  const pod = ds.spec.template.spec;
+  const [driver, registrar, probe] = pod.containers;
+  const volume = (name: string): any => pod.volumes.find((v: any) => v.name === name);
+
+  test('THEN it is a schema-valid DaemonSet named after the driver with its ServiceAccount and RBAC, matching the snapshot', () => {
+    expect(objects.map((o) => o.kind)).toEqual(['DaemonSet', 'ServiceAccount', 'ClusterRole', 'ClusterRoleBinding']);
+    expect(ds.metadata.name).toBe('ebs-csi-node');
+    validateAll(objects);
+    expect(objects).toMatchSnapshot();
+  });
+
+  test('THEN only the driver container is privileged, and it stays admissible (privilege escalation not forbidden)', () => {
+    expect(containersOf(ds).filter((c) => c.securityContext.privileged).map((c) => c.name)).toEqual(['driver']);
+    expect(driver.securityContext).toMatchObject({ privileged: true, allowPrivilegeEscalation: true });
+    expect(apiRuleViolations(objects)).toEqual([]);
+    expect(ds.metadata.annotations['ignore-check.node-services.cdk8s.io/privileged-container']).toContain('driver: ');
+  });
+
+  test('THEN the policy catalogue finds no error, and every warning it finds carries a recorded reason', () => {
+    const report = checkManifests(objects);
+    expect(report.findings.filter((f) => f.severity === 'error')).toEqual([]);
+    expect(report.findings.filter((f) => f.severity === 'warning' && !f.suppressed)).toEqual([]);
+  });
+
+  test('THEN every path derives from the driver name', () => {
+    expect(volume('plugin-dir').hostPath).toEqual({ path: '/var/lib/kubelet/plugins/ebs.csi.aws.com', type: 'DirectoryOrCreate' });
+    expect(volume('registration-dir').hostPath).toEqual({ path: '/var/lib/kubelet/plugins_registry', type: 'Directory' });
+    expect(volume('kubelet-dir').hostPath).toEqual({ path: '/var/lib/kubelet', type: 'Directory' });
+    expect(volume('device-dir').hostPath).toEqual({ path: '/dev', type: 'Directory' });
+    expect(registrar.args).toEqual([
+      '--csi-address=/csi/csi.sock',
+      '--kubelet-registration-path=/var/lib/kubelet/plugins/ebs.csi.aws.com/csi.sock',
+      '--http-endpoint=:9809',
+    ]);
+  });
+
+  test('THEN the driver mounts the kubelet dir Bidirectional, its socket dir and /dev, and gets the node name and endpoint', () => {
+    expect(driver.volumeMounts).toEqual([
+      { name: 'kubelet-dir', mountPath: '/var/lib/kubelet', readOnly: false, mountPropagation: 'Bidirectional' },
+      { name: 'plugin-dir', mountPath: '/csi', readOnly: false },
+      { name: 'device-dir', mountPath: '/dev', readOnly: false },
+    ]);
+    expect(driver.env).toEqual([
+      { name: 'CSI_ENDPOINT', value: 'unix:///csi/csi.sock' },
+      { name: 'CSI_NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
+    ]);
+    expect(driver.args).toEqual(['--endpoint=$(CSI_ENDPOINT)']);
+  });
+
+  test("THEN the driver's liveness goes through the livenessprobe sidecar on port 9808, named healthz on the driver", () => {
+    expect(driver.ports).toEqual([{ name: 'healthz', containerPort: 9808, protocol: 'TCP' }]);
+    expect(driver.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'healthz', scheme: 'HTTP' });
+    expect(driver.readinessProbe.httpGet).toEqual({ path: '/healthz', port: 'healthz', scheme: 'HTTP' });
+    expect(probe.name).toBe('liveness-probe');
+    expect(probe.args).toEqual(['--csi-address=/csi/csi.sock', '--health-port=9808']);
+    expect(registrar.ports).toEqual([{ name: 'healthz', containerPort: 9809, protocol: 'TCP' }]);
+  });
+
+  test('THEN the sidecars share the socket dir read-only and are hardened; only the registrar writes the registration dir', () => {
+    for (const sidecar of [registrar, probe]) {
+      expect(sidecar.securityContext).toMatchObject({ privileged: false, allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+      expect(sidecar.securityContext.capabilities.add).toBeUndefined();
+      expect(sidecar.volumeMounts).toContainEqual({ name: 'plugin-dir', mountPath: '/csi', readOnly: true });
+      expect(sidecar.resources).toEqual({ requests: { cpu: '10m', memory: '32Mi' }, limits: { memory: '32Mi' } });
+    }
+    expect(registrar.image).toMatch(/^registry\.k8s\.io\/sig-storage\/csi-node-driver-registrar:v\d+\.\d+\.\d+$/);
+    expect(probe.image).toMatch(/^registry\.k8s\.io\/sig-storage\/livenessprobe:v\d+\.\d+\.\d+$/);
+    expect(registrar.volumeMounts).toContainEqual({ name: 'registration-dir', mountPath: '/registration', readOnly: false });
+    expect(probe.volumeMounts).toHaveLength(1);
+  });
+
+  test('THEN it tolerates every taint, is node-critical, rolls 10% without surge and has no host namespaces', () => {
+    expect(pod.tolerations).toEqual([{ operator: 'Exists' }]);
+    expect(pod.priorityClassName).toBe('system-node-critical');
+    expect(ds.spec.updateStrategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '10%', maxSurge: 0 } });
+    expect(pod.hostNetwork).toBe(false);
+    expect(pod.hostPID).toBe(false);
+    expect(pod.terminationGracePeriodSeconds).toBe(30);
+    expect(driver.resources).toEqual({ requests: { cpu: '10m', memory: '40Mi' }, limits: { memory: '256Mi' } });
+  });
+
+  test('THEN it reads nodes, csinodes and volumeattachments only', () => {
+    expect(only(objects, 'ClusterRole').rules).toEqual([
+      { apiGroups: [''], resources: ['nodes'], verbs: ['get'] },
+      { apiGroups: ['storage.k8s.io'], resources: ['csinodes'], verbs: ['get'] },
+      { apiGroups: ['storage.k8s.io'], resources: ['volumeattachments'], verbs: ['get', 'list', 'watch'] },
+    ]);
+    expect(pod.automountServiceAccountToken).toBe(true);
+  });
+});
+
+describe('CsiNode options', () => {
+  test('GIVEN a node-name variable, sidecar images and a preStop hook THEN the driver and sidecars use them', () => {
+    const pod = only(
+      build({
+        name: 'ebs-node',
+        nodeNameEnv: 'KUBE_NODE_NAME',
+        registrarImage: 'registry.example.com/csi-node-driver-registrar:v2.14.0',
+        livenessProbeImage: 'registry.example.com/livenessprobe:v2.16.0',
+        preStop: ['/bin/aws-ebs-csi-driver', 'pre-stop-hook'],
+      }),
+      'DaemonSet',
+    ).spec.template.spec;
+    expect(pod.containers.map((c: any) => c.image)).toEqual([image, 'registry.example.com/csi-node-driver-registrar:v2.14.0', 'registry.example.com/livenessprobe:v2.16.0']);
+    expect(pod.containers[0].env[1]).toEqual({ name: 'KUBE_NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } });
+    expect(pod.containers[0].lifecycle).toEqual({ preStop: { exec: { command: ['/bin/aws-ebs-csi-driver', 'pre-stop-hook'] } } });
+  });
+
+  test('GIVEN extra read-only host paths on the allowlist THEN the driver mounts them read-only', () => {
+    const driver = only(build({ extraHostPaths: [HostPath.readOnly('/run/udev'), HostPath.readOnly('/sys')] }), 'DaemonSet').spec.template.spec.containers[0];
+    expect(driver.volumeMounts.slice(3)).toEqual([
+      { name: 'host-run-udev', mountPath: '/run/udev', readOnly: true },
+      { name: 'host-sys', mountPath: '/sys', readOnly: true },
+    ]);
+  });
+
+  test('GIVEN an allowed extra capability with a reason THEN it is added to the driver and the reason recorded', () => {
+    const ds = only(build({ extraCapabilities: ['SYS_ADMIN'], extraCapabilitiesReason: 'mounts filesystems from an unprivileged build' }), 'DaemonSet');
+    expect(ds.spec.template.spec.containers[0].securityContext.capabilities.add).toEqual(['SYS_ADMIN']);
+    expect(ds.metadata.annotations['ignore-check.node-services.cdk8s.io/dangerous-capability']).toBe('SYS_ADMIN: mounts filesystems from an unprivileged build');
+  });
+
+  test('GIVEN extra API access for the startup taint THEN the ClusterRole adds node patch, still without wildcards', () => {
+    const objects = build({ apiAccess: [...CsiNode.defaultApiAccess(), ApiPermission.of('', ['nodes'], ['patch'])] });
+    expect(only(objects, 'ClusterRole').rules[3]).toEqual({ apiGroups: [''], resources: ['nodes'], verbs: ['patch'] });
+    expect(apiRuleViolations(objects)).toEqual([]);
+  });
+
+  test('GIVEN OnDelete with a reason THEN the update strategy is OnDelete', () => {
+    expect(only(build({ rollout: Rollout.onDelete('storage nodes are replaced by the upgrade pipeline') }), 'DaemonSet').spec.updateStrategy).toEqual({ type: 'OnDelete' });
+  });
+
+  test('GIVEN the construct THEN it exposes the driver name, plugin dir and socket path', () => {
+    const chart = testChart();
+    const csi = new CsiNode(chart, 'storage', { driverName: 'hostpath.csi.k8s.io', image: 'registry.k8s.io/sig-storage/hostpathplugin:v1.17.0' });
+    expect([csi.name, csi.driverName, csi.pluginDir, csi.socketPath]).toEqual([
+      'hostpath-csi-node',
+      'hostpath.csi.k8s.io',
+      '/var/lib/kubelet/plugins/hostpath.csi.k8s.io',
+      '/var/lib/kubelet/plugins/hostpath.csi.k8s.io/csi.sock',
+    ]);
+  });
+});
+
+describe('CsiNode errors', () => {
+  test.each([
+    ['upper case', 'EBS.csi.aws.com'],
+    ['an underscore', 'ebs_csi.aws.com'],
+    ['an empty label', 'ebs..aws.com'],
+    ['a slash', 'ebs.csi.aws.com/'],
+  ])('GIVEN a driver name with %s THEN construction fails naming the field, the value and the fix', (_what, bad) => {
+    const message = errorOf((scope) => new CsiNode(scope, 'storage', { driverName: bad, image }));
+    expect(message).toContain('[test/storage]');
+    expect(message).toContain(`driverName = ${JSON.stringify(bad)}: must consist of lower-case alphanumeric characters`);
+    expect(message).toContain('Fix: use the driver name the driver registers, a DNS subdomain such as "ebs.csi.aws.com"');
+  });
+
+  test('GIVEN a host path outside the csi-node allowlist THEN construction fails naming the allowlist', () => {
+    const message = errorOf((scope) => new CsiNode(scope, 'storage', { driverName, image, extraHostPaths: [HostPath.readOnly('/etc/kubernetes')] }));
+    expect(message).toContain('containers[0].hostPaths[3].path = "/etc/kubernetes"');
+    expect(message).toContain('csi-node host-path allowlist for read-only mounts (allowed: /var/lib/kubelet (read-write), /dev (read-write)');
+  });
+
+  test('GIVEN a capability outside the allowlist (with a reason) THEN construction fails naming the allowlist', () => {
+    const message = errorOf((scope) => new CsiNode(scope, 'storage', { driverName, image, extraCapabilities: ['NET_ADMIN'], extraCapabilitiesReason: 'configures the storage network' }));
+    expect(message).toContain('containers[0].capabilities[0] = "NET_ADMIN"');
+    expect(message).toContain('csi-node capability allowlist (SYS_ADMIN)');
+  });
+
+  test('GIVEN an extra capability without a reason THEN construction fails asking for one', () => {
+    const message = errorOf((scope) => new CsiNode(scope, 'storage', { driverName, image, extraCapabilities: ['SYS_ADMIN'] }));
+    expect(message).toContain('extraCapabilitiesReason = (unset): extraCapabilities SYS_ADMIN need a reason');
+  });
+
+  test('GIVEN a surge rollout THEN construction fails: two drivers would fight over the socket', () => {
+    const message = errorOf((scope) => new CsiNode(scope, 'storage', { driverName, image, rollout: Rollout.surge('10%') }));
+    expect(message).toContain('rollout = {"maxSurge":"10%"}: a CSI node plugin must never surge');
+  });
+
+  test('GIVEN an invalid node-name variable THEN construction fails naming it', () => {
+    const message = errorOf((scope) => new CsiNode(scope, 'storage', { driverName, image, nodeNameEnv: '1NODE' }));
+    expect(message).toContain('nodeNameEnv = "1NODE"');
+  });
+
+  test('GIVEN an unpinned sidecar image THEN construction fails naming the sidecar', () => {
+    const message = errorOf((scope) => new CsiNode(scope, 'storage', { driverName, image, registrarImage: 'registry.k8s.io/sig-storage/csi-node-driver-registrar:latest' }));
+    expect(message).toContain('containers[1].image = "registry.k8s.io/sig-storage/csi-node-driver-registrar:latest"');
+  });
+});
+
+describe('the API-rule checker used above', () => {
+  test('GIVEN objects breaking each rule THEN it reports every violation', () => {
+    const ds = only(build(), 'DaemonSet');
+    const [driver, registrar] = containersOf(ds);
+    driver.securityContext = { ...driver.securityContext, allowPrivilegeEscalation: false };
+    registrar.volumeMounts.push({ name: 'sock', mountPath: '/host/run/crio/crio.sock', mountPropagation: 'Bidirectional' });
+    ds.spec.template.spec.volumes.push({ name: 'sock', hostPath: { path: '/run/crio/crio.sock', type: 'Socket' } });
+    const binding = { kind: 'ClusterRoleBinding', metadata: { name: 'b', namespace: 'x' } };
+    const role = { kind: 'ClusterRole', metadata: { name: 'r' }, rules: [{ apiGroups: ['*'], resources: ['secrets/status'], verbs: ['get'] }] };
+    expect(apiRuleViolations([ds, binding, role])).toEqual([
+      'driver: allowPrivilegeEscalation false beside privileged',
+      'node-driver-registrar: Bidirectional mount /host/run/crio/crio.sock on an unprivileged container',
+      'node-driver-registrar: runtime socket /run/crio/crio.sock writable',
+      'ClusterRoleBinding b carries a namespace',
+      'r: wildcard in {"apiGroups":["*"],"resources":["secrets/status"],"verbs":["get"]}',
+      'r: touches secrets',
+    ]);
+  });
+});
+
+describe('CsiNode in the examples app', () => {
+  test('GIVEN the infrastructure example THEN its CSI node plugin is schema-valid, only its driver is privileged, and it is error-free', () => {
+    const chart = testChart('node-services');
+    addInfrastructure(chart);
+    const objects = synth(chart);
+    const ds = objects.find((o) => o.kind === 'DaemonSet' && o.metadata.annotations['node-services.cdk8s.io/kind'] === 'csi-node');
+    validateAll(objects);
+    expect(apiRuleViolations(objects)).toEqual([]);
+    expect(containersOf(ds).filter((c) => c.securityContext.privileged).map((c) => c.name)).toEqual(['driver']);
+    expect(checkManifests([ds]).errorCount).toBe(0);
+    expect(ds.spec.template.spec.containers[0].image).toMatch(/aws-ebs-csi-driver:v\d/);
+  });
+});
