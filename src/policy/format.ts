@@ -3,7 +3,6 @@
  * scanning. Pure functions over a {@link PolicyReport} and the source location of each checked manifest.
  */
 
-import { createHash } from 'crypto';
 import { describeObject, Finding, PolicyReport } from './engine';
 import { RULES } from './rules';
 import { Severity } from './types';
@@ -113,6 +112,8 @@ export interface SarifOptions {
 
 /** SARIF 2.1.0 output for code scanning: the catalogue as `tool.driver.rules`, one result per finding. */
 export function formatSarif(report: PolicyReport, sources: readonly ManifestSource[], options: SarifOptions): string {
+  // Loaded here: only SARIF output needs hashing, and the CLI's start-up time matters.
+  const { createHash } = require('crypto') as typeof import('crypto');
   const ruleIndex = new Map<string, number>(RULES.map((r, i) => [r.id, i]));
   const rules = RULES.map((r) => ({
     id: r.id,
