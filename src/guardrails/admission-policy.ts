@@ -125,8 +125,15 @@ const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
  * - `<name>-trust-label` (unless `protectTrustLabel: false`): only the platform groups may set, change or remove the
  *   trust label on a namespace.
  *
- * Updates that do not change the pod spec (labels, finalizers) are not re-checked, so objects admitted earlier can
- * still be relabelled and deleted. Every denial says what was denied, in which object and namespace, and whom to ask.
+ * Namespace trust is matched by the bindings' `namespaceSelector` (label `node-services.cdk8s.io/trusted`, plus the
+ * immutable `kubernetes.io/metadata.name` for exemptions), which 1.28 evaluates before any CEL runs. Updates that do
+ * not change the pod spec (labels, finalizers) are not re-checked, so objects admitted earlier can still be relabelled
+ * and deleted. Pods are checked whatever created them (owner references can be forged), so a tenant cannot route
+ * host access through a Deployment either. Every denial says what was denied, in which object and namespace, and
+ * whom to ask.
+ *
+ * On Kubernetes 1.28 the API is beta and off by default: the API server needs
+ * `--feature-gates=ValidatingAdmissionPolicy=true --runtime-config=admissionregistration.k8s.io/v1beta1=true`.
  */
 export class NodeServiceGuardrails extends Construct {
   /** The ValidatingAdmissionPolicy objects. */
