@@ -170,15 +170,31 @@ export interface IPolicyRule {
 
 /** The fields of a rule definition; `suppressible` and `configurable` default from the category. */
 export interface RuleDefinition {
+  /** Stable kebab-case id (also the rule's file name). */
   readonly id: string;
+  /** Default severity (API-validity rules must be errors). */
   readonly severity: Severity;
+  /** What the rule protects. */
   readonly category: RuleCategory;
+  /** One-line title. */
   readonly title: string;
+  /** Why the rule exists. */
   readonly rationale: string;
+  /** How to fix a finding. */
   readonly fix: string;
+  /** A compliant YAML snippet (or a description) for the docs. */
   readonly example: string;
+  /**
+   * Whether findings may be suppressed with an annotation.
+   * @default true (always false for API-validity rules)
+   */
   readonly suppressible?: boolean;
+  /**
+   * Whether the configuration may switch the rule off or change its severity.
+   * @default true (always false for API-validity rules)
+   */
   readonly configurable?: boolean;
+  /** The check: one finding per offending field. */
   check(object: any, context: RuleContext): RuleFinding[];
 }
 

@@ -179,3 +179,20 @@ describe('Suppressions.add', () => {
     expect(checks.lastReport!.findings.filter((f) => f.ruleId === 'no-node-local-need').map((f) => f.suppressed)).toEqual([true]);
   });
 });
+
+describe('NodeServiceChecks with the library constructs', () => {
+  test('checks NodeService DaemonSets: the example platform synthesizes with no error finding', () => {
+    // GIVEN the example platform (a LogAgent and a MonitoringAgent) with the checks attached
+    const { buildPlatform } = require('../../examples/platform') as typeof import('../../examples/platform');
+    const app = Testing.app();
+    const { agents } = buildPlatform(app);
+    const logger = new CollectingLogger();
+    const checks = NodeServiceChecks.of(agents, { logger });
+    // WHEN synthesized
+    Testing.synth(agents);
+    // THEN both DaemonSets were checked and none has an unsuppressed error
+    const report = checks.lastReport!;
+    expect(report.checkedObjects).toBe(2);
+    expect(report.findings.filter((f) => f.severity === 'error' && !f.suppressed)).toEqual([]);
+  });
+});

@@ -1,0 +1,21 @@
+/**
+ * The policy engine's public API: the rule catalogue, the engine, rule configuration, suppressions, synth-time
+ * checks and the cdk8s CLI validation plugin. (The CLI imports the engine modules directly, never this barrel,
+ * because `synth` loads cdk8s.)
+ */
+
+export { Severity, RuleCategory, RuleFinding, IPolicyRule } from './types';
+export { RuleLevel, RuleConfig, PolicyConfigError } from './config';
+export { checkManifests, Finding, ObjectRef, PolicyReport } from './engine';
+export { SUPPRESSION_ANNOTATION_PREFIX, suppressionAnnotationKey } from './suppression';
+export { ON_DELETE_REASON_ANNOTATION } from './host-access';
+export { RULES } from './rules';
+export { NodeServiceChecks, NodeServiceChecksProps, Suppressions, IPolicyLogger, PolicyLoggers } from './synth';
+export {
+  NodeServicesValidation,
+  NodeServicesValidationProps,
+  IValidationContext,
+  IValidationReport,
+  ValidationViolation,
+  ValidationViolatingResource,
+} from './plugin';
