@@ -117,10 +117,10 @@ describe('NodeServiceChecks at synth', () => {
     );
   });
 
-  test('objects that cannot be rendered are reported, not skipped', () => {
+  test('DaemonSets that cannot be rendered are reported, not skipped', () => {
     const chart = Testing.chart();
-    const broken = new ApiObject(chart, 'broken', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } });
-    broken.addJsonPatch({ op: 'remove', path: '/data/missing' } as any);
+    const broken = rawDaemonSet(chart, 'broken');
+    broken.addJsonPatch({ op: 'remove', path: '/spec/missing' } as any);
     NodeServiceChecks.of(chart, { logger: PolicyLoggers.silent() });
     expect(expectSynthError(chart)).toMatch(/\[test\/broken\] node-services checks could not render this object/);
   });
@@ -190,7 +190,7 @@ describe('NodeServiceChecks with the library constructs', () => {
     const checks = NodeServiceChecks.of(agents, { logger });
     // WHEN synthesized
     Testing.synth(agents);
-    // THEN both DaemonSets were checked and none has an unsuppressed error
+    // THEN both DaemonSets were checked (the ConfigMap is not rendered for the checks) and none has an unsuppressed error
     const report = checks.lastReport!;
     expect(report.checkedObjects).toBe(2);
     expect(report.findings.filter((f) => f.severity === 'error' && !f.suppressed)).toEqual([]);
