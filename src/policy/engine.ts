@@ -169,3 +169,61 @@ export function checkManifests(manifests: readonly any[], config?: RuleConfig): 
   }
   return { findings, checkedObjects: checked, skippedObjects: skipped, errorCount, warningCount, infoCount, suppressedCount };
 }
+
+/** A rule of the catalogue as data (everything but its check), for documentation and tooling. */
+export interface RuleInfo {
+  /** Stable kebab-case id. */
+  readonly id: string;
+  /** Default severity. */
+  readonly severity: Severity;
+  /** What the rule protects. */
+  readonly category: RuleCategory;
+  /** One-line title. */
+  readonly title: string;
+  /** Why the rule exists. */
+  readonly rationale: string;
+  /** How to fix a finding. */
+  readonly fix: string;
+  /** A compliant YAML snippet (or a description). */
+  readonly example: string;
+  /** Whether findings may be suppressed with an annotation. */
+  readonly suppressible: boolean;
+  /** Whether the configuration may switch the rule off or change its severity. */
+  readonly configurable: boolean;
+}
+
+function toInfo(rule: IPolicyRule): RuleInfo {
+  const { id, severity, category, title, rationale, fix, example, suppressible, configurable } = rule;
+  return { id, severity, category, title, rationale, fix, example, suppressible, configurable };
+}
+
+/** The rule catalogue as data. */
+export class RuleCatalogue {
+  /** Every rule, in documentation order. */
+  public static all(): RuleInfo[] {
+    return RULES.map(toInfo);
+  }
+
+  /** The rule with this id, or `undefined`. */
+  public static find(id: string): RuleInfo | undefined {
+    const rule = findRule(id);
+    return rule ? toInfo(rule) : undefined;
+  }
+
+  private constructor() {}
+}
+
+/** The engine as a class, for languages that have no free functions (jsii). */
+export class PolicyEngine {
+  /**
+   * Checks manifests against the rule catalogue; see {@link checkManifests}.
+   *
+   * @param manifests plain Kubernetes objects
+   * @param config rule configuration
+   */
+  public static check(manifests: any[], config?: RuleConfig): PolicyReport {
+    return checkManifests(manifests, config);
+  }
+
+  private constructor() {}
+}

@@ -203,3 +203,17 @@ describe('rule configuration', () => {
     });
   });
 });
+
+describe('RuleCatalogue and PolicyEngine (class API)', () => {
+  test('expose the catalogue as data and run the same checks', () => {
+    const { RuleCatalogue, PolicyEngine } = require('../../src/policy/engine') as typeof import('../../src/policy/engine');
+    const all = RuleCatalogue.all();
+    expect(all.length).toBeGreaterThanOrEqual(35);
+    expect(Object.keys(all[0]).sort()).toEqual(['category', 'configurable', 'example', 'fix', 'id', 'rationale', 'severity', 'suppressible', 'title']);
+    expect(RuleCatalogue.find('host-path-not-allowed')).toMatchObject({ severity: 'error', category: 'host-access', suppressible: true });
+    expect(RuleCatalogue.find('nope')).toBeUndefined();
+    const ds = compliantDaemonSet();
+    mainContainer(ds).image = 'fluent/fluent-bit';
+    expect(PolicyEngine.check([ds]).findings.map((f) => f.ruleId)).toEqual(['image-not-pinned']);
+  });
+});
