@@ -2,3 +2,5 @@ export * from './k8s';
 export * from './core';
 export * from './presets';
 export { NodeServiceKind, KIND_ANNOTATION, kindProfile, KindProfile, HostPathAllowance } from './policy/kinds';
+export * from './guardrails';
+export * from './observability';
