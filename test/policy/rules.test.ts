@@ -720,6 +720,14 @@ const compliant: Case[] = [
   { rule: 'duplicate-container-name', name: 'distinct init name', mutate: (ds) => sidecarInit(ds) },
   { rule: 'container-image-missing', name: 'digest image', mutate: (ds) => (mainContainer(ds).image = `fluent/fluent-bit@sha256:${'a'.repeat(64)}`) },
   { rule: 'port-invalid', name: 'hostPort and UDP', mutate: (ds) => mainContainer(ds).ports.push({ name: 'syslog', containerPort: 5140, hostPort: 514, protocol: 'UDP' }) },
+  {
+    rule: 'port-invalid',
+    name: 'an init container may reuse a main container hostPort',
+    mutate: (ds) => {
+      mainContainer(ds).ports[0].hostPort = 2020;
+      sidecarInit(ds, { ports: [{ name: 'setup', containerPort: 2020, hostPort: 2020 }] });
+    },
+  },
   { rule: 'duplicate-port-name', name: 'distinct names', mutate: (ds) => mainContainer(ds).ports.push({ name: 'metrics', containerPort: 2021 }) },
   { rule: 'volume-invalid', name: 'configMap volume', mutate: (ds) => podOf(ds).volumes.push({ name: 'config', configMap: { name: 'fluent-bit' } }) },
   { rule: 'duplicate-volume-name', name: 'distinct names', mutate: (ds) => podOf(ds).volumes.push({ name: 'tmp', emptyDir: {} }) },

@@ -14,13 +14,15 @@ export const portInvalid = defineRule({
   category: RuleCategory.API_VALIDITY,
   title: 'Container ports must be valid and host ports unique',
   rationale:
-    'containerPort is required and must be 1-65535, hostPort 0-65535, protocol TCP, UDP or SCTP, and a port name an IANA service name (at most 15 characters of [-a-z0-9] with a letter, no "--"). The same hostPort/protocol/hostIP may not be used twice in a pod.',
+    'containerPort is required and must be 1-65535, hostPort 0-65535, protocol TCP, UDP or SCTP, and a port name an IANA service name (at most 15 characters of [-a-z0-9] with a letter, no "--"). The same hostPort/protocol/hostIP may not be used twice among the containers (each init container is checked on its own).',
   fix: 'Use integer port numbers in range, a valid protocol, names such as `metrics` or `http-probe`, and distinct host ports.',
   example: 'ports:\n  - name: metrics\n    containerPort: 9100\n    protocol: TCP',
   check(_object, { view }) {
     const out: RuleFinding[] = [];
-    const hostPorts = new Map<string, string>();
+    // Long-running containers share the node's ports; each init container runs alone, so it is checked by itself.
+    const shared = new Map<string, string>();
     for (const c of view.containers) {
+      const hostPorts = c.init ? new Map<string, string>() : shared;
       c.ports.forEach((raw, i) => {
         const port = asObject(raw);
         const base = jsonPath(c.path, 'ports', i);
