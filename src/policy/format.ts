@@ -41,7 +41,7 @@ export function summaryLine(report: PolicyReport): string {
   );
 }
 
-/** Text output: findings grouped per object, then a summary line. */
+/** Text output: findings grouped per object (errors first), then a summary line. */
 export function formatText(report: PolicyReport, sources: readonly ManifestSource[], options: TextFormatOptions): string {
   const paint = (color: keyof typeof ANSI, text: string) => (options.color ? `${ANSI[color]}${text}${ANSI.reset}` : text);
   const severityColor: Record<Severity, keyof typeof ANSI> = { error: 'red', warning: 'yellow', info: 'cyan' };
@@ -52,7 +52,10 @@ export function formatText(report: PolicyReport, sources: readonly ManifestSourc
     else groups.set(f.objectIndex, [f]);
   }
   const lines: string[] = [];
-  for (const [index, findings] of groups) {
+  const rank = (f: Finding) => (f.suppressed ? 3 : f.severity === Severity.ERROR ? 0 : f.severity === Severity.WARNING ? 1 : 2);
+  for (const [index, unsorted] of groups) {
+    // Errors first, then warnings, info and suppressed findings; catalogue order within each (the sort is stable).
+    const findings = [...unsorted].sort((a, b) => rank(a) - rank(b));
     const where = location(sources[index]);
     lines.push(paint('bold', `${describeObject(findings[0].object)}${where ? `  (${where})` : ''}`));
     for (const f of findings) {

@@ -53,6 +53,10 @@ describe('node-services lint: exit codes', () => {
     expect(run.out).toMatch(/image 'example\/node-agent:latest' uses the mutable ':latest' tag/);
     expect(run.out).toMatch(/fix: Use a version tag/);
     expect(run.out).toMatch(/1 DaemonSet checked, 0 other objects skipped: 4 errors/);
+    // errors come first within the object
+    const severities = run.out.split('\n').map((l) => /^ {2}(error|warning|info) /.exec(l)?.[1]).filter(Boolean);
+    expect(severities.slice(0, 4)).toEqual(['error', 'error', 'error', 'error']);
+    expect(severities.slice(4)).not.toContain('error');
   });
 
   test('warnings only exit 0', async () => {
