@@ -1,11 +1,12 @@
 /**
  * Coverage of many DaemonSets over many nodes: every workload is compiled once, every node once (with the pods
- * bound to it), then each pair is evaluated on the allocation-free fast path. Nodes where the pod runs share one
- * frozen entry per node across workloads.
+ * bound to it), then nodes that every workload must see alike are grouped and evaluated once per group
+ * (`evaluate.ts`). Row objects are shared between workloads when they say the same about the same node, so the
+ * report must be treated as read-only (its types say so).
  */
 
 import { CompiledNode, CompiledWorkload, compileNode, compileWorkload, isActivePodOn } from './compile';
-import { Check, CHECK_REASON, OwnShare, explain, firstFailure } from './evaluate';
+import { OwnShare, SharedRows, coverageRows } from './evaluate';
 import { addVector, emptyVector } from './resources';
 import { CoverageOptions, CoverageReason, CoverageReport, NodeCoverage, WorkloadCoverage } from './types';
 
@@ -65,6 +66,39 @@ function podsByNode(pods: readonly any[] | undefined): Map<string, any[]> {
 }
 
 /**
+ * Groups nodes that every given workload must see alike: same values of every label key a workload reads, same
+ * excluding taints in the same order, the same name when a workload reads names, and the same allocatable when no
+ * pod is bound to them (a node with pods is a group of its own, since its pods and their owners matter). Evaluating
+ * one node per group gives the verdict and the words for all of them. Returns the node indexes of each group.
+ */
+function nodeGroups(nodes: readonly CompiledNode[], workloads: readonly CompiledWorkload[]): Int32Array[] {
+  const keyIds = [...new Set(workloads.flatMap((w) => w.labelKeyIds))].sort((a, b) => a - b);
+  const byName = workloads.some((w) => w.readsNodeName);
+  const groupOf = new Map<string, number>();
+  const members: number[][] = [];
+  nodes.forEach((n, i) => {
+    let key = byName ? `${n.name.length}:${n.name}` : '';
+    for (const id of keyIds) {
+      const v = n.labels[id];
+      key += v === undefined ? '|-' : `|${v.length}:${v}`;
+    }
+    key += '|';
+    for (const t of n.excludingTaints) key += `${t.id},`;
+    const a = n.allocatable;
+    if (n.pods.length > 0) key += `|#${i}`;
+    else if (a === undefined) key += '|?';
+    else key += `|${a.cpu},${a.memory},${a.ephemeralStorage},${n.allocatablePods},${a.scalars ? [...a.scalars].join(',') : ''}`;
+    let group = groupOf.get(key);
+    if (group === undefined) {
+      groupOf.set(key, (group = members.length));
+      members.push([]);
+    }
+    members[group].push(i);
+  });
+  return members.map((m) => Int32Array.from(m));
+}
+
+/**
  * Coverage of every DaemonSet in `workloads` (objects of other kinds are skipped and counted) over `nodes`
  * (Node objects, e.g. the items of `kubectl get nodes -o json`). `pods` (e.g. the items of `kubectl get pods -A -o
  * json`) are the pods already running: their requests, host ports and number count against their node, except a
@@ -72,39 +106,20 @@ function podsByNode(pods: readonly any[] | undefined): Map<string, any[]> {
  * own: the analysed DaemonSets do not compete with each other for ports or resources unless their pods are in `pods`.
  */
 export function analyzeCoverage(workloads: readonly any[], nodes: readonly any[], pods?: readonly any[], options?: CoverageOptions): CoverageReport {
+  const daemonSets = workloads.filter((o) => o?.kind === 'DaemonSet').map((o) => compileWorkload(o, options));
   const byNode = podsByNode(pods);
   const compiledNodes = nodes.map((n) => compileNode(n, byNode.get(n?.metadata?.name) ?? [], options));
   const warnings: string[] = [];
   for (const n of compiledNodes) warnings.push(...n.warnings);
   const owners = indexOwners(compiledNodes);
-  const okEntries: NodeCoverage[] = compiledNodes.map((n) => Object.freeze({ node: n.name, runs: true, reason: CoverageReason.OK, detail: '' }));
-  const results: WorkloadCoverage[] = [];
-  let skipped = 0;
-  for (const object of workloads) {
-    if (object?.kind !== 'DaemonSet') {
-      skipped++;
-      continue;
-    }
-    const w = compileWorkload(object, options);
+  const groups = nodeGroups(compiledNodes, daemonSets);
+  const okRows: NodeCoverage[] = compiledNodes.map((n) => ({ node: n.name, runs: true, reason: CoverageReason.OK, detail: '' }));
+  const sharedRows = new SharedRows();
+  const results = daemonSets.map((w): WorkloadCoverage => {
     for (const message of w.warnings) warnings.push(`DaemonSet ${w.namespace}/${w.name}: ${message}`);
     const shares = ownShares(w, compiledNodes, owners);
-    const entries: NodeCoverage[] = new Array(compiledNodes.length);
-    let desired = 0;
-    let schedulable = 0;
-    for (let i = 0; i < compiledNodes.length; i++) {
-      const n = compiledNodes[i];
-      const own = shares.size > 0 ? shares.get(i) : undefined;
-      const check = firstFailure(w, n, own);
-      if (check === Check.OK) {
-        desired++;
-        schedulable++;
-        entries[i] = okEntries[i];
-        continue;
-      }
-      if (check >= Check.HOST_PORT) desired++;
-      entries[i] = { node: n.name, runs: false, reason: CHECK_REASON[check], detail: explain(check, w, n, own) };
-    }
-    results.push({ kind: 'DaemonSet', namespace: w.namespace, name: w.name, desired, schedulable, nodes: entries });
-  }
-  return { nodes: compiledNodes.length, workloads: results, skipped, warnings };
+    const { rows, desired, schedulable } = coverageRows(w, compiledNodes, groups, shares, okRows, sharedRows);
+    return { kind: 'DaemonSet', namespace: w.namespace, name: w.name, desired, schedulable, nodes: rows };
+  });
+  return { nodes: compiledNodes.length, workloads: results, skipped: workloads.length - daemonSets.length, warnings };
 }

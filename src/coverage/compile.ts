@@ -3,7 +3,8 @@
  * values: label lookups by interned key id, taint verdicts memoized per workload, requests summed in scheduler units.
  */
 
-import { CompiledAffinity, LabelRequirement, LabelTable, compileAffinity, compileLabelSelector, compileNodeSelector, labelTable } from './selector';
+import { CompiledAffinity, LabelRequirement, LabelTable, Op, compileAffinity, compileNodeSelector, labelTable, parseRequirement, requirement } from './selector';
+import { labelValueError, qualifiedNameError } from '../k8s/names';
 import { HostPort, ResourceVector, addVector, allocatable, emptyVector, isSidecar, podHostPorts, podRequests } from './resources';
 import { InternedTaint, Toleration, daemonPodTolerations, internTaint } from './taints';
 import { CoverageOptions } from './types';
@@ -63,6 +64,10 @@ export class CompiledWorkload {
   public readonly warnings: readonly string[];
   /** @internal memo: taint id → 1 tolerated, 2 not tolerated. */
   public readonly taintVerdicts: number[] = [];
+  /** @internal ids of the node label keys the workload's nodeSelector and affinity read. */
+  public readonly labelKeyIds: readonly number[];
+  /** @internal whether the verdict can depend on the node's name (template nodeName or affinity matchFields). */
+  public readonly readsNodeName: boolean;
   /** @internal scalar request names and values as parallel arrays. */
   public readonly scalarNames: readonly string[];
   /** @internal */
@@ -82,13 +87,16 @@ export class CompiledWorkload {
     this.podSpec = spec;
     const where = isDaemonSet ? 'spec.template.spec' : 'spec';
     const warnings: string[] = [];
-    const warn = (message: string) => warnings.push(message);
     this.nodeName = typeof spec.nodeName === 'string' ? spec.nodeName : '';
     this.nodeSelector = compileNodeSelector(spec.nodeSelector, where, warnings);
     this.affinity = compileAffinity(spec.affinity, where, warnings);
+    const keyIds = new Set(this.nodeSelector.map((r) => r.keyId));
+    for (const term of this.affinity?.terms ?? []) for (const r of term.exprs) keyIds.add(r.keyId);
+    this.labelKeyIds = [...keyIds];
+    this.readsNodeName = this.nodeName.length > 0 || (this.affinity?.terms ?? []).some((t) => t.fields.length > 0);
     this.tolerations = daemonPodTolerations(spec);
     const sidecars = minor >= 29;
-    this.requests = podRequests(spec, sidecars, where, warn);
+    this.requests = podRequests(spec, sidecars, where, warnings);
     this.hostPorts = podHostPorts(spec, sidecars && minor >= 33, where);
     this.scalarNames = this.requests.scalars ? [...this.requests.scalars.keys()] : [];
     this.scalarValues = this.requests.scalars ? [...this.requests.scalars.values()] : [];
@@ -145,6 +153,32 @@ function workloadWarnings(spec: any, where: string, minor: number, tolerations: 
 }
 
 /**
+ * Compiles a DaemonSet's `spec.selector` (metav1 `LabelSelector`) into a predicate over a pod's labels.
+ * An absent, empty or invalid selector selects no pod.
+ */
+function compileLabelSelector(selector: any): (labels: Record<string, string> | undefined) => boolean {
+  const matchLabels = selector?.matchLabels && typeof selector.matchLabels === 'object' ? selector.matchLabels : {};
+  const exprs: any[] = Array.isArray(selector?.matchExpressions) ? selector.matchExpressions : [];
+  const requirements: LabelRequirement[] = [];
+  for (const key of Object.keys(matchLabels)) {
+    const value = String(matchLabels[key]);
+    if (qualifiedNameError(key) || labelValueError(value)) return () => false;
+    requirements.push(requirement(key, Op.IN, [value], 0, requirements.length));
+  }
+  for (let i = 0; i < exprs.length; i++) {
+    if (!['In', 'NotIn', 'Exists', 'DoesNotExist'].includes(exprs[i]?.operator)) return () => false;
+    const r = parseRequirement(exprs[i], i);
+    if (Array.isArray(r)) return () => false;
+    requirements.push(r);
+  }
+  if (requirements.length === 0) return () => false;
+  return (labels) => {
+    const table = labelTable(labels);
+    return requirements.every((r) => r.matches(table));
+  };
+}
+
+/**
  * Prepares a workload for evaluation: a `DaemonSet`, a `PodTemplate`, or a pod template spec (`{metadata, spec}`).
  * Applies what the controller and the API server would: automatic tolerations, requests from limits, host-network
  * ports, TCP default.
@@ -182,53 +216,70 @@ export class CompiledNode {
 
   /** @internal use {@link compileNode}. */
   public constructor(node: any, existingPods: readonly any[] | undefined, options: CoverageOptions | undefined) {
-    const minor = options?.kubernetesMinor ?? DEFAULT_KUBERNETES_MINOR;
     const warnings: string[] = [];
     this.node = node;
     this.name = typeof node?.metadata?.name === 'string' ? node.metadata.name : '';
     this.labels = labelTable(node?.metadata?.labels);
-    const rawTaints: any[] = Array.isArray(node?.spec?.taints) ? node.spec.taints : [];
-    this.taints = rawTaints.map(internTaint);
-    this.excludingTaints = this.taints.filter((t) => t.excludes);
-    const where = `node ${this.name || '<unnamed>'}`;
-    for (const t of this.taints) {
-      if ((t.key === 'node.kubernetes.io/not-ready' || t.key === 'node.kubernetes.io/unreachable') && t.effect === 'NoSchedule') {
-        warnings.push(`${where} has taint ${t.text}: daemon pods tolerate only the NoExecute variant, so no new daemon pod is created there (existing ones are kept)`);
-      }
-      if (t.key === 'node-role.kubernetes.io/master') {
-        warnings.push(`${where} has the legacy taint ${t.text} (clusters upgraded from 1.24 or older); tolerate it as well as node-role.kubernetes.io/control-plane`);
-      }
+    const rawTaints = node?.spec?.taints;
+    if (Array.isArray(rawTaints) && rawTaints.length > 0) {
+      this.taints = rawTaints.map(internTaint);
+      this.excludingTaints = this.taints.filter((t) => t.excludes);
+      taintWarnings(this.name, this.taints, warnings);
+    } else {
+      this.taints = NONE;
+      this.excludingTaints = NONE;
     }
     const rawAllocatable = node?.status?.allocatable;
     if (rawAllocatable && typeof rawAllocatable === 'object') {
-      const parsed = allocatable(rawAllocatable, `${where} status.allocatable`, (m) => warnings.push(m));
+      const parsed = allocatable(rawAllocatable, `node ${this.name || '<unnamed>'} status.allocatable`, warnings);
       this.allocatable = parsed.vector;
       this.allocatablePods = parsed.pods;
     } else {
       this.allocatable = undefined;
       this.allocatablePods = 0;
-      warnings.push(`${where} has no status.allocatable: resource fit and pod count are not checked there`);
+      warnings.push(`node ${this.name || '<unnamed>'} has no status.allocatable: resource fit and pod count are not checked there`);
     }
+    const minor = options?.kubernetesMinor ?? DEFAULT_KUBERNETES_MINOR;
     const pods: ExistingPod[] = [];
     const requested = emptyVector();
-    const ports = new Map<string, PortHolder[]>();
-    for (const pod of existingPods ?? []) {
+    let ports: Map<string, PortHolder[]> | undefined;
+    for (const pod of existingPods ?? NONE) {
       if (!isActivePodOn(pod, this.name)) continue;
-      const existing = existingPod(pod, minor, (m) => warnings.push(m));
+      const existing = existingPod(pod, minor, warnings);
       addVector(requested, existing.requests);
       for (const p of existing.ports) {
+        ports ??= new Map();
         let holders = ports.get(p.key);
         if (!holders) ports.set(p.key, (holders = []));
         holders.push({ ip: p.ip, pod: pods.length });
       }
       pods.push(existing);
     }
-    this.pods = pods;
-    this.requested = requested;
-    this.ports = ports.size > 0 ? ports : undefined;
-    this.warnings = warnings;
+    this.pods = pods.length > 0 ? pods : NONE;
+    this.requested = pods.length > 0 ? requested : NOTHING_REQUESTED;
+    this.ports = ports;
+    this.warnings = warnings.length > 0 ? warnings : NONE;
   }
 }
+
+function taintWarnings(name: string, taints: readonly InternedTaint[], warnings: string[]): void {
+  for (const t of taints) {
+    if ((t.key === 'node.kubernetes.io/not-ready' || t.key === 'node.kubernetes.io/unreachable') && t.effect === 'NoSchedule') {
+      warnings.push(
+        `node ${name} has taint ${t.text}: daemon pods tolerate only the NoExecute variant, so no new daemon pod is created ` +
+          'there (existing ones are kept)',
+      );
+    }
+    if (t.key === 'node-role.kubernetes.io/master') {
+      warnings.push(`node ${name} has the legacy taint ${t.text} (clusters upgraded from 1.24 or older); tolerate it as well as node-role.kubernetes.io/control-plane`);
+    }
+  }
+}
+
+/** Shared empty list (never mutated). */
+const NONE: readonly never[] = Object.freeze([]);
+/** Shared zero requests of a node without pods (never mutated). */
+const NOTHING_REQUESTED: ResourceVector = Object.freeze(emptyVector());
 
 /** Whether a pod counts on a node: bound to it (`spec.nodeName`) and not terminated (`Succeeded`/`Failed`). */
 export function isActivePodOn(pod: any, nodeName: string): boolean {
@@ -236,7 +287,7 @@ export function isActivePodOn(pod: any, nodeName: string): boolean {
   return pod?.spec?.nodeName === nodeName && nodeName.length > 0 && phase !== 'Succeeded' && phase !== 'Failed';
 }
 
-function existingPod(pod: any, minor: number, warn: (message: string) => void): ExistingPod {
+function existingPod(pod: any, minor: number, warnings: string[]): ExistingPod {
   const meta = pod?.metadata ?? {};
   const namespace = typeof meta.namespace === 'string' && meta.namespace.length > 0 ? meta.namespace : 'default';
   const name = typeof meta.name === 'string' ? meta.name : '';
@@ -248,7 +299,7 @@ function existingPod(pod: any, minor: number, warn: (message: string) => void): 
     name,
     labels: meta.labels,
     daemonSetOwners: owners?.filter((o) => o?.kind === 'DaemonSet').map((o) => String(o.name)),
-    requests: podRequests(pod.spec, sidecars, where, warn),
+    requests: podRequests(pod.spec, sidecars, where, warnings),
     ports: podHostPorts(pod.spec, sidecars && minor >= 33, where),
   };
 }

@@ -1,19 +1,23 @@
 /**
- * Evaluating a compiled workload on a compiled node, in the upstream order:
- * controller stage (`NodeShouldRunDaemonPod`): template nodeName → nodeSelector → required node affinity → taints;
- * scheduler stage (filters that can fail for a daemon pod): NodePorts → NodeResourcesFit.
+ * Evaluating a compiled workload on a compiled node, in the upstream order: controller stage
+ * (`NodeShouldRunDaemonPod`) template nodeName → nodeSelector → required node affinity → taints; scheduler stage
+ * (the filters that can fail for a daemon pod) NodePorts → NodeResourcesFit.
  *
- * The fast path ({@link firstFailure}) allocates nothing; explanations are built only for failures.
+ * Everything done for every (workload, node) pair lives in this one module and allocates nothing on success:
+ * label matchers are closures compiled per workload, taint verdicts are memoized per workload, and explanations
+ * are built only for failures, memoized where the words depend on little (a requirement and the node's value of its
+ * label, a taint). Nodes that must look alike to every workload are evaluated once per group, and the rows of a
+ * group with the same words are shared between workloads.
  */
 
 import { CompiledNode, CompiledWorkload, compileNode, compileWorkload } from './compile';
 import { formatBytes, formatMilliCpu } from './quantity';
 import { ResourceVector, addVector, emptyVector } from './resources';
-import { affinityMatches, describeNodeLabel, describeRequirement, fieldMatches, requirementMatches } from './selector';
+import { LabelRequirement, LabelTable, describeNodeLabel, describeRequirement, fieldMatches } from './selector';
 import { InternedTaint, tolerationsTolerate } from './taints';
-import { CoverageFailure, CoverageOptions, CoverageReason, InsufficientResource, NodeVerdict } from './types';
+import { CoverageFailure, CoverageOptions, CoverageReason, InsufficientResource, NodeCoverage, NodeVerdict } from './types';
 
-/** Check outcomes; 0 is success, the rest in evaluation order. */
+/** Check outcomes: 0 is success, the others in evaluation order. */
 export const enum Check {
   OK = 0,
   NODE_NAME = 1,
@@ -23,17 +27,6 @@ export const enum Check {
   HOST_PORT = 5,
   RESOURCES = 6,
 }
-
-/** The reason reported for each check (a template `nodeName` naming another node is a node-selection failure). */
-export const CHECK_REASON: readonly CoverageReason[] = [
-  CoverageReason.OK,
-  CoverageReason.NODE_SELECTOR,
-  CoverageReason.NODE_SELECTOR,
-  CoverageReason.NODE_AFFINITY,
-  CoverageReason.TAINT,
-  CoverageReason.HOST_PORT,
-  CoverageReason.RESOURCES,
-];
 
 /** What a DaemonSet's own pods already hold on a node; they do not block the node for their DaemonSet. */
 export interface OwnShare {
@@ -45,17 +38,11 @@ export interface OwnShare {
   readonly pods: Set<number>;
 }
 
-/** The share of a node held by the workload's own pods, or `undefined` when it has none there. */
-export function ownShare(w: CompiledWorkload, n: CompiledNode): OwnShare | undefined {
-  let share: OwnShare | undefined;
-  for (let i = 0; i < n.pods.length; i++) {
-    if (!w.ownsPod(n.pods[i])) continue;
-    share ??= { count: 0, requests: emptyVector(), pods: new Set() };
-    share.count++;
-    addVector(share.requests, n.pods[i].requests);
-    share.pods.add(i);
-  }
-  return share;
+/** Whether the node's labels satisfy every `spec.nodeSelector` entry. */
+export function nodeSelectorFits(w: CompiledWorkload, n: CompiledNode): boolean {
+  const reqs = w.nodeSelector;
+  for (let i = 0; i < reqs.length; i++) if (!reqs[i].matches(n.labels)) return false;
+  return true;
 }
 
 function tolerates(w: CompiledWorkload, t: InternedTaint): boolean {
@@ -78,22 +65,17 @@ export function untoleratedTaint(w: CompiledWorkload, n: CompiledNode, noExecute
   return undefined;
 }
 
-function nodeSelectorFits(w: CompiledWorkload, n: CompiledNode): boolean {
-  const reqs = w.nodeSelector;
-  for (let i = 0; i < reqs.length; i++) if (!requirementMatches(reqs[i], n.labels)) return false;
-  return true;
-}
-
 /** The controller-stage check that fails first, or `Check.OK`. */
 export function controllerCheck(w: CompiledWorkload, n: CompiledNode): Check {
   if (w.nodeName.length > 0 && w.nodeName !== n.name) return Check.NODE_NAME;
   if (!nodeSelectorFits(w, n)) return Check.NODE_SELECTOR;
-  if (w.affinity !== undefined && !affinityMatches(w.affinity, n.labels, n.name)) return Check.NODE_AFFINITY;
+  if (w.affinity !== undefined && !w.affinity.matches(n.labels, n.name)) return Check.NODE_AFFINITY;
   if (n.excludingTaints.length > 0 && untoleratedTaint(w, n) !== undefined) return Check.TAINT;
   return Check.OK;
 }
 
-function portsFit(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): boolean {
+/** Whether every host port the pod wants is free on the node (`HostPortInfo.CheckConflict`), own pods aside. */
+export function portsFit(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): boolean {
   if (n.ports === undefined || w.hostPorts.length === 0) return true;
   for (let i = 0; i < w.hostPorts.length; i++) {
     const want = w.hostPorts[i];
@@ -108,12 +90,14 @@ function portsFit(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefine
   return true;
 }
 
-function scalar(map: Map<string, number> | undefined, name: string): number {
+/** A scalar resource amount (0 when absent). */
+export function scalarAmount(map: Map<string, number> | undefined, name: string): number {
   if (map === undefined) return 0;
   return map.get(name) ?? 0;
 }
 
-function resourcesFit(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): boolean {
+/** Whether the pod fits the node's free allocatable and pod slots (`fitsRequest`), own pods aside. */
+export function resourcesFit(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): boolean {
   const alloc = n.allocatable;
   if (alloc === undefined) return true;
   const used = n.requested;
@@ -122,12 +106,14 @@ function resourcesFit(w: CompiledWorkload, n: CompiledNode, own: OwnShare | unde
   const r = w.requests;
   if (r.cpu > 0 && r.cpu > alloc.cpu - (used.cpu - (mine ? mine.cpu : 0))) return false;
   if (r.memory > 0 && r.memory > alloc.memory - (used.memory - (mine ? mine.memory : 0))) return false;
-  if (r.ephemeralStorage > 0 && r.ephemeralStorage > alloc.ephemeralStorage - (used.ephemeralStorage - (mine ? mine.ephemeralStorage : 0))) return false;
+  if (r.ephemeralStorage > 0 && r.ephemeralStorage > alloc.ephemeralStorage - (used.ephemeralStorage - (mine ? mine.ephemeralStorage : 0))) {
+    return false;
+  }
   const names = w.scalarNames;
   for (let i = 0; i < names.length; i++) {
     const q = w.scalarValues[i];
     if (q === 0) continue;
-    const free = scalar(alloc.scalars, names[i]) - (scalar(used.scalars, names[i]) - scalar(mine?.scalars, names[i]));
+    const free = scalarAmount(alloc.scalars, names[i]) - (scalarAmount(used.scalars, names[i]) - scalarAmount(mine?.scalars, names[i]));
     if (q > free) return false;
   }
   return true;
@@ -140,46 +126,95 @@ export function schedulerCheck(w: CompiledWorkload, n: CompiledNode, own: OwnSha
   return Check.OK;
 }
 
-/** The first failing check over both stages, or `Check.OK`. Allocates nothing. */
+/** The first failing check over both stages, or `Check.OK`. */
 export function firstFailure(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): Check {
   const c = controllerCheck(w, n);
   return c !== Check.OK ? c : schedulerCheck(w, n, own);
 }
 
-// ---- explanations (only built for failures) ----
+
+/** The reason reported for each check (a template `nodeName` naming another node is a node-selection failure). */
+export const CHECK_REASON: readonly CoverageReason[] = [
+  CoverageReason.OK,
+  CoverageReason.NODE_SELECTOR,
+  CoverageReason.NODE_SELECTOR,
+  CoverageReason.NODE_AFFINITY,
+  CoverageReason.TAINT,
+  CoverageReason.HOST_PORT,
+  CoverageReason.RESOURCES,
+];
+
+/** The share of a node held by the workload's own pods, or `undefined` when it has none there. */
+export function ownShare(w: CompiledWorkload, n: CompiledNode): OwnShare | undefined {
+  let share: OwnShare | undefined;
+  for (let i = 0; i < n.pods.length; i++) {
+    if (!w.ownsPod(n.pods[i])) continue;
+    share ??= { count: 0, requests: emptyVector(), pods: new Set() };
+    share.count++;
+    addVector(share.requests, n.pods[i].requests);
+    share.pods.add(i);
+  }
+  return share;
+}
+
+/** Memoized explanation of a failed requirement, by the node's value of its label. */
+function requirementDetail(
+  r: LabelRequirement,
+  labels: LabelTable,
+  build: (r: LabelRequirement, nodeHas: string, term: number) => string,
+  term: number,
+): string {
+  const value = labels[r.keyId];
+  const memo = (r.memo ??= new Map());
+  let detail = memo.get(value);
+  if (detail === undefined) {
+    detail = build(r, describeNodeLabel(r.key, value), term);
+    memo.set(value, detail);
+  }
+  return detail;
+}
+
+function selectorFailure(r: LabelRequirement, nodeHas: string): string {
+  return `needs label ${r.key}=${JSON.stringify(r.values[0])}; ${nodeHas}`;
+}
+
+function termFailure(r: LabelRequirement, nodeHas: string, term: number): string {
+  return `term ${term}: ${describeRequirement(r)} fails (${nodeHas})`;
+}
 
 function explainNodeSelector(w: CompiledWorkload, n: CompiledNode): string {
   for (const r of w.nodeSelector) {
-    if (!requirementMatches(r, n.labels)) {
-      return `needs label ${r.key}=${JSON.stringify(r.values[0])}; ${describeNodeLabel(r.key, n.labels[r.keyId])}`;
+    if (!r.matches(n.labels)) {
+      return requirementDetail(r, n.labels, selectorFailure, 0);
     }
   }
   return '';
 }
 
 function explainAffinity(w: CompiledWorkload, n: CompiledNode): string {
-  const a = w.affinity!;
-  if (a.terms.length === 0) return 'required node affinity has no nodeSelectorTerms, so it matches no node';
-  const parts = a.terms.map((t) => {
-    if (t.never !== undefined) return `term ${t.index} ${t.never}`;
-    for (const r of t.exprs) {
-      if (!requirementMatches(r, n.labels)) return `term ${t.index}: ${describeRequirement(r)} fails (${describeNodeLabel(r.key, n.labels[r.keyId])})`;
+  const terms = w.affinity!.terms;
+  if (terms.length === 0) return 'required node affinity has no nodeSelectorTerms, so it matches no node';
+  let out = '';
+  for (const t of terms) {
+    let part = t.never !== undefined ? `term ${t.index} ${t.never}` : '';
+    for (let i = 0; part === '' && i < t.exprs.length; i++) {
+      const r = t.exprs[i];
+      if (!r.matches(n.labels)) part = requirementDetail(r, n.labels, termFailure, t.index);
     }
-    if (n.name.length > 0) {
-      for (const f of t.fields) {
-        if (!fieldMatches(f, n.name)) return `term ${t.index}: field ${f.key} ${f.notIn ? 'NotIn' : 'In'} [${f.value}] fails (node is ${n.name})`;
-      }
+    for (let i = 0; part === '' && n.name.length > 0 && i < t.fields.length; i++) {
+      const f = t.fields[i];
+      if (!fieldMatches(f, n.name)) part = `term ${t.index}: field ${f.key} ${f.notIn ? 'NotIn' : 'In'} [${f.value}] fails (node is ${n.name})`;
     }
-    return `term ${t.index} matches`;
-  });
-  return parts.join('; ');
+    if (part === '') part = `term ${t.index} matches`;
+    out = out.length === 0 ? part : `${out}; ${part}`;
+  }
+  return out;
 }
 
 function explainPorts(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): string {
   const out: string[] = [];
   for (const want of w.hostPorts) {
-    const holders = n.ports?.get(want.key) ?? [];
-    for (const h of holders) {
+    for (const h of n.ports?.get(want.key) ?? []) {
       if (own !== undefined && own.pods.has(h.pod)) continue;
       if (want.ip === '0.0.0.0' || h.ip === '0.0.0.0' || h.ip === want.ip) {
         const pod = n.pods[h.pod];
@@ -217,7 +252,7 @@ export function insufficientResources(w: CompiledWorkload, n: CompiledNode, own:
   check('memory', r.memory, alloc.memory, used.memory - mine.memory);
   check('ephemeral-storage', r.ephemeralStorage, alloc.ephemeralStorage, used.ephemeralStorage - mine.ephemeralStorage);
   w.scalarNames.forEach((name, i) => {
-    check(name, w.scalarValues[i], scalar(alloc.scalars, name), scalar(used.scalars, name) - scalar(mine.scalars, name));
+    check(name, w.scalarValues[i], scalarAmount(alloc.scalars, name), scalarAmount(used.scalars, name) - scalarAmount(mine.scalars, name));
   });
   return out;
 }
@@ -263,7 +298,7 @@ export function evaluate(w: CompiledWorkload, n: CompiledNode): NodeVerdict {
   const failures: Check[] = [];
   if (w.nodeName.length > 0 && w.nodeName !== n.name) failures.push(Check.NODE_NAME);
   if (!nodeSelectorFits(w, n)) failures.push(Check.NODE_SELECTOR);
-  if (w.affinity !== undefined && !affinityMatches(w.affinity, n.labels, n.name)) failures.push(Check.NODE_AFFINITY);
+  if (w.affinity !== undefined && !w.affinity.matches(n.labels, n.name)) failures.push(Check.NODE_AFFINITY);
   const taint = untoleratedTaint(w, n);
   if (taint !== undefined) failures.push(Check.TAINT);
   if (!portsFit(w, n, own)) failures.push(Check.HOST_PORT);
@@ -271,14 +306,12 @@ export function evaluate(w: CompiledWorkload, n: CompiledNode): NodeVerdict {
   if (insufficient.length > 0) failures.push(Check.RESOURCES);
 
   const selected = !failures.some((f) => f === Check.NODE_NAME || f === Check.NODE_SELECTOR || f === Check.NODE_AFFINITY);
-  const desired = selected && taint === undefined;
-  const shouldContinueRunning = selected && untoleratedTaint(w, n, true) === undefined;
   const all: CoverageFailure[] = failures.map((f) => ({ reason: CHECK_REASON[f], detail: explain(f, w, n, own) }));
   const first = all[0];
   return {
-    desired,
+    desired: selected && taint === undefined,
     runs: failures.length === 0,
-    shouldContinueRunning,
+    shouldContinueRunning: selected && untoleratedTaint(w, n, true) === undefined,
     reason: first ? first.reason : CoverageReason.OK,
     detail: first ? first.detail : '',
     alsoFails: all.slice(1),
@@ -294,4 +327,75 @@ export function evaluate(w: CompiledWorkload, n: CompiledNode): NodeVerdict {
  */
 export function checkPodOnNode(template: any, node: any, existingPods?: readonly any[], options?: CoverageOptions): NodeVerdict {
   return evaluate(compileWorkload(template, options), compileNode(node, existingPods, options));
+}
+
+/** The rows of one workload over every node, with its desired and schedulable counts. */
+export interface CoverageRows {
+  /** One row per node, in node order. */
+  readonly rows: NodeCoverage[];
+  /** Nodes where the controller wants a pod. */
+  readonly desired: number;
+  /** Nodes where the pod is wanted and can be placed. */
+  readonly schedulable: number;
+}
+
+/**
+ * Failure rows shared between workloads: for each node group, the rows of its nodes for one (reason, detail), made
+ * once and reused by every workload that fails the group with the same words.
+ */
+export class SharedRows {
+  private readonly ids = new Map<string, number>();
+  private readonly byGroup: Array<Map<number, NodeCoverage[]> | undefined> = [];
+
+  /** The rows of the nodes `members` (group `group`) for a failure with these words. */
+  public rows(group: number, members: Int32Array, nodes: readonly CompiledNode[], reason: CoverageReason, detail: string): NodeCoverage[] {
+    const key = `${reason}\u0000${detail}`;
+    let id = this.ids.get(key);
+    if (id === undefined) this.ids.set(key, (id = this.ids.size));
+    let cache = this.byGroup[group];
+    if (cache === undefined) this.byGroup[group] = cache = new Map();
+    let rows = cache.get(id);
+    if (rows === undefined) {
+      rows = new Array(members.length);
+      for (let k = 0; k < members.length; k++) rows[k] = { node: nodes[members[k]].name, runs: false, reason, detail };
+      cache.set(id, rows);
+    }
+    return rows;
+  }
+}
+
+/**
+ * Evaluates `w` on every node. `groups[g]` lists the indexes of nodes that must get the same verdict and words
+ * (see `nodeGroups` in `analyze.ts`), so one node per group is evaluated; a node holding pods of the workload is
+ * always a group of its own and is evaluated with them set aside (`shares`, by node index). `okRows[i]` is the shared
+ * row of node `i` for a pod that runs; `shared` keeps failure rows for the next workloads.
+ */
+export function coverageRows(
+  w: CompiledWorkload,
+  nodes: readonly CompiledNode[],
+  groups: readonly Int32Array[],
+  shares: Map<number, OwnShare>,
+  okRows: readonly NodeCoverage[],
+  shared: SharedRows,
+): CoverageRows {
+  const rows: NodeCoverage[] = new Array(nodes.length);
+  const anyShares = shares.size > 0;
+  let desired = 0;
+  let schedulable = 0;
+  for (let g = 0; g < groups.length; g++) {
+    const members = groups[g];
+    const first = members[0];
+    const own = anyShares && members.length === 1 ? shares.get(first) : undefined;
+    const check = firstFailure(w, nodes[first], own);
+    if (check === Check.OK) {
+      desired += members.length;
+      schedulable += members.length;
+      for (let k = 0; k < members.length; k++) rows[members[k]] = okRows[members[k]];
+      continue;
+    }
+    if (check >= Check.HOST_PORT) desired += members.length;
+    const failed = shared.rows(g, members, nodes, CHECK_REASON[check], explain(check, w, nodes[first], own));
+    for (let k = 0; k < members.length; k++) rows[members[k]] = failed[k];
+  }
+  return { rows, desired, schedulable };
 }

@@ -8,7 +8,7 @@
 import { quantityError } from '../k8s/quantity';
 
 const PARTS = /^([+-]?)([0-9]*)(?:\.([0-9]*))?(Ki|Mi|Gi|Ti|Pi|Ei|[eE][+-]?[0-9]+|n|u|m|k|M|G|T|P|E)?$/;
-const PLAIN_INTEGER = /^[0-9]{1,15}$/;
+const INTEGER_WITH_SUFFIX = /^([0-9]{1,15})(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?$/;
 const BINARY_EXP: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
 const DECIMAL_EXP: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
 
@@ -22,8 +22,11 @@ export function scaledQuantity(value: unknown, scaleExp: 0 | 3): number | undefi
   if (typeof value === 'string') text = value;
   else if (typeof value === 'number' && Number.isFinite(value)) text = String(value);
   else return undefined;
-  // Fast paths for the common shapes ("4", "250m", "16Gi"): exact in doubles below 2^53.
-  if (PLAIN_INTEGER.test(text)) return Number(text) * (scaleExp === 3 ? 1000 : 1);
+  const simple = INTEGER_WITH_SUFFIX.exec(text);
+  if (simple !== null) {
+    const fast = scaleInteger(Number(simple[1]), simple[2] ?? '', scaleExp);
+    if (fast !== undefined) return fast;
+  }
   if (quantityError(text) !== undefined) return undefined;
   const m = PARTS.exec(text);
   if (!m) return undefined;
@@ -47,6 +50,27 @@ export function scaledQuantity(value: unknown, scaleExp: 0 | 3): number | undefi
   else denominator = 10n ** BigInt(-decimalExp);
   const result = (numerator + denominator - 1n) / denominator;
   return Number(result);
+}
+
+/**
+ * The fast path for an integer mantissa with an optional suffix ("4", "250m", "16Gi"), exact with doubles while
+ * the result stays a safe integer; `undefined` sends the value to the exact BigInt path.
+ */
+function scaleInteger(mantissa: number, suffix: string, scaleExp: number): number | undefined {
+  let result: number;
+  if (suffix in BINARY_EXP) {
+    result = mantissa * 2 ** BINARY_EXP[suffix] * 10 ** scaleExp;
+  } else {
+    const exp = DECIMAL_EXP[suffix] + scaleExp;
+    if (exp >= 0) {
+      result = mantissa * 10 ** exp;
+    } else {
+      const divisor = 10 ** -exp;
+      const remainder = mantissa % divisor;
+      result = (mantissa - remainder) / divisor + (remainder > 0 ? 1 : 0);
+    }
+  }
+  return Number.isSafeInteger(result) ? result : undefined;
 }
 
 const BINARY_UNITS: Array<[string, number]> = [

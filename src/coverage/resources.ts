@@ -24,29 +24,36 @@ export function emptyVector(): ResourceVector {
   return { cpu: 0, memory: 0, ephemeralStorage: 0, scalars: undefined };
 }
 
+const scalarNames = new Map<string, boolean>();
+
 /** Whether the scheduler tracks a resource name as a scalar resource (`schedutil.IsScalarResourceName`). */
 export function isScalarResource(name: string): boolean {
-  if (name.startsWith('hugepages-') || name.startsWith('attachable-volumes-')) return true;
-  if (!name.includes('/')) return false;
-  if (name.includes('kubernetes.io/')) return true;
-  // Extended resource: not native and a valid qualified name once prefixed with "requests.".
-  return !name.startsWith('requests.') && qualifiedNameError(`requests.${name}`) === undefined;
+  let scalar = scalarNames.get(name);
+  if (scalar === undefined) {
+    if (name.startsWith('hugepages-') || name.startsWith('attachable-volumes-')) scalar = true;
+    else if (!name.includes('/')) scalar = false;
+    else if (name.includes('kubernetes.io/')) scalar = true;
+    // Extended resource: not native and a valid qualified name once prefixed with "requests.".
+    else scalar = !name.startsWith('requests.') && qualifiedNameError(`requests.${name}`) === undefined;
+    scalarNames.set(name, scalar);
+  }
+  return scalar;
 }
 
 type List = Map<string, number>;
 
 /**
  * Parses a `ResourceList` into scheduler units, keeping only what NodeResourcesFit looks at. Invalid quantities
- * are reported through `warn` and count as 0.
+ * are reported in `warnings` and count as 0.
  */
-function parseList(list: any, where: string, warn: (message: string) => void): List {
+function parseList(list: any, where: string, warnings: string[]): List {
   const out: List = new Map();
   if (list == null || typeof list !== 'object') return out;
   for (const name of Object.keys(list)) {
     if (name !== 'cpu' && name !== 'memory' && name !== 'ephemeral-storage' && !isScalarResource(name)) continue;
     const value = scaledQuantity(list[name], name === 'cpu' ? 3 : 0);
     if (value === undefined) {
-      warn(`${where}.${name} ${JSON.stringify(list[name])} is not a valid non-negative quantity (e.g. '100m', '128Mi'); it counts as 0`);
+      warnings.push(`${where}.${name} ${JSON.stringify(list[name])} is not a valid non-negative quantity (e.g. '100m', '128Mi'); it counts as 0`);
       continue;
     }
     out.set(name, value);
@@ -55,11 +62,11 @@ function parseList(list: any, where: string, warn: (message: string) => void): L
 }
 
 /** A container's requests after `SetDefaults_Pod`: every limit without a request becomes the request. */
-function containerRequests(container: any, where: string, warn: (message: string) => void): List {
-  const requests = parseList(container?.resources?.requests, `${where}.resources.requests`, warn);
+function containerRequests(container: any, where: string, warnings: string[]): List {
+  const requests = parseList(container?.resources?.requests, `${where}.resources.requests`, warnings);
   const limits = container?.resources?.limits;
   if (limits && typeof limits === 'object') {
-    const fromLimits = parseList(limits, `${where}.resources.limits`, warn);
+    const fromLimits = parseList(limits, `${where}.resources.limits`, warnings);
     const rawRequests = container.resources.requests ?? {};
     for (const [name, value] of fromLimits) {
       if (!Object.prototype.hasOwnProperty.call(rawRequests, name)) requests.set(name, value);
@@ -90,15 +97,15 @@ export function isSidecar(container: any): boolean {
  * With `sidecars` false (Kubernetes 1.28 defaults: the API server drops `restartPolicy` from init containers) every
  * init container counts as a plain init container.
  */
-export function podRequests(spec: any, sidecars: boolean, where: string, warn: (message: string) => void): ResourceVector {
+export function podRequests(spec: any, sidecars: boolean, where: string, warnings: string[]): ResourceVector {
   const reqs: List = new Map();
   const containers: any[] = Array.isArray(spec?.containers) ? spec.containers : [];
-  containers.forEach((c, i) => add(reqs, containerRequests(c, `${where}.containers[${i}]`, warn)));
+  containers.forEach((c, i) => add(reqs, containerRequests(c, `${where}.containers[${i}]`, warnings)));
   const initContainers: any[] = Array.isArray(spec?.initContainers) ? spec.initContainers : [];
   const sidecarSum: List = new Map();
   const initMax: List = new Map();
   initContainers.forEach((c, i) => {
-    const own = containerRequests(c, `${where}.initContainers[${i}]`, warn);
+    const own = containerRequests(c, `${where}.initContainers[${i}]`, warnings);
     if (sidecars && isSidecar(c)) {
       add(reqs, own);
       add(sidecarSum, own);
@@ -110,20 +117,37 @@ export function podRequests(spec: any, sidecars: boolean, where: string, warn: (
     }
   });
   max(reqs, initMax);
-  add(reqs, parseList(spec?.overhead, `${where}.overhead`, warn));
+  add(reqs, parseList(spec?.overhead, `${where}.overhead`, warnings));
   return toVector(reqs);
 }
 
-/** Node allocatable in scheduler units, plus the pod-count limit. */
-export function allocatable(list: any, where: string, warn: (message: string) => void): { vector: ResourceVector; pods: number } {
-  const parsed = parseList(list, where, warn);
+/**
+ * Node allocatable in scheduler units, plus the pod-count limit. Scalar resources of 0 are left out (absent counts
+ * as 0 anyway). Invalid quantities are reported in `warnings` and count as 0.
+ */
+export function allocatable(list: any, where: string, warnings: string[]): { vector: ResourceVector; pods: number } {
+  const vector = emptyVector();
   let pods = 0;
-  if (list && typeof list === 'object' && list.pods !== undefined) {
-    const value = scaledQuantity(list.pods, 0);
-    if (value === undefined) warn(`${where}.pods ${JSON.stringify(list.pods)} is not a valid quantity; it counts as 0`);
-    else pods = value;
+  for (const name of Object.keys(list)) {
+    const isPods = name === 'pods';
+    if (!isPods && name !== 'cpu' && name !== 'memory' && name !== 'ephemeral-storage' && !isScalarResource(name)) continue;
+    const value = scaledQuantity(list[name], name === 'cpu' ? 3 : 0);
+    if (value === undefined) {
+      warnings.push(`${where}.${name} ${JSON.stringify(list[name])} is not a valid non-negative quantity; it counts as 0`);
+      continue;
+    }
+    if (isPods) pods = value;
+    else if (name === 'cpu') vector.cpu = value;
+    else if (name === 'memory') vector.memory = value;
+    else if (name === 'ephemeral-storage') vector.ephemeralStorage = value;
+    else if (value > 0) (vector.scalars ??= new Map()).set(name, value);
   }
-  return { vector: toVector(parsed), pods };
+  if (vector.scalars !== undefined && vector.scalars.size > 1) vector.scalars = sortedMap(vector.scalars);
+  return { vector, pods };
+}
+
+function sortedMap(map: Map<string, number>): Map<string, number> {
+  return new Map([...map].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
 }
 
 function toVector(list: List): ResourceVector {
@@ -134,7 +158,7 @@ function toVector(list: List): ResourceVector {
     else if (name === 'ephemeral-storage') v.ephemeralStorage = value;
     else (v.scalars ??= new Map()).set(name, value);
   }
-  if (v.scalars) v.scalars = new Map([...v.scalars].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
+  if (v.scalars !== undefined && v.scalars.size > 1) v.scalars = sortedMap(v.scalars);
   return v;
 }
 

@@ -1,10 +1,10 @@
 /**
  * `spec.nodeSelector` and required node affinity, compiled once per workload and matched against nodes
  * (component-helpers `nodeaffinity.GetRequiredNodeAffinity(pod).Match(node)`, apimachinery `labels.NewRequirement`
- * and `Requirement.Matches`), plus the DaemonSet's own `spec.selector` (metav1 `LabelSelector`).
+ * parsing rules).
  *
- * Node labels are looked up by an interned key id (an array index), so matching a node does no hashing and
- * allocates nothing.
+ * Node labels are looked up by an interned key id (an array index), so matching a node (in `match.ts`) does no
+ * hashing and allocates nothing.
  */
 
 import { labelValueError, qualifiedNameError } from '../k8s/names';
@@ -37,33 +37,43 @@ export function labelTable(labels: Record<string, unknown> | undefined): LabelTa
   return table;
 }
 
-/** Label requirement operators. */
-export const enum Op {
-  IN,
-  NOT_IN,
-  EXISTS,
-  DOES_NOT_EXIST,
-  GT,
-  LT,
+/** Label requirement operators (`selection.Operator` for node selectors). */
+export enum Op {
+  IN = 'In',
+  NOT_IN = 'NotIn',
+  EXISTS = 'Exists',
+  DOES_NOT_EXIST = 'DoesNotExist',
+  GT = 'Gt',
+  LT = 'Lt',
 }
 
-/** One parsed label requirement (`labels.Requirement`). */
+/** One parsed label requirement (`labels.Requirement`), with its matcher. */
 export interface LabelRequirement {
+  /** Label key. */
   readonly key: string;
+  /** Interned id of the key (index into a {@link LabelTable}). */
   readonly keyId: number;
+  /** Operator. */
   readonly op: Op;
+  /** Values (one for Gt/Lt, none for Exists/DoesNotExist). */
   readonly values: readonly string[];
-  /** The threshold of `Gt` / `Lt`. */
-  readonly threshold: number | bigint;
   /** Index in `matchExpressions` (or the position in the sorted nodeSelector). */
   readonly index: number;
+  /** `Requirement.Matches` over a node's label table. */
+  readonly matches: (labels: LabelTable) => boolean;
+  /** Explanations already built for a failure of this requirement, by the node's value of the label. */
+  memo?: Map<string | undefined, string>;
 }
 
 /** One parsed `matchFields` requirement (`fields.OneTermEqualSelector` / `OneTermNotEqualSelector`). */
 export interface FieldRequirement {
+  /** Field key; only `metadata.name` is a node field, any other reads as "". */
   readonly key: string;
+  /** `NotIn` (otherwise `In`). */
   readonly notIn: boolean;
+  /** The one value. */
   readonly value: string;
+  /** Index in `matchFields`. */
   readonly index: number;
 }
 
@@ -71,17 +81,80 @@ export interface FieldRequirement {
 export interface CompiledTerm {
   /** Index in `nodeSelectorTerms`. */
   readonly index: number;
+  /** Parsed `matchExpressions` (ANDed). */
   readonly exprs: readonly LabelRequirement[];
+  /** Parsed `matchFields` (ANDed). */
   readonly fields: readonly FieldRequirement[];
   /** Why the term never matches: it failed to parse, or it is empty. */
   readonly never?: string;
 }
 
-/** Required node affinity: `undefined` means no constraint. */
+/** Required node affinity (`undefined` = no constraint), with its matcher. */
 export interface CompiledAffinity {
+  /** Every term, including the ones that never match (for explanations). */
   readonly terms: readonly CompiledTerm[];
-  /** Set when the whole selector matches nothing (no terms, or every term empty or invalid). */
-  readonly matchesNothing: boolean;
+  /** Whether a node with these labels and this name matches at least one term. */
+  readonly matches: (labels: LabelTable, nodeName: string) => boolean;
+}
+
+/** Whether a node named `nodeName` satisfies a field requirement (only `metadata.name` exists; others read as ""). */
+export function fieldMatches(f: FieldRequirement, nodeName: string): boolean {
+  const actual = f.key === 'metadata.name' ? nodeName : '';
+  return f.notIn ? actual !== f.value : actual === f.value;
+}
+
+/** Builds a requirement and its matcher (`Requirement.Matches`); the values are assumed valid. */
+export function requirement(key: string, op: Op, values: readonly string[], threshold: number | bigint, index: number): LabelRequirement {
+  const keyId = labelKeyId(key);
+  let matches: (labels: LabelTable) => boolean;
+  switch (op) {
+    case Op.IN:
+      if (values.length === 1) {
+        const only = values[0];
+        matches = (labels) => labels[keyId] === only;
+      } else {
+        matches = (labels) => {
+          const v = labels[keyId];
+          return v !== undefined && values.includes(v);
+        };
+      }
+      break;
+    case Op.NOT_IN:
+      matches = (labels) => {
+        const v = labels[keyId];
+        return v === undefined || !values.includes(v);
+      };
+      break;
+    case Op.EXISTS:
+      matches = (labels) => labels[keyId] !== undefined;
+      break;
+    case Op.DOES_NOT_EXIST:
+      matches = (labels) => labels[keyId] === undefined;
+      break;
+    case Op.GT:
+    case Op.LT: {
+      const greater = op === Op.GT;
+      matches = (labels) => {
+        const v = labels[keyId];
+        if (v === undefined) return false;
+        const n = parseInt64(v);
+        if (n === undefined) return false;
+        return greater ? n > threshold : n < threshold;
+      };
+      break;
+    }
+  }
+  return { key, keyId, op, values, index, matches, memo: undefined };
+}
+
+function termMatcher(exprs: readonly LabelRequirement[], fields: readonly FieldRequirement[]): (labels: LabelTable, nodeName: string) => boolean {
+  return (labels, nodeName) => {
+    for (let i = 0; i < exprs.length; i++) if (!exprs[i].matches(labels)) return false;
+    if (nodeName.length > 0) {
+      for (let i = 0; i < fields.length; i++) if (!fieldMatches(fields[i], nodeName)) return false;
+    }
+    return true;
+  };
 }
 
 const INT64 = /^[+-]?[0-9]+$/;
@@ -98,63 +171,7 @@ export function parseInt64(s: string): number | bigint | undefined {
   return big;
 }
 
-/** Whether `labels` (a label table) satisfies `r` (`Requirement.Matches`). */
-export function requirementMatches(r: LabelRequirement, labels: LabelTable): boolean {
-  const v = labels[r.keyId];
-  switch (r.op) {
-    case Op.IN:
-      if (v === undefined) return false;
-      for (let i = 0; i < r.values.length; i++) if (r.values[i] === v) return true;
-      return false;
-    case Op.NOT_IN:
-      if (v === undefined) return true;
-      for (let i = 0; i < r.values.length; i++) if (r.values[i] === v) return false;
-      return true;
-    case Op.EXISTS:
-      return v !== undefined;
-    case Op.DOES_NOT_EXIST:
-      return v === undefined;
-    case Op.GT:
-    case Op.LT: {
-      if (v === undefined) return false;
-      const n = parseInt64(v);
-      if (n === undefined) return false;
-      return r.op === Op.GT ? n > r.threshold : n < r.threshold;
-    }
-  }
-}
-
-/** Whether a node named `nodeName` satisfies `f` (only `metadata.name` is a node field; others read as ""). */
-export function fieldMatches(f: FieldRequirement, nodeName: string): boolean {
-  const actual = f.key === 'metadata.name' ? nodeName : '';
-  return f.notIn ? actual !== f.value : actual === f.value;
-}
-
-/** Whether a node matches one term: all expressions AND all fields (fields are skipped for a nameless node). */
-export function termMatches(t: CompiledTerm, labels: LabelTable, nodeName: string): boolean {
-  if (t.never !== undefined) return false;
-  for (let i = 0; i < t.exprs.length; i++) if (!requirementMatches(t.exprs[i], labels)) return false;
-  if (nodeName.length > 0) {
-    for (let i = 0; i < t.fields.length; i++) if (!fieldMatches(t.fields[i], nodeName)) return false;
-  }
-  return true;
-}
-
-/** Whether a node satisfies the required node affinity (terms are ORed). */
-export function affinityMatches(a: CompiledAffinity, labels: LabelTable, nodeName: string): boolean {
-  if (a.matchesNothing) return false;
-  for (let i = 0; i < a.terms.length; i++) if (termMatches(a.terms[i], labels, nodeName)) return true;
-  return false;
-}
-
-const OPERATORS: Record<string, Op> = {
-  In: Op.IN,
-  NotIn: Op.NOT_IN,
-  Exists: Op.EXISTS,
-  DoesNotExist: Op.DOES_NOT_EXIST,
-  Gt: Op.GT,
-  Lt: Op.LT,
-};
+const OPERATORS: ReadonlySet<string> = new Set(Object.values(Op));
 
 /**
  * Parses one `matchExpressions` entry like `labels.NewRequirement`: returns the requirement or the reasons it
@@ -167,7 +184,7 @@ export function parseRequirement(expr: any, index: number): LabelRequirement | s
   const operator = expr?.operator;
   const rawValues: unknown[] = Array.isArray(expr?.values) ? expr.values : [];
   const values = rawValues.map((v) => (typeof v === 'string' ? v : String(v)));
-  const op = typeof operator === 'string' && Object.prototype.hasOwnProperty.call(OPERATORS, operator) ? OPERATORS[operator] : undefined;
+  const op = typeof operator === 'string' && OPERATORS.has(operator) ? (operator as Op) : undefined;
   if (op === undefined) {
     return [`${where}: operator ${JSON.stringify(operator ?? '')} is not one of In, NotIn, Exists, DoesNotExist, Gt, Lt`];
   }
@@ -191,7 +208,7 @@ export function parseRequirement(expr: any, index: number): LabelRequirement | s
     if (valueError) errors.push(`${where}.values[${i}] ${JSON.stringify(v)} is not a valid label value: ${valueError}`);
   });
   if (errors.length > 0) return errors;
-  return { key, keyId: labelKeyId(key), op, values, threshold, index };
+  return requirement(key, op, values, threshold, index);
 }
 
 function parseField(expr: any, index: number): FieldRequirement | string {
@@ -253,7 +270,12 @@ export function compileAffinity(affinity: any, where: string, warnings: string[]
     }
     terms.push({ index, exprs, fields });
   });
-  return { terms, matchesNothing: terms.every((t) => t.never !== undefined) };
+  const matchers = terms.filter((t) => t.never === undefined).map((t) => termMatcher(t.exprs, t.fields));
+  const matches = (labels: LabelTable, nodeName: string): boolean => {
+    for (let i = 0; i < matchers.length; i++) if (matchers[i](labels, nodeName)) return true;
+    return false;
+  };
+  return { terms, matches };
 }
 
 /**
@@ -271,41 +293,14 @@ export function compileNodeSelector(nodeSelector: any, where: string, warnings: 
           `Quote the value: ${key}: "${String(raw)}"`,
       );
     }
-    return { key, keyId: labelKeyId(key), op: Op.IN, values: [String(raw)], threshold: 0, index };
+    return requirement(key, Op.IN, [String(raw)], 0, index);
   });
-}
-
-/**
- * Compiles a DaemonSet's `spec.selector` (metav1 `LabelSelector`) into a predicate over a pod's labels.
- * An absent, empty or invalid selector selects no pod.
- */
-export function compileLabelSelector(selector: any): (labels: Record<string, string> | undefined) => boolean {
-  const matchLabels = selector?.matchLabels && typeof selector.matchLabels === 'object' ? selector.matchLabels : {};
-  const exprs: any[] = Array.isArray(selector?.matchExpressions) ? selector.matchExpressions : [];
-  const requirements: LabelRequirement[] = [];
-  for (const key of Object.keys(matchLabels)) {
-    const value = String(matchLabels[key]);
-    if (qualifiedNameError(key) || labelValueError(value)) return () => false;
-    requirements.push({ key, keyId: labelKeyId(key), op: Op.IN, values: [value], threshold: 0, index: requirements.length });
-  }
-  for (let i = 0; i < exprs.length; i++) {
-    if (!['In', 'NotIn', 'Exists', 'DoesNotExist'].includes(exprs[i]?.operator)) return () => false;
-    const r = parseRequirement(exprs[i], i);
-    if (Array.isArray(r)) return () => false;
-    requirements.push(r);
-  }
-  if (requirements.length === 0) return () => false;
-  return (labels) => {
-    const table = labelTable(labels);
-    return requirements.every((r) => requirementMatches(r, table));
-  };
 }
 
 /** `key Op [values]` as people read it. */
 export function describeRequirement(r: LabelRequirement): string {
-  const op = ['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'][r.op];
-  if (r.op === Op.EXISTS || r.op === Op.DOES_NOT_EXIST) return `${r.key} ${op}`;
-  return `${r.key} ${op} [${r.values.join(', ')}]`;
+  if (r.op === Op.EXISTS || r.op === Op.DOES_NOT_EXIST) return `${r.key} ${r.op}`;
+  return `${r.key} ${r.op} [${r.values.join(', ')}]`;
 }
 
 /** What a node has for a requirement's key, for explanations. */
