@@ -6,11 +6,8 @@
 import { createHash } from 'crypto';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { ApiPermission, EnvField, Mount } from '../src';
-import { CniPlugin } from '../src/presets/cni-plugin';
-import { CsiNode } from '../src/presets/csi-node';
-import { GpuMonitor } from '../src/presets/gpu-monitor';
-import { SecurityAgent, SecurityAgentMode } from '../src/presets/security-agent';
+import { ApiPermission, CniPlugin, CsiNode, EnvField, GpuMonitor, Mount, SecurityAgent, SecurityAgentMode } from '../src';
+import { POOLS } from './pools';
 
 const FLANNEL_CNI_CONF = `{
   "name": "cbr0",
@@ -54,6 +51,8 @@ export function addInfrastructure(scope: Construct): void {
     fieldEnv: { POD_NAME: EnvField.POD_NAME, POD_NAMESPACE: EnvField.POD_NAMESPACE, NODE_NAME: EnvField.NODE_NAME },
     healthPort: 8081,
     stateDir: '/run/flannel',
+    // A node without its CNI never becomes Ready: every pool, the control plane included.
+    pools: [POOLS.general, POOLS.gpu, POOLS.edge, POOLS.controlPlane],
     mounts: [Mount.configMap('kube-flannel-cfg', '/etc/kube-flannel')],
     resources: { cpuRequest: '100m', memoryRequest: '50Mi', memoryLimit: '256Mi' },
     // Roll the agents when the network configuration changes.
@@ -74,6 +73,8 @@ export function addInfrastructure(scope: Construct): void {
     preStop: ['/bin/aws-ebs-csi-driver', 'pre-stop-hook'],
     // It also removes its startup taint from the node once it is ready.
     apiAccess: [...CsiNode.defaultApiAccess(), ApiPermission.of('', ['nodes'], ['patch'])],
+    // Storage must follow workloads: every pool that runs them.
+    pools: [POOLS.general, POOLS.gpu, POOLS.edge],
   });
 
   new SecurityAgent(scope, 'runtime-security', {
@@ -86,10 +87,15 @@ export function addInfrastructure(scope: Construct): void {
     appArmorUnconfined: true,
     priorityClassName: 'system-node-critical',
     mounts: [Mount.emptyDir('/tmp', { sizeLimit: '64Mi' })],
+    // A sensor that skips nodes leaves blind spots.
+    pools: [POOLS.general, POOLS.gpu, POOLS.edge, POOLS.controlPlane],
   });
 
   new GpuMonitor(scope, 'gpu-metrics', {
     image: 'nvcr.io/nvidia/k8s/dcgm-exporter:4.5.3-4.8.2-distroless',
     profilingMetrics: true,
+    // GPU nodes only: verified at synth, both ways.
+    pools: [POOLS.gpu],
+    excludePools: [POOLS.general, POOLS.edge, POOLS.controlPlane],
   });
 }

@@ -1,17 +1,24 @@
 /**
- * A realistic platform of node services, as a platform team would write it: a log agent on every node including the
- * control plane, and a node metrics exporter on every node.
+ * A realistic platform of node services, as a platform team would write it: the platform namespace and admission
+ * guardrails; a log agent on every node including the control plane; a node metrics exporter on every node; a CNI, a
+ * CSI node plugin, a runtime-security sensor and a GPU monitor; coverage targets on the cluster's node pools, verified
+ * at synth; and coverage alerts for every node service.
  */
 
 import { createHash } from 'crypto';
 import { App, Chart } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { LogAgent, MonitoringAgent, Mount } from '../src';
+import { LogAgent, MonitoringAgent, Mount, NodeService } from '../src';
+import { addAlerts, addGuardrails } from './guardrails';
+import { addInfrastructure } from './infrastructure';
+import { POOLS } from './pools';
 
 /** The charts of the example platform. */
 export interface Platform {
-  /** The chart with the node agents. */
+  /** The namespace and admission guardrails (applied first). */
+  readonly guardrails: Chart;
+  /** The node services and their alerts. */
   readonly agents: Chart;
 }
 
@@ -20,9 +27,14 @@ export const PLATFORM_NAMESPACE = 'node-services';
 
 /** Builds the example platform into `app`. */
 export function buildPlatform(app: App): Platform {
+  const guardrails = new Chart(app, 'guardrails', { disableResourceNameHashes: true });
+  addGuardrails(guardrails, PLATFORM_NAMESPACE);
   const agents = new Chart(app, 'node-agents', { namespace: PLATFORM_NAMESPACE, disableResourceNameHashes: true });
   addAgents(agents);
-  return { agents };
+  addInfrastructure(agents);
+  addAlerts(agents, agents.node.findAll().filter((c): c is NodeService => c instanceof NodeService));
+  agents.addDependency(guardrails);
+  return { guardrails, agents };
 }
 
 const FLUENT_BIT_CONFIG = `[SERVICE]
@@ -71,7 +83,8 @@ function addAgents(scope: Construct): void {
   new LogAgent(scope, 'logs', {
     name: 'fluent-bit',
     image: 'cr.fluentbit.io/fluent/fluent-bit:3.1.9',
-    controlPlane: true,
+    // Every node, the control plane included (an explicit decision), verified at synth.
+    pools: [POOLS.general, POOLS.gpu, POOLS.edge, POOLS.controlPlane],
     args: ['--config=/fluent-bit/etc/fluent-bit.conf'],
     mounts: [Mount.configMap('fluent-bit-config', '/fluent-bit/etc')],
     // Roll the pods when the configuration changes.
@@ -80,5 +93,6 @@ function addAgents(scope: Construct): void {
 
   new MonitoringAgent(scope, 'metrics', {
     image: 'quay.io/prometheus/node-exporter:v1.8.2',
+    pools: [POOLS.general, POOLS.gpu, POOLS.edge, POOLS.controlPlane],
   });
 }

@@ -1,3 +1,7 @@
 export * from './common';
 export * from './log-agent';
 export * from './monitoring-agent';
+export * from './cni-plugin';
+export * from './csi-node';
+export * from './security-agent';
+export * from './gpu-monitor';

@@ -51,7 +51,7 @@ describe('examples app', () => {
 
   test('GIVEN dist/ THEN every DaemonSet meets the foundation bars', () => {
     const daemonSets = readObjects(DIST).filter((o) => o.kind === 'DaemonSet');
-    expect(daemonSets.map((d) => d.metadata.annotations['node-services.cdk8s.io/kind'])).toEqual(expect.arrayContaining(['log-agent', 'monitoring-agent']));
+    expect(daemonSets.map((d) => d.metadata.annotations['node-services.cdk8s.io/kind'])).toEqual(expect.arrayContaining(['log-agent', 'monitoring-agent', 'cni-plugin', 'csi-node', 'security-agent', 'gpu-monitor']));
     for (const ds of daemonSets) {
       const id = `${ds.metadata.namespace}/${ds.metadata.name}`;
       expect([id, Object.keys(ds.spec.selector.matchLabels).sort()]).toEqual([id, ['app.kubernetes.io/instance', 'app.kubernetes.io/name']]);
