@@ -4,3 +4,4 @@ export * from './presets';
 export { NodeServiceKind, KIND_ANNOTATION, kindProfile, KindProfile, HostPathAllowance } from './policy/kinds';
 export * from './guardrails';
 export * from './observability';
+export * from './policy';

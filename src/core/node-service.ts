@@ -8,7 +8,10 @@ import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { checkPodOnNode, CoverageReason } from '../coverage';
 import { dns1123LabelError, intOrPercentError, isZeroIntOrPercent, labelValueError, qualifiedNameError } from '../k8s';
+import { findRule, unknownRuleMessage } from '../policy/config';
 import { KIND_ANNOTATION, kindProfile, NodeServiceKind } from '../policy/kinds';
+import { suppressionAnnotationKey } from '../policy/suppression';
+import { NodeServiceChecks } from '../policy/synth';
 import { ApiPermission } from './api-access';
 import { Canary } from './canary';
 import { ContainerSpec } from './container';
@@ -212,11 +215,6 @@ export interface NodeServiceProps {
   readonly suppressions?: RuleSuppression[];
 }
 
-/** The key of the annotation that records a suppression of `ruleId`. */
-export function suppressionAnnotationKey(ruleId: string): string {
-  return `ignore-check.${ANNOTATION_PREFIX}/${ruleId}`;
-}
-
 /**
  * A node-level service: one DaemonSet built from typed intent, secure by default (seccomp RuntimeDefault, no privilege
  * escalation, read-only root filesystem, all capabilities dropped, no API token), with a stable selector
@@ -321,7 +319,8 @@ export class NodeService extends Construct {
     this.excludePools = [...(props.excludePools ?? [])];
     checkPools('pools', this.pools, problems);
     checkPools('excludePools', this.excludePools, problems);
-    const tolerations = [...(props.tolerations ?? []), ...poolTolerations(this.pools)];
+    const given = props.tolerations ?? [];
+    const tolerations = [...given, ...poolTolerations(this.pools).filter((t) => !given.some((g) => covers(g, t)))];
     if (props.controlPlane) tolerations.push(Toleration.controlPlane());
     const affinityTerms = props.nodeAffinity ?? poolAffinity(this.pools);
     const canary = props.canary;
@@ -375,7 +374,12 @@ export class NodeService extends Construct {
     if (rollout.type === 'OnDelete' && rollout.reason) suppressions.push({ ruleId: 'on-delete-without-reason', reason: rollout.reason });
     const annotations: { [key: string]: string } = { ...(props.annotations ?? {}), [KIND_ANNOTATION]: this.kind };
     suppressions.forEach((s, i) => {
-      problems.check(`suppressions[${i}].ruleId`, s.ruleId, dns1123LabelError(s.ruleId ?? ''), 'use a rule id from docs/rules.md');
+      const rule = findRule(s.ruleId);
+      if (!rule) {
+        problems.add(`suppressions[${i}].ruleId`, s.ruleId, unknownRuleMessage(String(s.ruleId)), 'use a rule id from docs/rules.md');
+      } else if (!rule.suppressible) {
+        problems.add(`suppressions[${i}].ruleId`, s.ruleId, 'is an API-validity rule (the API server would reject the object), which cannot be suppressed', 'fix the manifest instead');
+      }
       if (!s.reason || s.reason.trim().length < MIN_REASON_LENGTH) {
         problems.add(`suppressions[${i}].reason`, s.reason, `a suppression needs a reason of at least ${MIN_REASON_LENGTH} characters`, 'say why the finding is acceptable for this service');
       }
@@ -449,6 +453,8 @@ export class NodeService extends Construct {
     }
 
     if (apiAccess.length > 0) this.createApiAccess(apiAccess, automount);
+    // Every node service is checked against the rule catalogue at synth (once per app, whatever the number of services).
+    NodeServiceChecks.of(this);
     if (this.pools.length > 0 || this.excludePools.length > 0) {
       this.node.addValidation({ validate: () => this.verifyCoverage() });
     }
@@ -546,6 +552,15 @@ function poolTolerations(pools: NodePool[]): Toleration[] {
       .filter((t) => t.effect !== TaintEffect.PREFER_NO_SCHEDULE)
       .map((t) => (t.value !== undefined ? Toleration.equal(t.key, t.value, { effect: t.effect }) : Toleration.exists(t.key, { effect: t.effect }))),
   );
+}
+
+/** Whether toleration `a` tolerates every taint that toleration `b` tolerates. */
+function covers(a: Toleration, b: Toleration): boolean {
+  if (a.effect !== undefined && a.effect !== b.effect) return false;
+  if (a.key === undefined && a.operator === 'Exists') return true;
+  if (a.key !== b.key) return false;
+  if (a.operator === 'Exists') return true;
+  return b.operator === 'Equal' && a.value === b.value;
 }
 
 /** One affinity term per pool (any pool qualifies); none when a pool stands for every node. */

@@ -17,6 +17,7 @@ import {
   qualifiedNameError,
   quantityError,
 } from '../k8s';
+import { MIN_REASON_LENGTH } from '../policy/host-access';
 import { describeHostPathAllowlist, isHostPathAllowed, KindProfile, NodeServiceKind } from '../policy/kinds';
 import { ContainerSpec, ImagePullPolicy, Probe, Protocol, Resources } from './container';
 import { ProblemCollector } from './errors';
@@ -26,8 +27,7 @@ import { NodeAffinityTerm, NodeRequirement, TaintEffect, Toleration } from './pl
 /** Default resources of a container when none are given. */
 export const DEFAULT_RESOURCES: Resources = { cpuRequest: '100m', memoryRequest: '128Mi', memoryLimit: '256Mi' };
 
-/** Minimum length of a written reason (suppressions, writable host paths, privileged, OnDelete). */
-export const MIN_REASON_LENGTH = 10;
+export { MIN_REASON_LENGTH };
 
 /** Everything the pod builder needs, already defaulted. @internal */
 export interface PodIntent {

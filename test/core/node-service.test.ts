@@ -159,7 +159,7 @@ describe('NodeService host access', () => {
             ...base.containers[0],
             privileged: true,
             privilegedReason: 'mounts volumes for pods on the node',
-            hostPaths: [HostPath.writable('/var/lib/kubelet', { reason: 'propagates volume mounts', propagation: MountPropagation.BIDIRECTIONAL })],
+            hostPaths: [HostPath.writable('/var/lib/agent/mounts', { reason: 'propagates volume mounts', propagation: MountPropagation.BIDIRECTIONAL })],
           },
         ],
       }),

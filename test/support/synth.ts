@@ -1,9 +1,12 @@
 import { App, Chart, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
+import { NodeServiceChecks, PolicyLoggers } from '../../src/policy/synth';
 
 /** A fresh chart in an app that writes to a fixed scratch folder (Testing.app() leaves one temp folder per call). */
 export function testChart(namespace?: string): Chart {
   const app = new App({ outdir: require('os').tmpdir() + '/cdk8s-node-services-test' });
+  // Tests assert on findings themselves; keep the synth-time warning summary out of the test output.
+  NodeServiceChecks.of(app, { logger: PolicyLoggers.silent() });
   return new Chart(app, 'test', namespace ? { namespace } : {});
 }
 
