@@ -1,0 +1,233 @@
+/**
+ * The analysis over many DaemonSets × many nodes: the fixture cluster, existing pods, own pods, the report shape,
+ * and a property test that the grouped, shared fast path says exactly what the one-pair evaluation says.
+ */
+
+import * as fs from 'fs';
+import * as path from 'path';
+import fc from 'fast-check';
+import { parseObjects } from '../../src/cli/io';
+import { CoverageReason, CoverageReport, analyzeCoverage, compileNode, compileWorkload, evaluate } from '../../src/coverage';
+import { container, daemonSet, node, pod } from './support';
+
+const FIXTURES = path.join(__dirname, '..', 'fixtures');
+const load = (file: string) => parseObjects(fs.readFileSync(path.join(FIXTURES, file), 'utf8'), file).map((o) => o.object);
+const NODES = load('nodes.json');
+const PODS = load('coverage/pods.json');
+const MANIFESTS = load('coverage/daemonsets.yaml');
+
+function workload(report: CoverageReport, name: string) {
+  const w = report.workloads.find((x) => x.name === name);
+  if (!w) throw new Error(`no workload ${name}`);
+  return w;
+}
+const row = (report: CoverageReport, name: string, nodeName: string) => workload(report, name).nodes.find((n) => n.node === nodeName)!;
+const notRunning = (report: CoverageReport, name: string) => workload(report, name).nodes.filter((n) => !n.runs).map((n) => [n.node, n.reason]);
+
+describe('analyzeCoverage on the fixture cluster (test/fixtures/nodes.json + coverage/pods.json)', () => {
+  // GIVEN the platform's five DaemonSets and a ConfigMap, nine nodes and the pods running on them
+  const report = analyzeCoverage(MANIFESTS, NODES, PODS);
+
+  test('the report has one entry per DaemonSet, one row per node in node input order, and counts the rest as skipped', () => {
+    expect(report.nodes).toBe(9);
+    expect(report.skipped).toBe(1);
+    expect(report.workloads.map((w) => `${w.kind} ${w.namespace}/${w.name}`)).toEqual([
+      'DaemonSet logging/fluent-bit',
+      'DaemonSet monitoring/node-exporter',
+      'DaemonSet gpu-monitoring/dcgm-exporter',
+      'DaemonSet edge-system/edge-agent',
+      'DaemonSet security/runtime-audit',
+    ]);
+    const names = NODES.map((n: any) => n.metadata.name);
+    for (const w of report.workloads) expect(w.nodes.map((n) => n.node)).toEqual(names);
+  });
+
+  test('fluent-bit tolerates everything and is Pending only where memory is short (64Mi wanted, 32Mi free)', () => {
+    // worker-small: 512Mi allocatable − kube-proxy 64Mi (from its limit) − cart-cache 416Mi = 32Mi; the
+    // Succeeded migration job and the unbound checkout pod do not count
+    expect(workload(report, 'fluent-bit')).toMatchObject({ desired: 9, schedulable: 8 });
+    expect(notRunning(report, 'fluent-bit')).toEqual([['worker-small', 'resources']]);
+    expect(row(report, 'fluent-bit', 'worker-small').detail).toBe('memory: requested 64Mi, free 32Mi of 512Mi allocatable');
+  });
+
+  test('node-exporter: its own pod does not block worker-a-1, the legacy exporter holds 9100 on worker-b-1', () => {
+    expect(workload(report, 'node-exporter')).toMatchObject({ desired: 9, schedulable: 7 });
+    expect(notRunning(report, 'node-exporter')).toEqual([
+      ['worker-b-1', 'hostPort'],
+      ['worker-small', 'resources'],
+    ]);
+    expect(row(report, 'node-exporter', 'worker-a-1')).toEqual({ node: 'worker-a-1', runs: true, reason: 'ok', detail: '' });
+    expect(row(report, 'node-exporter', 'worker-b-1').detail).toContain('pod monitoring/legacy-node-exporter-q8d4z');
+    // its memory request comes from the 180Mi limit
+    expect(row(report, 'node-exporter', 'worker-small').detail).toBe('memory: requested 180Mi, free 32Mi of 512Mi allocatable');
+  });
+
+  test('dcgm-exporter selects the GPU node only, and tolerates its taint', () => {
+    expect(workload(report, 'dcgm-exporter')).toMatchObject({ desired: 1, schedulable: 1 });
+    expect(row(report, 'dcgm-exporter', 'gpu-a-1').runs).toBe(true);
+    expect(row(report, 'dcgm-exporter', 'cp-1')).toEqual({
+      node: 'cp-1',
+      runs: false,
+      reason: CoverageReason.NODE_SELECTOR,
+      detail: 'needs label nvidia.com/gpu.present="true"; node has no label nvidia.com/gpu.present',
+    });
+  });
+
+  test('edge-agent covers the edge node through required affinity', () => {
+    expect(workload(report, 'edge-agent')).toMatchObject({ desired: 1, schedulable: 1 });
+    expect(row(report, 'edge-agent', 'worker-a-1').reason).toBe(CoverageReason.NODE_AFFINITY);
+  });
+
+  test('runtime-audit (no tolerations) misses the tainted nodes, keeps the cordoned one, fits worker-small exactly', () => {
+    expect(workload(report, 'runtime-audit')).toMatchObject({ desired: 5, schedulable: 5 });
+    expect(notRunning(report, 'runtime-audit')).toEqual([
+      ['gpu-a-1', 'taint'],
+      ['edge-1', 'taint'],
+      ['cp-1', 'taint'],
+      ['worker-notready', 'taint'],
+    ]);
+    expect(row(report, 'runtime-audit', 'gpu-a-1').detail).toBe('nvidia.com/gpu=present:NoSchedule');
+    expect(row(report, 'runtime-audit', 'worker-notready').detail).toBe('node.kubernetes.io/not-ready:NoSchedule');
+    expect(row(report, 'runtime-audit', 'worker-cordoned').runs).toBe(true);
+    expect(row(report, 'runtime-audit', 'worker-small').runs).toBe(true);
+  });
+
+  test('without the pods, nothing is used up: every desired pod runs', () => {
+    const empty = analyzeCoverage(MANIFESTS, NODES);
+    for (const w of empty.workloads) expect(w.schedulable).toBe(w.desired);
+  });
+
+  test('warnings name the NotReady node and the DaemonSet with a priority class', () => {
+    expect(report.warnings).toEqual([
+      expect.stringMatching(/^node worker-notready has taint node.kubernetes.io\/not-ready:NoSchedule/),
+      expect.stringMatching(/^DaemonSet monitoring\/node-exporter: spec.template.spec.priorityClassName is system-node-critical/),
+    ]);
+  });
+});
+
+describe('analyzeCoverage: own pods and existing pods', () => {
+  const withPort = (ds: any) => {
+    ds.spec.template.spec.containers = [container('agent', { requests: { cpu: '100m' }, ports: [{ containerPort: 9100, hostPort: 9100 }] })];
+    return ds;
+  };
+  const agent = withPort(daemonSet('agent', {}, 'monitoring'));
+  const holding = (meta: any) => pod('agent-x', 'n1', { containers: [container('agent', { requests: { cpu: '100m' }, ports: [{ containerPort: 9100, hostPort: 9100 }] })] }, meta);
+  const verdictWith = (p: any) => analyzeCoverage([agent], [node('n1', { allocatable: { cpu: '150m', memory: '1Gi', pods: '1' } })], [p]).workloads[0].nodes[0];
+
+  test('a pod owned by the DaemonSet (ownerReferences) does not block its node: ports, requests, pod slots', () => {
+    const own = holding({ namespace: 'monitoring', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', uid: 'u' }] });
+    expect(verdictWith(own)).toMatchObject({ runs: true, reason: 'ok' });
+  });
+
+  test('a pod without owner references belongs to the DaemonSet when its namespace and labels match spec.selector', () => {
+    expect(verdictWith(holding({ namespace: 'monitoring', labels: { 'app.kubernetes.io/name': 'agent' } })).runs).toBe(true);
+    expect(verdictWith(holding({ namespace: 'other', labels: { 'app.kubernetes.io/name': 'agent' } })).reason).toBe('hostPort');
+    expect(verdictWith(holding({ namespace: 'monitoring', labels: { 'app.kubernetes.io/name': 'other' } })).reason).toBe('hostPort');
+  });
+
+  test('a pod owned by something else blocks the node even if its labels match the selector', () => {
+    const rs = holding({ namespace: 'monitoring', labels: { 'app.kubernetes.io/name': 'agent' }, ownerReferences: [{ kind: 'ReplicaSet', name: 'agent-5d8f', uid: 'u' }] });
+    expect(verdictWith(rs).reason).toBe('hostPort');
+    const otherDs = holding({ namespace: 'monitoring', ownerReferences: [{ kind: 'DaemonSet', name: 'agent-v2', uid: 'u' }] });
+    expect(verdictWith(otherDs).reason).toBe('hostPort');
+  });
+
+  test('a pod of the same DaemonSet name in another namespace is not its own', () => {
+    const foreign = holding({ namespace: 'default', ownerReferences: [{ kind: 'DaemonSet', name: 'agent', uid: 'u' }] });
+    expect(verdictWith(foreign).reason).toBe('hostPort');
+  });
+
+  test('pods of the analysed DaemonSets compete only when they are in the pod list', () => {
+    // GIVEN two DaemonSets that bind the same host port and no pods
+    const other = withPort(daemonSet('other', {}, 'monitoring'));
+    const report = analyzeCoverage([agent, other], [node('n1')]);
+    // THEN each is evaluated on its own and both can run
+    expect(report.workloads.map((w) => w.schedulable)).toEqual([1, 1]);
+  });
+
+  test('objects that are not DaemonSets are skipped and counted; a missing namespace reads as default', () => {
+    const ds = daemonSet('agent');
+    delete ds.metadata.namespace;
+    const report = analyzeCoverage([{ kind: 'Deployment', metadata: { name: 'web' } }, ds, { kind: 'Namespace', metadata: { name: 'x' } }], [node('n1')]);
+    expect(report.skipped).toBe(2);
+    expect(report.workloads[0].namespace).toBe('default');
+  });
+});
+
+describe('analyzeCoverage equals the one-pair evaluation (property)', () => {
+  const LABEL_VALUES = ['a', 'b', 'c', ''];
+  const arbNode = fc.record({
+    zone: fc.constantFrom(...LABEL_VALUES, undefined),
+    pool: fc.constantFrom('general', 'gpu', 'edge', undefined),
+    gen: fc.constantFrom('4', '5', '6', 'x', undefined),
+    taints: fc.subarray([
+      { key: 'dedicated', value: 'db', effect: 'NoSchedule' },
+      { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' },
+      { key: 'nvidia.com/gpu', value: 'present', effect: 'NoExecute' },
+      { key: 'spot', value: 'true', effect: 'PreferNoSchedule' },
+    ]),
+    cpu: fc.constantFrom('500m', '1', '4'),
+    memory: fc.constantFrom('256Mi', '1Gi'),
+    pods: fc.constantFrom('1', '2', '110'),
+    gpus: fc.constantFrom(undefined, '1'),
+    known: fc.boolean(),
+  });
+  const arbExpr = fc.oneof(
+    fc.record({ key: fc.constantFrom('zone', 'pool'), operator: fc.constantFrom('In', 'NotIn'), values: fc.subarray(LABEL_VALUES.concat(['gpu', 'edge']), { minLength: 1 }) }),
+    fc.record({ key: fc.constantFrom('zone', 'pool', 'gen'), operator: fc.constantFrom('Exists', 'DoesNotExist') }),
+    fc.record({ key: fc.constant('gen'), operator: fc.constantFrom('Gt', 'Lt'), values: fc.constantFrom(['4'], ['5'], ['-1']) }),
+  );
+  const arbWorkload = fc.record({
+    nodeSelector: fc.option(fc.dictionary(fc.constantFrom('zone', 'pool'), fc.constantFrom(...LABEL_VALUES, 'gpu')), { nil: undefined }),
+    terms: fc.option(fc.array(fc.record({ matchExpressions: fc.array(arbExpr, { maxLength: 2 }) }), { maxLength: 2 }), { nil: undefined }),
+    tolerations: fc.subarray([{ operator: 'Exists' }, { key: 'dedicated', operator: 'Equal', value: 'db' }, { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoExecute' }]),
+    cpu: fc.constantFrom('0', '100m', '600m'),
+    gpu: fc.boolean(),
+    port: fc.constantFrom(undefined, 9100),
+  });
+  const arbPod = fc.record({ node: fc.nat(5), cpu: fc.constantFrom('100m', '400m'), port: fc.constantFrom(undefined, 9100), own: fc.boolean(), phase: fc.constantFrom('Running', 'Succeeded') });
+
+  test('every row, and the desired / schedulable counts, match evaluate() on the same pair', () => {
+    fc.assert(
+      fc.property(fc.array(arbNode, { minLength: 1, maxLength: 6 }), fc.array(arbWorkload, { minLength: 1, maxLength: 3 }), fc.array(arbPod, { maxLength: 6 }), (nodeSpecs, workloadSpecs, podSpecs) => {
+        const nodes = nodeSpecs.map((s, i) => {
+          const labels: Record<string, string> = {};
+          if (s.zone !== undefined) labels.zone = s.zone;
+          if (s.pool !== undefined) labels.pool = s.pool;
+          if (s.gen !== undefined) labels.gen = s.gen;
+          const allocatable = { cpu: s.cpu, memory: s.memory, pods: s.pods, ...(s.gpus ? { 'nvidia.com/gpu': s.gpus } : {}) };
+          return node(`n${i}`, { labels, taints: s.taints, allocatable: s.known ? allocatable : null });
+        });
+        const workloads = workloadSpecs.map((s, i) => {
+          const limits = s.gpu ? { 'nvidia.com/gpu': '1' } : undefined;
+          const ports = s.port ? [{ containerPort: s.port, hostPort: s.port }] : undefined;
+          return daemonSet(`w${i}`, {
+            ...(s.nodeSelector ? { nodeSelector: s.nodeSelector } : {}),
+            ...(s.terms ? { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: s.terms } } } } : {}),
+            tolerations: s.tolerations,
+            containers: [container('c', { requests: { cpu: s.cpu }, limits, ports })],
+          });
+        });
+        const pods = podSpecs.map((s, i) =>
+          pod(
+            `p${i}`,
+            `n${s.node}`,
+            { containers: [container('c', { requests: { cpu: s.cpu }, ports: s.port ? [{ containerPort: s.port, hostPort: s.port }] : undefined })] },
+            s.own ? { namespace: 'node-services', ownerReferences: [{ kind: 'DaemonSet', name: 'w0', uid: 'u' }] } : {},
+            s.phase,
+          ),
+        );
+        const report = analyzeCoverage(workloads, nodes, pods);
+        const compiledNodes = nodes.map((n) => compileNode(n, pods));
+        report.workloads.forEach((w, wi) => {
+          const cw = compileWorkload(workloads[wi]);
+          const verdicts = compiledNodes.map((n) => evaluate(cw, n));
+          expect(w.nodes).toEqual(verdicts.map((v, ni) => ({ node: `n${ni}`, runs: v.runs, reason: v.reason, detail: v.detail })));
+          expect(w.desired).toBe(verdicts.filter((v) => v.desired).length);
+          expect(w.schedulable).toBe(verdicts.filter((v) => v.runs).length);
+        });
+      }),
+      { numRuns: 300, seed: 20241128 },
+    );
+  });
+});
