@@ -429,7 +429,7 @@ export class NodeService extends Construct {
       spec: {
         selector: { matchLabels: { ...this.selector } },
         updateStrategy,
-        minReadySeconds,
+        ...(minReadySeconds > 0 ? { minReadySeconds } : {}),
         revisionHistoryLimit,
         template,
       },
@@ -445,7 +445,7 @@ export class NodeService extends Construct {
         spec: {
           selector: { matchLabels: { ...canarySelector } },
           updateStrategy,
-          minReadySeconds,
+          ...(minReadySeconds > 0 ? { minReadySeconds } : {}),
           revisionHistoryLimit,
           template: canaryTemplate,
         },

@@ -158,10 +158,11 @@ function renderProbe(p: Probe | undefined): k8s.Probe | undefined {
     ...(h.tcpSocket ? { tcpSocket: { port: port(h.tcpSocket.port) } } : {}),
     ...(h.exec ? { exec: { command: h.exec.command } } : {}),
     ...(h.grpc ? { grpc: h.grpc } : {}),
-    initialDelaySeconds: o.initialDelaySeconds ?? 0,
-    periodSeconds: o.periodSeconds ?? 10,
-    timeoutSeconds: o.timeoutSeconds ?? 1,
-    failureThreshold: o.failureThreshold ?? 3,
+    // Timings are emitted only when set: the Kubernetes defaults (0 s delay, every 10 s, 1 s timeout, 3 failures) apply.
+    ...(o.initialDelaySeconds !== undefined ? { initialDelaySeconds: o.initialDelaySeconds } : {}),
+    ...(o.periodSeconds !== undefined ? { periodSeconds: o.periodSeconds } : {}),
+    ...(o.timeoutSeconds !== undefined ? { timeoutSeconds: o.timeoutSeconds } : {}),
+    ...(o.failureThreshold !== undefined ? { failureThreshold: o.failureThreshold } : {}),
   };
 }
 
@@ -452,7 +453,6 @@ export function buildPodTemplate(intent: PodIntent, problems: ProblemCollector):
       automountServiceAccountToken: intent.automountServiceAccountToken,
       hostNetwork: intent.hostNetwork,
       hostPid: intent.hostPID,
-      hostIpc: false,
       dnsPolicy: intent.dnsPolicy,
       enableServiceLinks: false,
       ...(intent.priorityClassName ? { priorityClassName: intent.priorityClassName } : {}),

@@ -85,7 +85,7 @@ describe('NodeService defaults', () => {
     expect(pod.automountServiceAccountToken).toBe(false);
     expect(pod.hostNetwork).toBe(false);
     expect(pod.hostPID).toBe(false);
-    expect(pod.hostIPC).toBe(false);
+    expect(pod.hostIPC).toBeUndefined();
   });
 
   test('THEN resources, update strategy and node selector are explicit', () => {

@@ -26,7 +26,7 @@ describe('MonitoringAgent', () => {
   test('THEN it uses host network and host PID with DNS policy Default', () => {
     expect(pod.hostNetwork).toBe(true);
     expect(pod.hostPID).toBe(true);
-    expect(pod.hostIPC).toBe(false);
+    expect(pod.hostIPC).toBeUndefined();
     expect(pod.dnsPolicy).toBe('Default');
     expect(c.ports).toEqual([{ name: 'metrics', containerPort: 9100, hostPort: 9100, protocol: 'TCP' }]);
   });
