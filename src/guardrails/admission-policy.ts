@@ -110,6 +110,8 @@ export interface NodeServiceGuardrailsProps {
   readonly partOf?: string;
 }
 
+// Matching control characters is the point: they may not appear in admission messages.
+// eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
 /**
