@@ -5,8 +5,8 @@
  * (a) reading the file and `yaml` `parseAllDocuments` + `toJS` of every document (the floor any YAML tool pays);
  * (b) the full lint in-process: `main(['lint', file])` — read, parse (with line numbers), run the rule catalogue and
  *     format the text report, without process start;
- * (c) CLI cold start: `node bin/node-services lint <one small file>` against `node -e 0` (needs `lib/`; it is built
- *     with `tsc -p tsconfig.build.json` when missing or older than the CLI and policy sources).
+ * (c) CLI cold start: `node bin/node-services lint <one small file>` against `node -e 0` (needs the CLI bundle; it is
+ *     built with `npm run build` when missing or older than the sources).
  * Ratios b / a and c / `node -e 0` are the headline numbers (targets ≤ 2).
  *
  * Run alone with `npx tsx bench/lint.ts`.
@@ -97,18 +97,18 @@ function daemonSet(i: number): any {
   };
 }
 
-/** Builds `lib/` when it is missing or older than the CLI and policy sources. */
+/** Builds the CLI bundle (`npm run build`) when it is missing or older than the sources it bundles. */
 function ensureBuilt(): void {
-  const built = path.join(ROOT, 'lib', 'cli', 'main.js');
+  const built = path.join(ROOT, 'lib', 'cli', 'node-services.js');
   const newest = (dir: string): number =>
     fs.readdirSync(dir, { withFileTypes: true }).reduce((m, e) => {
       const full = path.join(dir, e.name);
       return Math.max(m, e.isDirectory() ? newest(full) : fs.statSync(full).mtimeMs);
     }, 0);
-  const sources = Math.max(newest(path.join(ROOT, 'src', 'cli')), newest(path.join(ROOT, 'src', 'policy')));
-  if (fs.existsSync(built) && fs.statSync(path.join(ROOT, 'lib', 'cli', 'lint.js')).mtimeMs >= sources) return;
-  spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
-  if (!fs.existsSync(built)) throw new Error('lib/cli/main.js is missing after `tsc -p tsconfig.build.json`');
+  const sources = newest(path.join(ROOT, 'src'));
+  if (fs.existsSync(built) && fs.statSync(built).mtimeMs >= sources) return;
+  spawnSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  if (!fs.existsSync(built)) throw new Error('lib/cli/node-services.js is missing after `npm run build`');
 }
 
 function timeProcess(args: string[]): { ms: number; status: number | null } {
