@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Tarball smoke test: pack the library, install the tarball into a fresh project with only its peer dependencies,
+# then (a) import it from TypeScript and synthesize a chart with every preset, (b) run the node-services bin (lint and
+# coverage) on the result. Catches missing files, wrong `exports`, and imports of dev-only packages.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+cd "$root"
+npm run -s build
+tarball="$(npm pack --silent --pack-destination "$work" | tail -n 1)"
+echo "packed $tarball ($(du -k "$work/$tarball" | cut -f1) KiB)"
+
+peer() { node -p "require('$root/node_modules/$1/package.json').version"; }
+mkdir -p "$work/app"
+cd "$work/app"
+cat > package.json <<JSON
+{ "name": "smoke-app", "version": "1.0.0", "private": true }
+JSON
+npm install --no-audit --no-fund --prefer-offline --loglevel=error \
+  "$work/$tarball" "cdk8s@$(peer cdk8s)" "cdk8s-plus-28@$(peer cdk8s-plus-28)" "constructs@$(peer constructs)"
+
+cat > tsconfig.json <<'JSON'
+{ "compilerOptions": { "target": "ES2022", "module": "commonjs", "strict": true, "esModuleInterop": true, "skipLibCheck": false,
+  "types": [], "outDir": "out" }, "files": ["main.ts"] }
+JSON
+cat > main.ts <<'TS'
+import { App, Chart } from 'cdk8s';
+import {
+  CniPlugin, CsiNode, GpuMonitor, LogAgent, MonitoringAgent, NodePool, NodeServiceAlerts, NodeServiceGuardrails,
+  NodeServicesNamespace, SecurityAgent,
+} from 'cdk8s-node-services';
+
+const app = new App({ outdir: 'dist' });
+const guardrails = new Chart(app, 'guardrails');
+new NodeServicesNamespace(guardrails, 'ns', {});
+new NodeServiceGuardrails(guardrails, 'admission', { contact: '#platform', platformGroups: ['platform-admins'] });
+const chart = new Chart(app, 'agents', { namespace: 'node-services' });
+const logs = new LogAgent(chart, 'logs', { image: 'cr.fluentbit.io/fluent/fluent-bit:3.1.9', pools: [NodePool.all(), NodePool.controlPlane()] });
+new MonitoringAgent(chart, 'metrics', { image: 'quay.io/prometheus/node-exporter:v1.8.2' });
+new CniPlugin(chart, 'cni', { image: 'docker.io/flannel/flannel:v0.25.6', healthPort: 8081,
+  install: { image: 'docker.io/flannel/flannel-cni-plugin:v1.5.1-flannel2', command: ['sh', '-c', 'true'] } });
+new CsiNode(chart, 'csi', { driverName: 'ebs.csi.aws.com', image: 'public.ecr.aws/ebs-csi-driver/aws-ebs-csi-driver:v1.46.0' });
+new SecurityAgent(chart, 'security', { image: 'docker.io/falcosecurity/falco:0.44.1' });
+new GpuMonitor(chart, 'gpu', { image: 'nvcr.io/nvidia/k8s/dcgm-exporter:4.5.3-4.8.2-distroless', pools: [NodePool.gpu()] });
+new NodeServiceAlerts(chart, 'alerts', { services: [logs] });
+chart.addDependency(guardrails);
+app.synth();
+TS
+node "$root/node_modules/typescript/bin/tsc" -p .
+node out/main.js
+count="$(cat dist/*.yaml | grep -c '^kind: DaemonSet$')"
+echo "synthesized $count DaemonSets"
+[ "$count" -eq 6 ] || { echo "expected 6 DaemonSets, got $count" >&2; exit 1; }
+
+# The bin: lint must pass on the synthesized output; coverage must explain the nodes.
+npx --no-install node-services --version
+npx --no-install node-services lint dist/
+cat > nodes.json <<'JSON'
+{ "apiVersion": "v1", "kind": "NodeList", "items": [
+  { "metadata": { "name": "worker-1", "labels": { "kubernetes.io/os": "linux", "kubernetes.io/hostname": "worker-1" } },
+    "status": { "allocatable": { "cpu": "4", "memory": "16Gi", "pods": "110" } } },
+  { "metadata": { "name": "gpu-1", "labels": { "kubernetes.io/os": "linux", "nvidia.com/gpu.present": "true" } },
+    "spec": { "taints": [ { "key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule" } ] },
+    "status": { "allocatable": { "cpu": "8", "memory": "64Gi", "pods": "110", "nvidia.com/gpu": "4" } } } ] }
+JSON
+npx --no-install node-services coverage --nodes nodes.json dist/
+npx --no-install node-services coverage --nodes nodes.json --output json dist/ > coverage.json
+node -e "const r=require('./coverage.json'); if (r.nodes!==2 || r.workloads.length!==6) { console.error('unexpected coverage report'); process.exit(1) }"
+# A broken manifest (privileged beside allowPrivilegeEscalation: false, which the API server rejects) must fail lint
+# with exit code 1.
+sed '0,/privileged: false/s//privileged: true/' dist/0001-agents.k8s.yaml > broken.yaml
+set +e
+npx --no-install node-services lint broken.yaml > lint-broken.txt
+status=$?
+set -e
+if [ "$status" -ne 1 ]; then echo "lint of a broken manifest exited $status, expected 1" >&2; cat lint-broken.txt >&2; exit 1; fi
+grep -q 'privileged' lint-broken.txt
+echo "tarball smoke test passed"
