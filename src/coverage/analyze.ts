@@ -104,9 +104,12 @@ function nodeGroups(nodes: readonly CompiledNode[], workloads: readonly Compiled
  * json`) are the pods already running: their requests, host ports and number count against their node, except a
  * DaemonSet's own pods on their own node (see {@link CompiledWorkload.ownsPod}). Each DaemonSet is evaluated on its
  * own: the analysed DaemonSets do not compete with each other for ports or resources unless their pods are in `pods`.
+ * RuntimeClass objects among `workloads` supply the pod overhead of DaemonSets naming them (they count as skipped).
  */
 export function analyzeCoverage(workloads: readonly any[], nodes: readonly any[], pods?: readonly any[], options?: CoverageOptions): CoverageReport {
-  const daemonSets = workloads.filter((o) => o?.kind === 'DaemonSet').map((o) => compileWorkload(o, options));
+  const runtimeClasses = workloads.filter((o) => o?.kind === 'RuntimeClass');
+  const compileOptions: CoverageOptions = runtimeClasses.length > 0 ? { ...options, runtimeClasses: [...(options?.runtimeClasses ?? []), ...runtimeClasses] } : { ...options };
+  const daemonSets = workloads.filter((o) => o?.kind === 'DaemonSet').map((o) => compileWorkload(o, compileOptions));
   const byNode = podsByNode(pods);
   const compiledNodes = nodes.map((n) => compileNode(n, byNode.get(n?.metadata?.name) ?? [], options));
   const warnings: string[] = [];

@@ -46,19 +46,19 @@ export class CompiledWorkload {
   public readonly namespace: string;
   /** Name ("" for a bare template). */
   public readonly name: string;
-  /** The pod spec the evaluation is based on (the template's `spec`, as given). */
+  /** @internal the pod spec the evaluation is based on (the template's `spec`, as given). */
   public readonly podSpec: any;
-  /** Template `spec.nodeName` ("" when unset). */
+  /** @internal template `spec.nodeName` ("" when unset). */
   public readonly nodeName: string;
-  /** `spec.nodeSelector` as Equals requirements sorted by key. */
+  /** @internal `spec.nodeSelector` as Equals requirements sorted by key. */
   public readonly nodeSelector: readonly LabelRequirement[];
-  /** Required node affinity (`undefined` = no constraint). */
+  /** @internal required node affinity (`undefined` = no constraint). */
   public readonly affinity: CompiledAffinity | undefined;
   /** Tolerations of the daemon pod: the template's merged with the controller's automatic ones. */
   public readonly tolerations: readonly Toleration[];
-  /** Pod requests in scheduler units. */
+  /** @internal pod requests in scheduler units. */
   public readonly requests: ResourceVector;
-  /** Host ports the pod binds (after host-network defaulting). */
+  /** @internal host ports the pod binds (after host-network defaulting). */
   public readonly hostPorts: readonly HostPort[];
   /** Things the analysis cannot model or that the API server would treat differently than it looks. */
   public readonly warnings: readonly string[];
@@ -96,7 +96,7 @@ export class CompiledWorkload {
     this.readsNodeName = this.nodeName.length > 0 || (this.affinity?.terms ?? []).some((t) => t.fields.length > 0);
     this.tolerations = daemonPodTolerations(spec);
     const sidecars = minor >= 29;
-    this.requests = podRequests(spec, sidecars, where, warnings);
+    this.requests = podRequests(withRuntimeClassOverhead(spec, where, options?.runtimeClasses, warnings), sidecars, where, warnings);
     this.hostPorts = podHostPorts(spec, sidecars && minor >= 33, where);
     this.scalarNames = this.requests.scalars ? [...this.requests.scalars.keys()] : [];
     this.scalarValues = this.requests.scalars ? [...this.requests.scalars.values()] : [];
@@ -116,6 +116,26 @@ export class CompiledWorkload {
     if (pod.daemonSetOwners !== undefined) return pod.daemonSetOwners.includes(this.name);
     return this.selectsPod(pod.labels);
   }
+}
+
+/**
+ * The pod spec as the RuntimeClass admission plugin leaves it: with `runtimeClassName` naming a given RuntimeClass,
+ * `spec.overhead` is that class's `overhead.podFixed`. Without the RuntimeClass the overhead is unknown (warned).
+ */
+function withRuntimeClassOverhead(spec: any, where: string, runtimeClasses: readonly any[] | undefined, warnings: string[]): any {
+  const name = spec.runtimeClassName;
+  if (typeof name !== 'string' || name.length === 0) return spec;
+  const runtimeClass = runtimeClasses?.find((rc) => rc?.metadata?.name === name);
+  if (runtimeClass === undefined) {
+    if (spec.overhead == null) {
+      warnings.push(
+        `${where}.runtimeClassName is ${name}, but no RuntimeClass ${name} was given: its pod overhead is not counted ` +
+          '(pass the RuntimeClass objects along with the manifests)',
+      );
+    }
+    return spec;
+  }
+  return { ...spec, overhead: runtimeClass.overhead?.podFixed };
 }
 
 function workloadWarnings(spec: any, where: string, minor: number, tolerations: readonly Toleration[], warnings: string[]): void {
@@ -140,6 +160,16 @@ function workloadWarnings(spec: any, where: string, minor: number, tolerations: 
   if (affinity.podAffinity || affinity.podAntiAffinity || (Array.isArray(spec.topologySpreadConstraints) && spec.topologySpreadConstraints.length > 0)) {
     warnings.push(`${where}: pod (anti-)affinity and topology spread constraints are evaluated by the scheduler only and are not modeled`);
   }
+  const containers: any[] = Array.isArray(spec.containers) ? spec.containers : [];
+  containers.forEach((c: any, i: number) => {
+    const resources = c?.resources ?? {};
+    if (resources.requests == null && resources.limits == null) {
+      warnings.push(
+        `${where}.containers[${i}] (${c?.name ?? 'unnamed'}) has no resource requests: a LimitRange defaultRequest in the namespace ` +
+          'would add some, which the analysis cannot see; set requests explicitly',
+      );
+    }
+  });
   if (minor < 29 && Array.isArray(spec.initContainers)) {
     spec.initContainers.forEach((c: any, i: number) => {
       if (isSidecar(c)) {
@@ -193,21 +223,21 @@ export function compileWorkload(object: any, options?: CoverageOptions): Compile
 export class CompiledNode {
   /** Node name. */
   public readonly name: string;
-  /** The node object as given. */
+  /** @internal the node object as given. */
   public readonly node: any;
   /** @internal labels by interned key id. */
   public readonly labels: LabelTable;
-  /** Taints in `spec.taints` order. */
+  /** @internal taints in `spec.taints` order. */
   public readonly taints: readonly InternedTaint[];
   /** @internal only the `NoSchedule`/`NoExecute` taints, in order. */
   public readonly excludingTaints: readonly InternedTaint[];
-  /** Allocatable in scheduler units; `undefined` when the node has no `status.allocatable` (fit is not checked). */
+  /** @internal allocatable in scheduler units; `undefined` without `status.allocatable` (fit is not checked). */
   public readonly allocatable: ResourceVector | undefined;
-  /** Allocatable pod slots. */
+  /** @internal allocatable pod slots. */
   public readonly allocatablePods: number;
-  /** Sum of the requests of the pods already on the node. */
+  /** @internal sum of the requests of the pods already on the node. */
   public readonly requested: ResourceVector;
-  /** Non-terminated pods bound to the node. */
+  /** @internal non-terminated pods bound to the node. */
   public readonly pods: readonly ExistingPod[];
   /** @internal `protocol/port` → bindings, `undefined` when no pod binds a host port. */
   public readonly ports: Map<string, PortHolder[]> | undefined;

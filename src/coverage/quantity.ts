@@ -18,6 +18,23 @@ const DECIMAL_EXP: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, 
  * Kubernetes quantity.
  */
 export function scaledQuantity(value: unknown, scaleExp: 0 | 3): number | undefined {
+  if (typeof value !== 'string') return scaleText(value, scaleExp);
+  // Node lists repeat the same few quantities thousands of times ("110", "3920m"): remember them.
+  const memo = scaleExp === 3 ? MILLI_MEMO : UNIT_MEMO;
+  let result = memo.get(value);
+  if (result === undefined && !memo.has(value)) {
+    result = scaleText(value, scaleExp);
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    memo.set(value, result);
+  }
+  return result;
+}
+
+const MEMO_LIMIT = 4096;
+const MILLI_MEMO = new Map<string, number | undefined>();
+const UNIT_MEMO = new Map<string, number | undefined>();
+
+function scaleText(value: unknown, scaleExp: 0 | 3): number | undefined {
   let text: string;
   if (typeof value === 'string') text = value;
   else if (typeof value === 'number' && Number.isFinite(value)) text = String(value);

@@ -30,6 +30,12 @@ export interface CoverageOptions {
    * @default 28
    */
   readonly kubernetesMinor?: number;
+  /**
+   * RuntimeClass objects (`node.k8s.io/v1`). A pod whose `runtimeClassName` names one of them gets its
+   * `overhead.podFixed` as `spec.overhead`, as the RuntimeClass admission plugin does.
+   * @default none: `spec.overhead` is used as given
+   */
+  readonly runtimeClasses?: any[];
 }
 
 /** One failed check. */

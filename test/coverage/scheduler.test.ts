@@ -3,7 +3,7 @@
  * scheduler filters that can fail for a daemon pod (§7), plus the version switches of §8.
  */
 
-import { CoverageReason, checkPodOnNode, compileNode, compileWorkload } from '../../src/coverage';
+import { CoverageReason, analyzeCoverage, checkPodOnNode, compileNode, compileWorkload } from '../../src/coverage';
 import { container, daemonSet, node, pod, template } from './support';
 
 const withContainers = (containers: any[], extra: any = {}) => template({ containers, ...extra });
@@ -50,6 +50,30 @@ describe('§4 the created pod: API server defaulting the analysis applies itself
     const t = withContainers([container('agent', { ports: ports({ containerPort: 53, hostPort: 53 }) })]);
     expect(checkPodOnNode(t, n, [occupied('n1', ports({ containerPort: 53, hostPort: 53 }))]).reason).toBe(CoverageReason.HOST_PORT);
     expect(checkPodOnNode(t, n, [occupied('n1', ports({ containerPort: 53, hostPort: 53, protocol: 'UDP' }))]).runs).toBe(true);
+  });
+
+  test('§4 a RuntimeClass given with the manifests supplies the overhead (RuntimeClass admission)', () => {
+    // GIVEN a gVisor-style RuntimeClass with 250m / 64Mi overhead and a DaemonSet naming it
+    const runtimeClass = { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: 'gvisor' }, handler: 'runsc', overhead: { podFixed: { cpu: '250m', memory: '64Mi' } } };
+    const ds = daemonSet('sandboxed', { runtimeClassName: 'gvisor', containers: [container('agent', { requests: { cpu: '800m', memory: '64Mi' } })] });
+    const n = node('n1', { allocatable: { cpu: '1', memory: '1Gi', pods: '10' } });
+    // WHEN analysed with and without the RuntimeClass
+    const withClass = analyzeCoverage([runtimeClass, ds], [n]);
+    const without = analyzeCoverage([ds], [n]);
+    // THEN the overhead makes the pod too big (1050m > 1), the RuntimeClass counts as a skipped object
+    expect(withClass.workloads[0].nodes[0]).toMatchObject({ runs: false, detail: 'cpu: requested 1050m, free 1 of 1 allocatable' });
+    expect(withClass.skipped).toBe(1);
+    // AND without it the pod fits, with a warning that the overhead is unknown
+    expect(without.workloads[0].nodes[0].runs).toBe(true);
+    expect(without.warnings.join('\n')).toMatch(/runtimeClassName is gvisor, but no RuntimeClass gvisor was given: its pod overhead is not counted/);
+    // AND checkPodOnNode takes the RuntimeClasses as an option
+    expect(checkPodOnNode(ds, n, undefined, { runtimeClasses: [runtimeClass] }).runs).toBe(false);
+  });
+
+  test('§4 a LimitRange defaultRequest cannot be seen offline: containers without requests are flagged', () => {
+    const w = compileWorkload(daemonSet('bare', { containers: [container('bare')] }));
+    expect(w.warnings.join('\n')).toMatch(/containers\[0\] \(bare\) has no resource requests: a LimitRange defaultRequest/);
+    expect(compileWorkload(daemonSet('sized')).warnings).toEqual([]);
   });
 
   test('§4 spec.overhead is added as given', () => {
