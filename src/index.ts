@@ -1,4 +1,3 @@
-export * from './k8s';
 export * from './core';
 export * from './presets';
 export { NodeServiceKind, KIND_ANNOTATION, kindProfile, KindProfile, HostPathAllowance } from './policy/kinds';

@@ -44,7 +44,7 @@ export enum ImagePullPolicy {
 }
 
 /** A port the container listens on. */
-export interface ContainerPort {
+export interface PortSpec {
   /** Port name: at most 15 lower-case alphanumerics or '-', with a letter; unique in the container. */
   readonly name: string;
   /** Port number in the container (1–65535). */
@@ -321,7 +321,7 @@ export interface ContainerSpec {
    * Ports.
    * @default none
    */
-  readonly ports?: ContainerPort[];
+  readonly ports?: PortSpec[];
   /**
    * Readiness probe (node services should have one: a rollout waits for it).
    * @default none

@@ -15,7 +15,11 @@ export interface PropProblem {
   readonly fix: string;
 }
 
-/** Thrown when a node-service construct gets invalid props; lists every problem found. */
+/**
+ * Thrown when a node-service construct gets invalid props; lists every problem found.
+ *
+ * @jsii ignore (extends the built-in Error, which jsii cannot model; other languages receive the message)
+ */
 export class NodeServiceError extends Error {
   /** The construct path of the construct that rejected its props. */
   public readonly constructPath: string;

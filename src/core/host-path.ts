@@ -76,7 +76,7 @@ export class HostPath {
   /** The path on the host. */
   public readonly path: string;
   /** Whether the mount is writable. */
-  public readonly writable: boolean;
+  public readonly isWritable: boolean;
   /** The hostPath type. */
   public readonly type: HostPathType;
   /** Where the path appears in the container. */
@@ -90,7 +90,7 @@ export class HostPath {
 
   private constructor(path: string, writable: boolean, options: HostPathOptions, reason: string | undefined) {
     this.path = path;
-    this.writable = writable;
+    this.isWritable = writable;
     this.type = options.type ?? HostPathType.DIRECTORY;
     this.mountPath = options.mountPath ?? path;
     this.propagation = options.propagation ?? MountPropagation.NONE;

@@ -364,7 +364,7 @@ export class NodeService extends Construct {
     const suppressions: RuleSuppression[] = [...(props.suppressions ?? [])];
     const writableReasons = allContainers(props)
       .flatMap((c) => c.hostPaths ?? [])
-      .filter((h) => h.writable && h.reason)
+      .filter((h) => h.isWritable && h.reason)
       .map((h) => `${h.path}: ${h.reason}`);
     if (writableReasons.length > 0) suppressions.push({ ruleId: 'host-path-writable', reason: unique(writableReasons).join('; ') });
     const privilegedReasons = allContainers(props)

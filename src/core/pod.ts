@@ -311,14 +311,14 @@ export function buildPodTemplate(intent: PodIntent, problems: ProblemCollector):
       const hf = `${field}.hostPaths[${i}]`;
       const pathProblem = hostPathError(h.path);
       problems.check(`${hf}.path`, h.path, pathProblem, 'use an absolute, normalized host path such as "/var/log"');
-      if (h.writable) {
+      if (h.isWritable) {
         problems.check(`${hf}.reason`, h.reason, reasonProblem(h.reason), 'say why the service must write to the host, e.g. HostPath.writable(path, { reason: "keeps read positions across restarts" })');
       }
-      if (!pathProblem && !isHostPathAllowed(intent.profile, h.path, h.writable)) {
+      if (!pathProblem && !isHostPathAllowed(intent.profile, h.path, h.isWritable)) {
         problems.add(
           `${hf}.path`,
           h.path,
-          `is not on the ${intent.kind} host-path allowlist for ${h.writable ? 'writable' : 'read-only'} mounts (allowed: ${describeHostPathAllowlist(intent.profile)})`,
+          `is not on the ${intent.kind} host-path allowlist for ${h.isWritable ? 'writable' : 'read-only'} mounts (allowed: ${describeHostPathAllowlist(intent.profile)})`,
           'use an allowed path, or build the service with the generic NodeService if this host access is really intended',
         );
       }
@@ -330,7 +330,7 @@ export function buildPodTemplate(intent: PodIntent, problems: ProblemCollector):
       mounts.push({
         name: h.volumeName,
         mountPath: h.mountPath,
-        readOnly: !h.writable,
+        readOnly: !h.isWritable,
         ...(h.propagation !== MountPropagation.NONE ? { mountPropagation: h.propagation } : {}),
       });
     });

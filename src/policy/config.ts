@@ -34,7 +34,11 @@ export interface RuleConfig {
   readonly imageRegistries?: string[];
 }
 
-/** A configuration that cannot be used: unknown rule id, unknown level, or an attempt to weaken a locked rule. */
+/**
+ * A configuration that cannot be used: unknown rule id, unknown level, or an attempt to weaken a locked rule.
+ *
+ * @jsii ignore (extends the built-in Error, which jsii cannot model; other languages receive the message)
+ */
 export class PolicyConfigError extends Error {
   constructor(message: string) {
     super(message);

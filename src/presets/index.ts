@@ -1,4 +1,4 @@
-export * from './common';
+export { NodeServicePresetProps } from './common';
 export * from './log-agent';
 export * from './monitoring-agent';
 export * from './cni-plugin';
