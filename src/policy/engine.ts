@@ -96,10 +96,9 @@ function namespaceIndex(manifests: readonly any[]): Map<string, any> {
   return out;
 }
 
-const ruleInfo = (id: string): { suppressible: boolean } | undefined => {
-  const rule = findRule(id);
-  return rule ? { suppressible: rule.suppressible } : undefined;
-};
+/** What rules may know about other rules (for `invalid-suppression`), one frozen object per rule id. */
+const RULE_INFO = new Map<string, { readonly suppressible: boolean }>(RULES.map((r) => [r.id, Object.freeze({ suppressible: r.suppressible })]));
+const ruleInfo = (id: string): { readonly suppressible: boolean } | undefined => RULE_INFO.get(id);
 
 /**
  * Checks manifests against the rule catalogue. DaemonSets are checked (with their pod templates); other objects are

@@ -1,8 +1,26 @@
 /**
- * Small helpers the rules share: JSON paths, value rendering for messages, defensive access to plain manifests.
+ * Small helpers the rules share: JSON paths, value rendering for messages, defensive access to plain manifests,
+ * and memoized forms of the pure grammar checks that the rules call for values recurring across objects.
  */
 
+import { imagePinError } from '../k8s/image';
+import { dns1123LabelError, labelValueError, portNameError, qualifiedNameError } from '../k8s/names';
+import { parseQuantity, quantityError } from '../k8s/quantity';
+import { isContainerRuntimeSocket } from './kinds';
+
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** Whether a string key matches {@link IDENTIFIER}, checked without the regular expression (this runs per path segment). */
+function isIdentifier(key: string): boolean {
+  const n = key.length;
+  if (n === 0) return false;
+  for (let i = 0; i < n; i++) {
+    const c = key.charCodeAt(i);
+    const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36;
+    if (!letter && (i === 0 || c < 48 || c > 57)) return false;
+  }
+  return true;
+}
 
 /**
  * Appends keys to a JSON path: numbers become `[n]`, identifiers `.key`, other keys `['key']`
@@ -12,7 +30,7 @@ export function jsonPath(base: string, ...keys: Array<string | number>): string 
   let out = base;
   for (const key of keys) {
     if (typeof key === 'number') out += `[${key}]`;
-    else if (IDENTIFIER.test(key)) out += out.length === 0 ? key : `.${key}`;
+    else if (typeof key === 'string' ? isIdentifier(key) : IDENTIFIER.test(key)) out += out.length === 0 ? key : `.${key}`;
     else out += `['${key.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}']`;
   }
   return out;
@@ -73,3 +91,44 @@ export function droppedCapabilities(securityContext: any): unknown[] {
 export function isNonNegativeInteger(value: unknown): boolean {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }
+
+/** How many distinct values each memoized check remembers before it starts afresh (bounds memory on large inputs). */
+const MEMO_LIMIT = 4096;
+/** Stands for a remembered `undefined` result. */
+const NO_RESULT = Symbol('no result');
+
+/**
+ * Wraps a pure function of one string so that each distinct value is computed once: label keys, quantities,
+ * images and host paths recur across the objects of one run and across repeated runs. Results must be immutable
+ * (strings, numbers, booleans or `undefined`); arguments that are not strings are passed through uncached, and a
+ * call that throws is not remembered.
+ */
+export function memoizeByString<T extends string | number | boolean | undefined>(fn: (value: string) => T): (value: string) => T {
+  const cache = new Map<string, T | typeof NO_RESULT>();
+  return (value: string): T => {
+    if (typeof value !== 'string') return fn(value);
+    const hit = cache.get(value);
+    if (hit !== undefined) return (hit === NO_RESULT ? undefined : hit) as T;
+    const result = fn(value);
+    if (cache.size >= MEMO_LIMIT) cache.clear();
+    cache.set(value, result === undefined ? NO_RESULT : result);
+    return result;
+  };
+}
+
+/** {@link qualifiedNameError}, memoized (label, annotation, selector and toleration keys repeat across objects). */
+export const qualifiedNameErrorOf = memoizeByString(qualifiedNameError);
+/** {@link labelValueError}, memoized (label values such as names, versions and components repeat). */
+export const labelValueErrorOf = memoizeByString(labelValueError);
+/** {@link dns1123LabelError}, memoized (namespaces, container and volume names). */
+export const dns1123LabelErrorOf = memoizeByString(dns1123LabelError);
+/** {@link portNameError}, memoized. */
+export const portNameErrorOf = memoizeByString(portNameError);
+/** {@link parseQuantity} of a string, memoized. */
+export const parseQuantityOf = memoizeByString(parseQuantity);
+/** {@link quantityError} of a string, memoized. */
+export const quantityErrorOf = memoizeByString(quantityError);
+/** {@link imagePinError}, memoized. */
+export const imagePinErrorOf = memoizeByString(imagePinError);
+/** {@link isContainerRuntimeSocket}, memoized. */
+export const isContainerRuntimeSocketPath = memoizeByString(isContainerRuntimeSocket);

@@ -4,10 +4,10 @@
  */
 
 import { KIND_ANNOTATION, kindProfile } from './kinds';
-import { asArray, asObject, isTrue, jsonPath } from './helpers';
+import { asArray, asObject, isTrue } from './helpers';
 import type { ContainerView, HostPathMountView, HostPathView, PodView } from './types';
 
-/** JSON path of a DaemonSet's pod spec. */
+/** JSON path of a DaemonSet's pod spec (paths below it are written out directly: every segment is an identifier or an index). */
 export const POD_PATH = 'spec.template.spec';
 
 function containerViews(list: unknown, field: 'containers' | 'initContainers'): ContainerView[] {
@@ -18,7 +18,7 @@ function containerViews(list: unknown, field: 'containers' | 'initContainers'): 
     return {
       container,
       index,
-      path: jsonPath(POD_PATH, field, index),
+      path: `${POD_PATH}.${field}[${index}]`,
       init,
       sidecar: init && container.restartPolicy === 'Always',
       name: typeof container.name === 'string' ? container.name : '',
@@ -60,7 +60,7 @@ export function buildPodView(object: any): PodView {
           mounts.push({
             container: c,
             mount,
-            path: jsonPath(c.path, 'volumeMounts', mi),
+            path: `${c.path}.volumeMounts[${mi}]`,
             writable: !isTrue(mount.readOnly),
           });
         }
@@ -68,7 +68,7 @@ export function buildPodView(object: any): PodView {
     }
     hostPaths.push({
       volume,
-      path: jsonPath(POD_PATH, 'volumes', index),
+      path: `${POD_PATH}.volumes[${index}]`,
       name,
       hostPath: typeof hp.path === 'string' ? hp.path : '',
       type: typeof hp.type === 'string' ? hp.type : '',

@@ -1,5 +1,4 @@
-import { qualifiedNameError } from '../../k8s/names';
-import { asObject, isObject, jsonPath, show } from '../helpers';
+import { asObject, isObject, jsonPath, qualifiedNameErrorOf, show } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 
 /** The API server's limit on the total size of an object's annotations (keys plus values), in bytes. */
@@ -12,8 +11,9 @@ function checkAnnotations(annotations: unknown, base: string, out: RuleFinding[]
     return;
   }
   let size = 0;
-  for (const [k, v] of Object.entries(annotations)) {
-    const keyError = qualifiedNameError(k.toLowerCase());
+  for (const k of Object.keys(annotations)) {
+    const v = annotations[k];
+    const keyError = qualifiedNameErrorOf(k.toLowerCase());
     if (keyError) out.push({ path: jsonPath(base, k), message: `annotation key ${show(k)} ${keyError}` });
     if (typeof v !== 'string') out.push({ path: jsonPath(base, k), message: `annotation value must be a string (has ${show(v)})` });
     size += Buffer.byteLength(k) + Buffer.byteLength(typeof v === 'string' ? v : String(v));

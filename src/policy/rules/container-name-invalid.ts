@@ -1,5 +1,4 @@
-import { dns1123LabelError } from '../../k8s/names';
-import { jsonPath, show } from '../helpers';
+import { dns1123LabelErrorOf, jsonPath, show } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 
 /** Every container (and init container) needs a DNS-1123 label name. */
@@ -19,7 +18,7 @@ export const containerNameInvalid = defineRule({
         out.push({ path: jsonPath(c.path, 'name'), message: `${c.init ? 'init container' : 'container'} #${c.index} has no name` });
         continue;
       }
-      const err = typeof name === 'string' ? dns1123LabelError(name) : 'must be a string';
+      const err = typeof name === 'string' ? dns1123LabelErrorOf(name) : 'must be a string';
       if (err) out.push({ path: jsonPath(c.path, 'name'), message: `container name ${show(name)} ${err}` });
     }
     return out;

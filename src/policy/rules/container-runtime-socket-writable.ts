@@ -1,5 +1,4 @@
-import { isContainerRuntimeSocket } from '../kinds';
-import { jsonPath } from '../helpers';
+import { isContainerRuntimeSocketPath, jsonPath } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 
 /** A writable mount of a container runtime socket. */
@@ -14,7 +13,7 @@ export const containerRuntimeSocketWritable = defineRule({
   check(_object, { view }) {
     const out: RuleFinding[] = [];
     for (const hp of view.hostPaths) {
-      if (hp.hostPath === '' || !isContainerRuntimeSocket(hp.hostPath)) continue;
+      if (hp.hostPath === '' || !isContainerRuntimeSocketPath(hp.hostPath)) continue;
       for (const m of hp.mounts) {
         if (!m.writable) continue;
         out.push({

@@ -1,5 +1,5 @@
-import { CONTAINER_RUNTIME_SOCKETS, isContainerRuntimeSocket } from '../kinds';
-import { jsonPath } from '../helpers';
+import { CONTAINER_RUNTIME_SOCKETS } from '../kinds';
+import { isContainerRuntimeSocketPath, jsonPath } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 
 /** Any mount of a container runtime socket (or the directory holding it). */
@@ -14,7 +14,7 @@ export const containerRuntimeSocket = defineRule({
   check(_object, { view }) {
     const out: RuleFinding[] = [];
     for (const hp of view.hostPaths) {
-      if (hp.hostPath === '' || !isContainerRuntimeSocket(hp.hostPath)) continue;
+      if (hp.hostPath === '' || !isContainerRuntimeSocketPath(hp.hostPath)) continue;
       out.push({
         path: jsonPath(hp.path, 'hostPath', 'path'),
         message: `volume '${hp.name}' mounts the container runtime socket path '${hp.hostPath}'`,

@@ -13,6 +13,7 @@ export const duplicatePortName = defineRule({
   check(_object, { view }) {
     const out: RuleFinding[] = [];
     for (const c of view.containers) {
+      if (c.ports.length < 2) continue;
       const seen = new Set<string>();
       c.ports.forEach((raw, i) => {
         const name = asObject(raw).name;

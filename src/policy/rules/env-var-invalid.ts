@@ -1,8 +1,10 @@
 import { envVarNameError } from '../../k8s/names';
-import { asObject, isObject, jsonPath, show } from '../helpers';
+import { asObject, isObject, jsonPath, memoizeByString, show } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 
 const VALUE_SOURCES = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef'];
+/** {@link envVarNameError}, memoized: variable names repeat across containers and objects. */
+const nameErrorOf = memoizeByString(envVarNameError);
 
 /** Environment variable names and sources as the API server validates them. */
 export const envVarInvalid = defineRule({
@@ -21,18 +23,17 @@ export const envVarInvalid = defineRule({
       if (!Array.isArray(env)) continue;
       env.forEach((raw, i) => {
         const e = asObject(raw);
-        const base = jsonPath(c.path, 'env', i);
-        const err = typeof e.name === 'string' ? envVarNameError(e.name) : 'is missing';
-        if (err) out.push({ path: jsonPath(base, 'name'), message: `container '${c.name}' env name ${show(e.name)} ${err}` });
+        const err = typeof e.name === 'string' ? nameErrorOf(e.name) : 'is missing';
+        if (err) out.push({ path: jsonPath(c.path, 'env', i, 'name'), message: `container '${c.name}' env name ${show(e.name)} ${err}` });
         if (e.valueFrom === undefined || e.valueFrom === null) return;
         if (e.value !== undefined && e.value !== null && e.value !== '') {
-          out.push({ path: jsonPath(base, 'valueFrom'), message: `env ${show(e.name)} sets both value and valueFrom` });
+          out.push({ path: jsonPath(c.path, 'env', i, 'valueFrom'), message: `env ${show(e.name)} sets both value and valueFrom` });
         }
         const from = isObject(e.valueFrom) ? e.valueFrom : {};
         const sources = VALUE_SOURCES.filter((s) => from[s] !== undefined && from[s] !== null);
         if (sources.length !== 1) {
           out.push({
-            path: jsonPath(base, 'valueFrom'),
+            path: jsonPath(c.path, 'env', i, 'valueFrom'),
             message: `env ${show(e.name)} valueFrom must set exactly one of ${VALUE_SOURCES.join(', ')} (has ${sources.length === 0 ? 'none' : sources.join(', ')})`,
           });
         }

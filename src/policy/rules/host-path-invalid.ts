@@ -19,7 +19,7 @@ export const hostPathInvalid = defineRule({
       const path = raw !== null && typeof raw === 'object' ? raw.path : undefined;
       if (typeof path !== 'string' || path === '') {
         out.push({ path: jsonPath(hp.path, 'hostPath', 'path'), message: `hostPath volume ${show(hp.name)} has no path` });
-      } else if (path.split('/').includes('..')) {
+      } else if (path.includes('..') && path.split('/').includes('..')) {
         out.push({ path: jsonPath(hp.path, 'hostPath', 'path'), message: `host path ${show(path)} contains a '..' element` });
       }
       const type = raw !== null && typeof raw === 'object' ? raw.type : undefined;

@@ -1,5 +1,4 @@
-import { imagePinError } from '../../k8s/image';
-import { jsonPath } from '../helpers';
+import { imagePinErrorOf, jsonPath } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 
 /** Images must carry a tag other than `latest`, or a digest. */
@@ -17,7 +16,7 @@ export const imageNotPinned = defineRule({
     for (const c of view.containers) {
       const image = c.container.image;
       if (typeof image !== 'string' || image === '') continue;
-      const err = imagePinError(image);
+      const err = imagePinErrorOf(image);
       if (err) out.push({ path: jsonPath(c.path, 'image'), message: `container '${c.name}' image '${image}' ${err}` });
     }
     return out;

@@ -17,12 +17,15 @@ export const invalidSuppression = defineRule({
   check(_object, { view, ruleInfo }) {
     const out: RuleFinding[] = [];
     for (const s of readSuppressions(view.annotations)) {
-      const path = jsonPath('metadata.annotations', s.key);
       const info = ruleInfo(s.ruleId);
-      if (!info) out.push({ path, message: `suppression names unknown rule '${s.ruleId}'` });
-      else if (!info.suppressible) out.push({ path, message: `rule '${s.ruleId}' cannot be suppressed (the API server would reject the object, or the rule guards suppressions)` });
-      else if (!isValidReason(s.reason)) {
-        out.push({ path, message: `suppression of '${s.ruleId}' has reason '${s.reason}', shorter than ${MIN_REASON_LENGTH} characters` });
+      if (!info) out.push({ path: jsonPath('metadata.annotations', s.key), message: `suppression names unknown rule '${s.ruleId}'` });
+      else if (!info.suppressible) {
+        out.push({
+          path: jsonPath('metadata.annotations', s.key),
+          message: `rule '${s.ruleId}' cannot be suppressed (the API server would reject the object, or the rule guards suppressions)`,
+        });
+      } else if (!isValidReason(s.reason)) {
+        out.push({ path: jsonPath('metadata.annotations', s.key), message: `suppression of '${s.ruleId}' has reason '${s.reason}', shorter than ${MIN_REASON_LENGTH} characters` });
       }
     }
     return out;

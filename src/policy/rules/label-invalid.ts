@@ -1,5 +1,4 @@
-import { labelValueError, qualifiedNameError } from '../../k8s/names';
-import { asObject, isObject, jsonPath, show } from '../helpers';
+import { asObject, isObject, jsonPath, labelValueErrorOf, qualifiedNameErrorOf, show } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 
 function checkLabels(labels: unknown, base: string, out: RuleFinding[]): void {
@@ -8,10 +7,11 @@ function checkLabels(labels: unknown, base: string, out: RuleFinding[]): void {
     out.push({ path: base, message: `labels must be a map (has ${show(labels)})` });
     return;
   }
-  for (const [k, v] of Object.entries(labels)) {
-    const keyError = qualifiedNameError(k);
+  for (const k of Object.keys(labels)) {
+    const v = labels[k];
+    const keyError = qualifiedNameErrorOf(k);
     if (keyError) out.push({ path: jsonPath(base, k), message: `label key ${show(k)} ${keyError}` });
-    const valueError = typeof v === 'string' ? labelValueError(v) : `must be a string (has ${show(v)})`;
+    const valueError = typeof v === 'string' ? labelValueErrorOf(v) : `must be a string (has ${show(v)})`;
     if (valueError) out.push({ path: jsonPath(base, k), message: `label value ${show(v)} ${valueError}` });
   }
 }

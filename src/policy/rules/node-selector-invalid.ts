@@ -1,17 +1,17 @@
-import { labelValueError, qualifiedNameError } from '../../k8s/names';
 import { nodeSelectorRequirementError } from '../grammar';
-import { asArray, asObject, isObject, jsonPath, show } from '../helpers';
+import { asArray, asObject, isObject, jsonPath, labelValueErrorOf, qualifiedNameErrorOf, show } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 
-function termProblems(term: unknown, base: string, out: RuleFinding[]): void {
+/** Checks one node selector term; `base` is its JSON path, built only when there is a finding to report. */
+function termProblems(term: unknown, base: () => string, out: RuleFinding[]): void {
   const t = asObject(term);
   asArray(t.matchExpressions).forEach((req, i) => {
     const err = nodeSelectorRequirementError(req, false);
-    if (err) out.push({ path: jsonPath(base, 'matchExpressions', i), message: err });
+    if (err) out.push({ path: jsonPath(base(), 'matchExpressions', i), message: err });
   });
   asArray(t.matchFields).forEach((req, i) => {
     const err = nodeSelectorRequirementError(req, true);
-    if (err) out.push({ path: jsonPath(base, 'matchFields', i), message: err });
+    if (err) out.push({ path: jsonPath(base(), 'matchFields', i), message: err });
   });
 }
 
@@ -33,30 +33,30 @@ export const nodeSelectorInvalid = defineRule({
       const base = jsonPath(view.podPath, 'nodeSelector');
       if (!isObject(ns)) out.push({ path: base, message: `nodeSelector must be a map of labels (has ${show(ns)})` });
       else {
-        for (const [k, v] of Object.entries(ns)) {
-          const keyError = qualifiedNameError(k);
+        for (const k of Object.keys(ns)) {
+          const v = ns[k];
+          const keyError = qualifiedNameErrorOf(k);
           if (keyError) out.push({ path: jsonPath(base, k), message: `label key ${show(k)} ${keyError}` });
-          const valueError = typeof v === 'string' ? labelValueError(v) : 'must be a string';
+          const valueError = typeof v === 'string' ? labelValueErrorOf(v) : 'must be a string';
           if (valueError) out.push({ path: jsonPath(base, k), message: `label value ${show(v)} ${valueError}` });
         }
       }
     }
     const na = asObject(asObject(view.pod.affinity).nodeAffinity);
-    const affinityBase = jsonPath(view.podPath, 'affinity', 'nodeAffinity');
     const required = na.requiredDuringSchedulingIgnoredDuringExecution;
     if (required !== undefined && required !== null) {
-      const base = jsonPath(affinityBase, 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms');
+      const base = jsonPath(view.podPath, 'affinity', 'nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms');
       const terms = asArray(asObject(required).nodeSelectorTerms);
       if (terms.length === 0) out.push({ path: base, message: 'nodeSelectorTerms must have at least one term' });
-      terms.forEach((term, i) => termProblems(term, jsonPath(base, i), out));
+      terms.forEach((term, i) => termProblems(term, () => jsonPath(base, i), out));
     }
     asArray(na.preferredDuringSchedulingIgnoredDuringExecution).forEach((pref, i) => {
-      const base = jsonPath(affinityBase, 'preferredDuringSchedulingIgnoredDuringExecution', i);
+      const base = (): string => jsonPath(view.podPath, 'affinity', 'nodeAffinity', 'preferredDuringSchedulingIgnoredDuringExecution', i);
       const p = asObject(pref);
       if (typeof p.weight !== 'number' || !Number.isInteger(p.weight) || p.weight < 1 || p.weight > 100) {
-        out.push({ path: jsonPath(base, 'weight'), message: `weight ${show(p.weight)} must be an integer from 1 to 100` });
+        out.push({ path: jsonPath(base(), 'weight'), message: `weight ${show(p.weight)} must be an integer from 1 to 100` });
       }
-      termProblems(p.preference, jsonPath(base, 'preference'), out);
+      termProblems(p.preference, () => jsonPath(base(), 'preference'), out);
     });
     return out;
   },

@@ -1,5 +1,5 @@
-import { dns1123LabelError, dns1123SubdomainError } from '../../k8s/names';
-import { show } from '../helpers';
+import { dns1123SubdomainError } from '../../k8s/names';
+import { dns1123LabelErrorOf, show } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 
 /** `metadata.name` must be a DNS-1123 subdomain and `metadata.namespace` a DNS-1123 label. */
@@ -24,7 +24,7 @@ export const objectNameInvalid = defineRule({
       if (err) out.push({ path: 'metadata.name', message: `name ${show(name)} ${err}` });
     }
     if (namespace !== undefined && namespace !== null && namespace !== '') {
-      const err = typeof namespace === 'string' ? dns1123LabelError(namespace) : 'must be a string';
+      const err = typeof namespace === 'string' ? dns1123LabelErrorOf(namespace) : 'must be a string';
       if (err) out.push({ path: 'metadata.namespace', message: `namespace ${show(namespace)} ${err}` });
     }
     return out;

@@ -1,6 +1,5 @@
-import { portNameError } from '../../k8s/names';
 import { PORT_PROTOCOLS } from '../grammar';
-import { asObject, jsonPath, show } from '../helpers';
+import { asObject, jsonPath, portNameErrorOf, show } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 
 function isPort(value: unknown): boolean {
@@ -25,29 +24,28 @@ export const portInvalid = defineRule({
       const hostPorts = c.init ? new Map<string, string>() : shared;
       c.ports.forEach((raw, i) => {
         const port = asObject(raw);
-        const base = jsonPath(c.path, 'ports', i);
         if (!isPort(port.containerPort)) {
-          out.push({ path: jsonPath(base, 'containerPort'), message: `container '${c.name}' containerPort ${show(port.containerPort)} must be an integer from 1 to 65535` });
+          out.push({ path: jsonPath(c.path, 'ports', i, 'containerPort'), message: `container '${c.name}' containerPort ${show(port.containerPort)} must be an integer from 1 to 65535` });
         }
         const hostPort = port.hostPort;
         if (hostPort !== undefined && hostPort !== null && hostPort !== 0 && !isPort(hostPort)) {
-          out.push({ path: jsonPath(base, 'hostPort'), message: `container '${c.name}' hostPort ${show(hostPort)} must be an integer from 0 to 65535` });
+          out.push({ path: jsonPath(c.path, 'ports', i, 'hostPort'), message: `container '${c.name}' hostPort ${show(hostPort)} must be an integer from 0 to 65535` });
         }
         const protocol = port.protocol ?? 'TCP';
         if (!PORT_PROTOCOLS.includes(protocol)) {
-          out.push({ path: jsonPath(base, 'protocol'), message: `container '${c.name}' protocol ${show(protocol)} is not one of TCP, UDP, SCTP` });
+          out.push({ path: jsonPath(c.path, 'ports', i, 'protocol'), message: `container '${c.name}' protocol ${show(protocol)} is not one of TCP, UDP, SCTP` });
         }
         if (port.name !== undefined && port.name !== null && port.name !== '') {
-          const err = typeof port.name === 'string' ? portNameError(port.name) : 'must be a string';
-          if (err) out.push({ path: jsonPath(base, 'name'), message: `port name ${show(port.name)} ${err}` });
+          const err = typeof port.name === 'string' ? portNameErrorOf(port.name) : 'must be a string';
+          if (err) out.push({ path: jsonPath(c.path, 'ports', i, 'name'), message: `port name ${show(port.name)} ${err}` });
         }
         if (isPort(hostPort)) {
           const key = `${hostPort}/${protocol}/${port.hostIP ?? ''}`;
           const first = hostPorts.get(key);
           if (first !== undefined) {
-            out.push({ path: jsonPath(base, 'hostPort'), message: `hostPort ${hostPort}/${protocol} is already used by ${first}` });
+            out.push({ path: jsonPath(c.path, 'ports', i, 'hostPort'), message: `hostPort ${hostPort}/${protocol} is already used by ${first}` });
           } else {
-            hostPorts.set(key, base);
+            hostPorts.set(key, jsonPath(c.path, 'ports', i));
           }
         }
       });

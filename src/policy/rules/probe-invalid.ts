@@ -1,57 +1,61 @@
-import { portNameError } from '../../k8s/names';
 import { portReferenceError } from '../grammar';
-import { asArray, isObject, jsonPath, show } from '../helpers';
+import { asArray, isObject, jsonPath, portNameErrorOf, show } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 
 const PROBES = ['livenessProbe', 'readinessProbe', 'startupProbe'] as const;
 const HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'grpc'] as const;
 const COUNTERS = ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold'];
 
-function probeProblems(kind: (typeof PROBES)[number], probe: any, base: string, out: RuleFinding[]): void {
+/** Checks one probe of the container at `containerPath` (paths are built only for findings). */
+function probeProblems(kind: (typeof PROBES)[number], probe: any, containerPath: string, out: RuleFinding[]): void {
   if (!isObject(probe)) {
-    out.push({ path: base, message: `${kind} must be an object (has ${show(probe)})` });
+    out.push({ path: jsonPath(containerPath, kind), message: `${kind} must be an object (has ${show(probe)})` });
     return;
   }
-  const handlers = HANDLERS.filter((h) => probe[h] !== undefined && probe[h] !== null);
-  if (handlers.length === 0) out.push({ path: base, message: `${kind} has no handler (set one of exec, httpGet, tcpSocket, grpc)` });
-  if (handlers.length > 1) out.push({ path: base, message: `${kind} sets ${handlers.join(' and ')}; exactly one handler is allowed` });
+  let handlerCount = 0;
+  for (const h of HANDLERS) if (probe[h] !== undefined && probe[h] !== null) handlerCount++;
+  if (handlerCount === 0) out.push({ path: jsonPath(containerPath, kind), message: `${kind} has no handler (set one of exec, httpGet, tcpSocket, grpc)` });
+  if (handlerCount > 1) {
+    const handlers = HANDLERS.filter((h) => probe[h] !== undefined && probe[h] !== null);
+    out.push({ path: jsonPath(containerPath, kind), message: `${kind} sets ${handlers.join(' and ')}; exactly one handler is allowed` });
+  }
   for (const field of COUNTERS) {
     const v = probe[field];
     if (v !== undefined && v !== null && !(typeof v === 'number' && Number.isInteger(v) && v >= 0)) {
-      out.push({ path: jsonPath(base, field), message: `${kind}.${field} ${show(v)} must be a non-negative integer` });
+      out.push({ path: jsonPath(containerPath, kind, field), message: `${kind}.${field} ${show(v)} must be a non-negative integer` });
     }
   }
   if (kind !== 'readinessProbe' && probe.successThreshold !== undefined && probe.successThreshold !== 0 && probe.successThreshold !== 1) {
-    out.push({ path: jsonPath(base, 'successThreshold'), message: `${kind}.successThreshold ${show(probe.successThreshold)} must be 1` });
+    out.push({ path: jsonPath(containerPath, kind, 'successThreshold'), message: `${kind}.successThreshold ${show(probe.successThreshold)} must be 1` });
   }
   const grace = probe.terminationGracePeriodSeconds;
   if (grace !== undefined && grace !== null) {
     if (kind === 'readinessProbe') {
-      out.push({ path: jsonPath(base, 'terminationGracePeriodSeconds'), message: 'readinessProbe must not set terminationGracePeriodSeconds' });
+      out.push({ path: jsonPath(containerPath, kind, 'terminationGracePeriodSeconds'), message: 'readinessProbe must not set terminationGracePeriodSeconds' });
     } else if (!(typeof grace === 'number' && Number.isInteger(grace) && grace > 0)) {
-      out.push({ path: jsonPath(base, 'terminationGracePeriodSeconds'), message: `${kind}.terminationGracePeriodSeconds ${show(grace)} must be a positive integer` });
+      out.push({ path: jsonPath(containerPath, kind, 'terminationGracePeriodSeconds'), message: `${kind}.terminationGracePeriodSeconds ${show(grace)} must be a positive integer` });
     }
   }
   if (isObject(probe.httpGet)) {
-    const err = portReferenceError(probe.httpGet.port, portNameError);
-    if (err) out.push({ path: jsonPath(base, 'httpGet', 'port'), message: `${kind}.httpGet ${err}` });
+    const err = portReferenceError(probe.httpGet.port, portNameErrorOf);
+    if (err) out.push({ path: jsonPath(containerPath, kind, 'httpGet', 'port'), message: `${kind}.httpGet ${err}` });
     const scheme = probe.httpGet.scheme;
     if (scheme !== undefined && scheme !== null && scheme !== 'HTTP' && scheme !== 'HTTPS') {
-      out.push({ path: jsonPath(base, 'httpGet', 'scheme'), message: `${kind}.httpGet.scheme ${show(scheme)} is not HTTP or HTTPS` });
+      out.push({ path: jsonPath(containerPath, kind, 'httpGet', 'scheme'), message: `${kind}.httpGet.scheme ${show(scheme)} is not HTTP or HTTPS` });
     }
   }
   if (isObject(probe.tcpSocket)) {
-    const err = portReferenceError(probe.tcpSocket.port, portNameError);
-    if (err) out.push({ path: jsonPath(base, 'tcpSocket', 'port'), message: `${kind}.tcpSocket ${err}` });
+    const err = portReferenceError(probe.tcpSocket.port, portNameErrorOf);
+    if (err) out.push({ path: jsonPath(containerPath, kind, 'tcpSocket', 'port'), message: `${kind}.tcpSocket ${err}` });
   }
   if (isObject(probe.grpc)) {
     const port = probe.grpc.port;
     if (!(typeof port === 'number' && Number.isInteger(port) && port >= 1 && port <= 65535)) {
-      out.push({ path: jsonPath(base, 'grpc', 'port'), message: `${kind}.grpc.port ${show(port)} must be a port number from 1 to 65535` });
+      out.push({ path: jsonPath(containerPath, kind, 'grpc', 'port'), message: `${kind}.grpc.port ${show(port)} must be a port number from 1 to 65535` });
     }
   }
   if (isObject(probe.exec) && asArray(probe.exec.command).length === 0) {
-    out.push({ path: jsonPath(base, 'exec', 'command'), message: `${kind}.exec.command must not be empty` });
+    out.push({ path: jsonPath(containerPath, kind, 'exec', 'command'), message: `${kind}.exec.command must not be empty` });
   }
 }
 
@@ -71,12 +75,11 @@ export const probeInvalid = defineRule({
       for (const kind of PROBES) {
         const probe = c.container[kind];
         if (probe === undefined || probe === null) continue;
-        const base = jsonPath(c.path, kind);
         if (c.init && !c.sidecar) {
-          out.push({ path: base, message: `init container '${c.name}' may not have a ${kind} (only restartPolicy: Always sidecars may)` });
+          out.push({ path: jsonPath(c.path, kind), message: `init container '${c.name}' may not have a ${kind} (only restartPolicy: Always sidecars may)` });
           continue;
         }
-        probeProblems(kind, probe, base, out);
+        probeProblems(kind, probe, c.path, out);
       }
     }
     return out;

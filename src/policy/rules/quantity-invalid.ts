@@ -1,6 +1,14 @@
 import { quantityError } from '../../k8s/quantity';
-import { asObject, isObject, jsonPath, show } from '../helpers';
+import { asObject, isObject, jsonPath, quantityErrorOf, show } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
+
+const SECTIONS = ['requests', 'limits'] as const;
+
+/** Why a quantity written as a string or number is invalid (strings are memoized), or `undefined`. */
+function errorOf(v: unknown): string | undefined {
+  if (typeof v === 'string') return quantityErrorOf(v);
+  return typeof v === 'number' ? quantityError(v) : 'must be a quantity';
+}
 
 /** Resource quantities (requests, limits, emptyDir size limits) must parse. */
 export const quantityInvalid = defineRule({
@@ -16,24 +24,24 @@ export const quantityInvalid = defineRule({
     const out: RuleFinding[] = [];
     for (const c of view.containers) {
       const resources = asObject(c.container.resources);
-      for (const section of ['requests', 'limits']) {
+      for (const section of SECTIONS) {
         const values = resources[section];
         if (values === undefined || values === null) continue;
-        const base = jsonPath(c.path, 'resources', section);
         if (!isObject(values)) {
-          out.push({ path: base, message: `${section} must be a map of quantities (has ${show(values)})` });
+          out.push({ path: jsonPath(c.path, 'resources', section), message: `${section} must be a map of quantities (has ${show(values)})` });
           continue;
         }
-        for (const [name, v] of Object.entries(values)) {
-          const err = typeof v === 'string' || typeof v === 'number' ? quantityError(v) : 'must be a quantity';
-          if (err) out.push({ path: jsonPath(base, name), message: `container '${c.name}' ${section}.${name} ${show(v)} ${err}` });
+        for (const name of Object.keys(values)) {
+          const v = values[name];
+          const err = errorOf(v);
+          if (err) out.push({ path: jsonPath(c.path, 'resources', section, name), message: `container '${c.name}' ${section}.${name} ${show(v)} ${err}` });
         }
       }
     }
     view.volumes.forEach((v, i) => {
       const limit = asObject(asObject(v).emptyDir).sizeLimit;
       if (limit === undefined || limit === null) return;
-      const err = typeof limit === 'string' || typeof limit === 'number' ? quantityError(limit) : 'must be a quantity';
+      const err = errorOf(limit);
       if (err) out.push({ path: jsonPath(view.podPath, 'volumes', i, 'emptyDir', 'sizeLimit'), message: `sizeLimit ${show(limit)} ${err}` });
     });
     return out;

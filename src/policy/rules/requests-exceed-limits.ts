@@ -1,6 +1,11 @@
 import { parseQuantity } from '../../k8s/quantity';
-import { asObject, jsonPath, show } from '../helpers';
+import { asObject, jsonPath, parseQuantityOf, show } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
+
+/** {@link parseQuantity}, memoized for strings. */
+function quantityOf(v: unknown): number | undefined {
+  return typeof v === 'string' ? parseQuantityOf(v) : parseQuantity(v as number);
+}
 
 /** A request may not be larger than the limit for the same resource. */
 export const requestsExceedLimits = defineRule({
@@ -17,10 +22,11 @@ export const requestsExceedLimits = defineRule({
       const resources = asObject(c.container.resources);
       const requests = asObject(resources.requests);
       const limits = asObject(resources.limits);
-      for (const [name, req] of Object.entries(requests)) {
+      for (const name of Object.keys(requests)) {
         if (!(name in limits)) continue;
-        const r = parseQuantity(req as string | number);
-        const l = parseQuantity(limits[name] as string | number);
+        const req = requests[name];
+        const r = quantityOf(req);
+        const l = quantityOf(limits[name]);
         if (r === undefined || l === undefined) continue;
         if (r > l) {
           out.push({

@@ -1,6 +1,5 @@
-import { labelValueError, qualifiedNameError } from '../../k8s/names';
 import { labelSelectorRequirementError } from '../grammar';
-import { asArray, isObject, jsonPath, show } from '../helpers';
+import { asArray, isObject, jsonPath, labelValueErrorOf, qualifiedNameErrorOf, show } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 
 /** `spec.selector` must be present, non-empty and well-formed. */
@@ -26,10 +25,11 @@ export const selectorInvalid = defineRule({
     if (Object.keys(labels).length + exprs.length === 0) {
       out.push({ path: 'spec.selector', message: 'spec.selector is empty, which is invalid for a DaemonSet' });
     }
-    for (const [k, v] of Object.entries(labels)) {
-      const keyError = qualifiedNameError(k);
+    for (const k of Object.keys(labels)) {
+      const v = labels[k];
+      const keyError = qualifiedNameErrorOf(k);
       if (keyError) out.push({ path: jsonPath('spec.selector.matchLabels', k), message: `label key ${show(k)} ${keyError}` });
-      const valueError = typeof v === 'string' ? labelValueError(v) : 'must be a string';
+      const valueError = typeof v === 'string' ? labelValueErrorOf(v) : 'must be a string';
       if (valueError) out.push({ path: jsonPath('spec.selector.matchLabels', k), message: `label value ${show(v)} ${valueError}` });
     }
     exprs.forEach((req, i) => {

@@ -1,5 +1,5 @@
 import { looksLikeVersionOrHash } from '../grammar';
-import { asArray, asObject, jsonPath, show } from '../helpers';
+import { asArray, asObject, jsonPath, memoizeByString, show } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 
 /** Selector keys whose values change between releases or with the construct path. */
@@ -11,6 +11,9 @@ const UNSTABLE_KEYS = [
   'pod-template-generation',
   'cdk8s.io/metadata.addr',
 ];
+
+/** {@link looksLikeVersionOrHash}, memoized: selector values repeat across objects. */
+const looksVersioned = memoizeByString(looksLikeVersionOrHash);
 
 /** The selector is immutable: it must not contain versions, hashes or path-derived values. */
 export const selectorUnstable = defineRule({
@@ -24,20 +27,25 @@ export const selectorUnstable = defineRule({
   check(_object, { view }) {
     const sel = asObject(view.spec.selector);
     const out: RuleFinding[] = [];
-    for (const [k, v] of Object.entries(asObject(sel.matchLabels))) {
-      const path = jsonPath('spec.selector.matchLabels', k);
-      if (UNSTABLE_KEYS.includes(k)) out.push({ path, message: `selector uses '${k}' (value ${show(v)}), which changes between releases` });
-      else if (looksLikeVersionOrHash(v)) out.push({ path, message: `selector value ${show(v)} of '${k}' looks like a version or hash` });
+    const matchLabels = asObject(sel.matchLabels);
+    for (const k of Object.keys(matchLabels)) {
+      const v = matchLabels[k];
+      if (UNSTABLE_KEYS.includes(k)) {
+        out.push({ path: jsonPath('spec.selector.matchLabels', k), message: `selector uses '${k}' (value ${show(v)}), which changes between releases` });
+      } else if (looksVersioned(v)) {
+        out.push({ path: jsonPath('spec.selector.matchLabels', k), message: `selector value ${show(v)} of '${k}' looks like a version or hash` });
+      }
     }
     asArray(sel.matchExpressions).forEach((raw, i) => {
       const req = asObject(raw);
-      const path = jsonPath('spec.selector.matchExpressions', i);
       if (UNSTABLE_KEYS.includes(req.key)) {
-        out.push({ path, message: `selector uses '${req.key}', which changes between releases` });
+        out.push({ path: jsonPath('spec.selector.matchExpressions', i), message: `selector uses '${req.key}', which changes between releases` });
         return;
       }
       const bad = asArray(req.values).find(looksLikeVersionOrHash);
-      if (bad !== undefined) out.push({ path, message: `selector value ${show(bad)} of '${req.key}' looks like a version or hash` });
+      if (bad !== undefined) {
+        out.push({ path: jsonPath('spec.selector.matchExpressions', i), message: `selector value ${show(bad)} of '${req.key}' looks like a version or hash` });
+      }
     });
     return out;
   },

@@ -1,7 +1,25 @@
-import { dns1123LabelError } from '../../k8s/names';
 import { VOLUME_SOURCES } from '../grammar';
-import { asObject, jsonPath, show } from '../helpers';
+import { asObject, dns1123LabelErrorOf, jsonPath, show } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
+
+const SOURCE_FIELDS: ReadonlySet<string> = new Set(VOLUME_SOURCES);
+
+/**
+ * How many source fields a volume sets (non-null, non-undefined). For plain objects it counts the volume's own keys
+ * instead of looking up all 29 source names in every volume; the list of sources (in catalogue order) is only
+ * built for a message.
+ */
+function sourceCount(volume: Record<string, any>): number {
+  const proto = Object.getPrototypeOf(volume);
+  if (proto !== Object.prototype && proto !== null) {
+    return VOLUME_SOURCES.filter((s) => volume[s] !== undefined && volume[s] !== null).length;
+  }
+  let n = 0;
+  for (const key of Object.keys(volume)) {
+    if (SOURCE_FIELDS.has(key) && volume[key] !== undefined && volume[key] !== null) n++;
+  }
+  return n;
+}
 
 /** Each volume needs a DNS-1123 label name and exactly one source. */
 export const volumeInvalid = defineRule({
@@ -17,15 +35,15 @@ export const volumeInvalid = defineRule({
     const out: RuleFinding[] = [];
     view.volumes.forEach((raw, i) => {
       const volume = asObject(raw);
-      const base = jsonPath(view.podPath, 'volumes', i);
       const name = volume.name;
-      const nameError = typeof name === 'string' ? dns1123LabelError(name) : 'is missing';
-      if (nameError) out.push({ path: jsonPath(base, 'name'), message: `volume name ${show(name)} ${nameError}` });
-      const sources = VOLUME_SOURCES.filter((s) => volume[s] !== undefined && volume[s] !== null);
-      if (sources.length === 0) {
-        out.push({ path: base, message: `volume ${show(name)} has no source (set one of hostPath, configMap, secret, emptyDir, projected, csi…)` });
-      } else if (sources.length > 1) {
-        out.push({ path: base, message: `volume ${show(name)} sets ${sources.length} sources (${sources.join(', ')}); exactly one is allowed` });
+      const nameError = typeof name === 'string' ? dns1123LabelErrorOf(name) : 'is missing';
+      if (nameError) out.push({ path: jsonPath(view.podPath, 'volumes', i, 'name'), message: `volume name ${show(name)} ${nameError}` });
+      const count = sourceCount(volume);
+      if (count === 0) {
+        out.push({ path: jsonPath(view.podPath, 'volumes', i), message: `volume ${show(name)} has no source (set one of hostPath, configMap, secret, emptyDir, projected, csi…)` });
+      } else if (count > 1) {
+        const sources = VOLUME_SOURCES.filter((s) => volume[s] !== undefined && volume[s] !== null);
+        out.push({ path: jsonPath(view.podPath, 'volumes', i), message: `volume ${show(name)} sets ${sources.length} sources (${sources.join(', ')}); exactly one is allowed` });
       }
     });
     return out;

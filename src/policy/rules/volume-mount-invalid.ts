@@ -2,6 +2,15 @@ import { MOUNT_PROPAGATIONS } from '../grammar';
 import { asObject, jsonPath, show } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 
+/** Checks `subPath` or `subPathExpr` (already defaulted to `''`) of mount `index` of a container. */
+function checkSubPath(field: 'subPath' | 'subPathExpr', value: unknown, containerPath: string, index: number, out: RuleFinding[]): void {
+  if (typeof value !== 'string') {
+    out.push({ path: jsonPath(containerPath, 'volumeMounts', index, field), message: `${field} must be a string (has ${show(value)})` });
+  } else if (value !== '' && (value.startsWith('/') || value.split('/').includes('..'))) {
+    out.push({ path: jsonPath(containerPath, 'volumeMounts', index, field), message: `${field} ${show(value)} must be a relative path without '..'` });
+  }
+}
+
 /** Mount paths, sub-paths and propagation modes as the API server validates them. */
 export const volumeMountInvalid = defineRule({
   id: 'volume-mount-invalid',
@@ -18,29 +27,23 @@ export const volumeMountInvalid = defineRule({
       const paths = new Set<string>();
       c.volumeMounts.forEach((raw, i) => {
         const m = asObject(raw);
-        const base = jsonPath(c.path, 'volumeMounts', i);
         if (typeof m.mountPath !== 'string' || m.mountPath === '') {
-          out.push({ path: jsonPath(base, 'mountPath'), message: `container '${c.name}' mount of ${show(m.name)} has no mountPath` });
+          out.push({ path: jsonPath(c.path, 'volumeMounts', i, 'mountPath'), message: `container '${c.name}' mount of ${show(m.name)} has no mountPath` });
         } else if (paths.has(m.mountPath)) {
-          out.push({ path: jsonPath(base, 'mountPath'), message: `container '${c.name}' mounts two volumes at '${m.mountPath}'` });
+          out.push({ path: jsonPath(c.path, 'volumeMounts', i, 'mountPath'), message: `container '${c.name}' mounts two volumes at '${m.mountPath}'` });
         } else {
           paths.add(m.mountPath);
         }
         const subPath = m.subPath ?? '';
         const subPathExpr = m.subPathExpr ?? '';
         if (subPath !== '' && subPathExpr !== '') {
-          out.push({ path: jsonPath(base, 'subPathExpr'), message: 'subPath and subPathExpr are mutually exclusive' });
+          out.push({ path: jsonPath(c.path, 'volumeMounts', i, 'subPathExpr'), message: 'subPath and subPathExpr are mutually exclusive' });
         }
-        for (const [field, value] of [['subPath', subPath], ['subPathExpr', subPathExpr]] as const) {
-          if (typeof value !== 'string') {
-            out.push({ path: jsonPath(base, field), message: `${field} must be a string (has ${show(value)})` });
-          } else if (value.startsWith('/') || value.split('/').includes('..')) {
-            out.push({ path: jsonPath(base, field), message: `${field} ${show(value)} must be a relative path without '..'` });
-          }
-        }
+        checkSubPath('subPath', subPath, c.path, i, out);
+        checkSubPath('subPathExpr', subPathExpr, c.path, i, out);
         const propagation = m.mountPropagation;
         if (propagation !== undefined && propagation !== null && !MOUNT_PROPAGATIONS.includes(propagation)) {
-          out.push({ path: jsonPath(base, 'mountPropagation'), message: `mountPropagation ${show(propagation)} is not one of None, HostToContainer, Bidirectional` });
+          out.push({ path: jsonPath(c.path, 'volumeMounts', i, 'mountPropagation'), message: `mountPropagation ${show(propagation)} is not one of None, HostToContainer, Bidirectional` });
         }
       });
     }
