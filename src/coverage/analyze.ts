@@ -1,13 +1,14 @@
 /**
- * Coverage of many DaemonSets over many nodes: every workload is compiled once, every node once (with the pods
- * bound to it), then nodes that every workload must see alike are grouped and evaluated once per group
- * (`evaluate.ts`). Row objects are shared between workloads when they say the same about the same node, so the
- * report must be treated as read-only (its types say so).
+ * Coverage of many DaemonSets over many nodes. Every workload is compiled once. Nodes are grouped by what any of the
+ * workloads can read of them (read straight from the Node objects), and only one node per group is compiled and
+ * evaluated (`evaluate.ts`); the verdict and the words hold for the whole group. Row objects are shared between
+ * workloads when they say the same about the same node, so the report must be treated as read-only (its types say so).
  */
 
 import { CompiledNode, CompiledWorkload, compileNode, compileWorkload, isActivePodOn } from './compile';
-import { OwnShare, SharedRows, coverageRows } from './evaluate';
+import { NodeGroup, OwnShare, SharedRows, coverageRows } from './evaluate';
 import { addVector, emptyVector } from './resources';
+import { labelValue } from './selector';
 import { CoverageOptions, CoverageReason, CoverageReport, NodeCoverage, WorkloadCoverage } from './types';
 
 interface PodRef {
@@ -16,10 +17,10 @@ interface PodRef {
 }
 
 /** Indexes existing pods by the DaemonSet that owns them (`namespace/name`); pods without owners are listed apart. */
-function indexOwners(nodes: readonly CompiledNode[]): { byOwner: Map<string, PodRef[]>; unowned: PodRef[] } {
+function indexOwners(withPods: ReadonlyMap<number, CompiledNode>): { byOwner: Map<string, PodRef[]>; unowned: PodRef[] } {
   const byOwner = new Map<string, PodRef[]>();
   const unowned: PodRef[] = [];
-  nodes.forEach((n, node) => {
+  for (const [node, n] of withPods) {
     n.pods.forEach((p, pod) => {
       if (p.daemonSetOwners === undefined) {
         unowned.push({ node, pod });
@@ -32,15 +33,16 @@ function indexOwners(nodes: readonly CompiledNode[]): { byOwner: Map<string, Pod
         refs.push({ node, pod });
       }
     });
-  });
+  }
   return { byOwner, unowned };
 }
 
-function ownShares(w: CompiledWorkload, nodes: readonly CompiledNode[], owners: ReturnType<typeof indexOwners>): Map<number, OwnShare> {
+/** The workload's own pods per node index (see {@link CompiledWorkload.ownsPod}). */
+function ownShares(w: CompiledWorkload, withPods: ReadonlyMap<number, CompiledNode>, owners: ReturnType<typeof indexOwners>): Map<number, OwnShare> {
   const shares = new Map<number, OwnShare>();
   const candidates = [...(owners.byOwner.get(`${w.namespace}/${w.name}`) ?? []), ...owners.unowned];
   for (const ref of candidates) {
-    const pod = nodes[ref.node].pods[ref.pod];
+    const pod = withPods.get(ref.node)!.pods[ref.pod];
     if (!w.ownsPod(pod)) continue;
     let share = shares.get(ref.node);
     if (!share) shares.set(ref.node, (share = { count: 0, requests: emptyVector(), pods: new Set() }));
@@ -65,37 +67,91 @@ function podsByNode(pods: readonly any[] | undefined): Map<string, any[]> {
   return byNode;
 }
 
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : value == null ? '' : String(value);
+}
+
 /**
- * Groups nodes that every given workload must see alike: same values of every label key a workload reads, same
- * excluding taints in the same order, the same name when a workload reads names, and the same allocatable when no
- * pod is bound to them (a node with pods is a group of its own, since its pods and their owners matter). Evaluating
- * one node per group gives the verdict and the words for all of them. Returns the node indexes of each group.
+ * What any of the workloads can read of a node, as a string: the values of the label keys they read, the name when
+ * one of them reads names, the `NoSchedule`/`NoExecute` taints in order, and the allocatable entries as written.
+ * Nodes with the same key get the same verdict and the same words from every workload.
  */
-function nodeGroups(nodes: readonly CompiledNode[], workloads: readonly CompiledWorkload[]): Int32Array[] {
-  const keyIds = [...new Set(workloads.flatMap((w) => w.labelKeyIds))].sort((a, b) => a - b);
+function groupKey(node: any, labelKeys: readonly string[], byName: boolean): string {
+  let key = byName ? `${text(node?.metadata?.name).length}:${text(node?.metadata?.name)}` : '';
+  const labels = node?.metadata?.labels;
+  for (const k of labelKeys) {
+    const has = labels != null && typeof labels === 'object' && Object.prototype.hasOwnProperty.call(labels, k);
+    const v = has ? labelValue(labels[k]) : undefined;
+    key += v === undefined ? '|-' : `|${v.length}:${v}`;
+  }
+  key += '|';
+  const taints = node?.spec?.taints;
+  if (Array.isArray(taints)) {
+    for (const t of taints) {
+      const effect = text(t?.effect);
+      if (effect !== 'NoSchedule' && effect !== 'NoExecute') continue;
+      const k = text(t?.key);
+      const v = text(t?.value);
+      key += `${k.length}:${k}${v.length}:${v}${effect},`;
+    }
+  }
+  const allocatable = node?.status?.allocatable;
+  if (allocatable == null || typeof allocatable !== 'object') return `${key}|?`;
+  key += '|';
+  for (const name of Object.keys(allocatable)) {
+    const v = allocatable[name];
+    key += `${name}=${typeof v === 'string' ? v : `(${typeof v})${JSON.stringify(v)}`};`;
+  }
+  return key;
+}
+
+/**
+ * Groups the nodes. A node with pods bound to it is a group of its own (its pods and their owners matter); the others
+ * share a group with every node of the same {@link groupKey}. Only one node per group is compiled.
+ */
+function groupNodes(
+  nodes: readonly any[],
+  pods: ReadonlyMap<string, any[]>,
+  workloads: readonly CompiledWorkload[],
+  options: CoverageOptions,
+): { groups: NodeGroup[]; withPods: Map<number, CompiledNode> } {
+  const labelKeys = [...new Set(workloads.flatMap((w) => w.labelKeys))].sort();
   const byName = workloads.some((w) => w.readsNodeName);
   const groupOf = new Map<string, number>();
   const members: number[][] = [];
-  nodes.forEach((n, i) => {
-    let key = byName ? `${n.name.length}:${n.name}` : '';
-    for (const id of keyIds) {
-      const v = n.labels[id];
-      key += v === undefined ? '|-' : `|${v.length}:${v}`;
+  const representatives: CompiledNode[] = [];
+  const withPods = new Map<number, CompiledNode>();
+  nodes.forEach((node, i) => {
+    const bound = pods.get(text(node?.metadata?.name));
+    if (bound !== undefined) {
+      const compiled = compileNode(node, bound, options);
+      withPods.set(i, compiled);
+      members.push([i]);
+      representatives.push(compiled);
+      return;
     }
-    key += '|';
-    for (const t of n.excludingTaints) key += `${t.id},`;
-    const a = n.allocatable;
-    if (n.pods.length > 0) key += `|#${i}`;
-    else if (a === undefined) key += '|?';
-    else key += `|${a.cpu},${a.memory},${a.ephemeralStorage},${n.allocatablePods},${a.scalars ? [...a.scalars].join(',') : ''}`;
+    const key = groupKey(node, labelKeys, byName);
     let group = groupOf.get(key);
     if (group === undefined) {
       groupOf.set(key, (group = members.length));
       members.push([]);
+      representatives.push(compileNode(node, undefined, options));
     }
     members[group].push(i);
   });
-  return members.map((m) => Int32Array.from(m));
+  const groups = members.map((m, g) => ({ members: Int32Array.from(m), node: representatives[g] }));
+  return { groups, withPods };
+}
+
+/** One warning per note of a group's node, naming the group's nodes. */
+function groupWarnings(groups: readonly NodeGroup[], names: readonly string[], warnings: string[]): void {
+  for (const g of groups) {
+    if (g.node.notes.length === 0) continue;
+    const shown = [...g.members.subarray(0, 3)].map((i) => names[i] || '<unnamed>');
+    const who =
+      g.members.length === 1 ? `node ${shown[0]}` : `${g.members.length} nodes (${shown.join(', ')}${g.members.length > shown.length ? ', …' : ''})`;
+    for (const note of g.node.notes) warnings.push(`${who}: ${note}`);
+  }
 }
 
 /**
@@ -110,19 +166,18 @@ export function analyzeCoverage(workloads: readonly any[], nodes: readonly any[]
   const runtimeClasses = workloads.filter((o) => o?.kind === 'RuntimeClass');
   const compileOptions: CoverageOptions = runtimeClasses.length > 0 ? { ...options, runtimeClasses: [...(options?.runtimeClasses ?? []), ...runtimeClasses] } : { ...options };
   const daemonSets = workloads.filter((o) => o?.kind === 'DaemonSet').map((o) => compileWorkload(o, compileOptions));
-  const byNode = podsByNode(pods);
-  const compiledNodes = nodes.map((n) => compileNode(n, byNode.get(n?.metadata?.name) ?? [], options));
+  const { groups, withPods } = groupNodes(nodes, podsByNode(pods), daemonSets, compileOptions);
+  const names = nodes.map((n) => text(n?.metadata?.name));
   const warnings: string[] = [];
-  for (const n of compiledNodes) warnings.push(...n.warnings);
-  const owners = indexOwners(compiledNodes);
-  const groups = nodeGroups(compiledNodes, daemonSets);
-  const okRows: NodeCoverage[] = compiledNodes.map((n) => ({ node: n.name, runs: true, reason: CoverageReason.OK, detail: '' }));
+  groupWarnings(groups, names, warnings);
+  const owners = indexOwners(withPods);
+  const okRows: NodeCoverage[] = names.map((node) => ({ node, runs: true, reason: CoverageReason.OK, detail: '' }));
   const sharedRows = new SharedRows();
   const results = daemonSets.map((w): WorkloadCoverage => {
     for (const message of w.warnings) warnings.push(`DaemonSet ${w.namespace}/${w.name}: ${message}`);
-    const shares = ownShares(w, compiledNodes, owners);
-    const { rows, desired, schedulable } = coverageRows(w, compiledNodes, groups, shares, okRows, sharedRows);
+    const shares = ownShares(w, withPods, owners);
+    const { rows, desired, schedulable } = coverageRows(w, groups, names, shares, okRows, sharedRows);
     return { kind: 'DaemonSet', namespace: w.namespace, name: w.name, desired, schedulable, nodes: rows };
   });
-  return { nodes: compiledNodes.length, workloads: results, skipped: workloads.length - daemonSets.length, warnings };
+  return { nodes: nodes.length, workloads: results, skipped: workloads.length - daemonSets.length, warnings };
 }

@@ -64,8 +64,8 @@ export class CompiledWorkload {
   public readonly warnings: readonly string[];
   /** @internal memo: taint id → 1 tolerated, 2 not tolerated. */
   public readonly taintVerdicts: number[] = [];
-  /** @internal ids of the node label keys the workload's nodeSelector and affinity read. */
-  public readonly labelKeyIds: readonly number[];
+  /** @internal the node label keys the workload's nodeSelector and affinity read. */
+  public readonly labelKeys: readonly string[];
   /** @internal whether the verdict can depend on the node's name (template nodeName or affinity matchFields). */
   public readonly readsNodeName: boolean;
   /** @internal scalar request names and values as parallel arrays. */
@@ -90,14 +90,14 @@ export class CompiledWorkload {
     this.nodeName = typeof spec.nodeName === 'string' ? spec.nodeName : '';
     this.nodeSelector = compileNodeSelector(spec.nodeSelector, where, warnings);
     this.affinity = compileAffinity(spec.affinity, where, warnings);
-    const keyIds = new Set(this.nodeSelector.map((r) => r.keyId));
-    for (const term of this.affinity?.terms ?? []) for (const r of term.exprs) keyIds.add(r.keyId);
-    this.labelKeyIds = [...keyIds];
+    const keys = new Set(this.nodeSelector.map((r) => r.key));
+    for (const term of this.affinity?.terms ?? []) for (const r of term.exprs) keys.add(r.key);
+    this.labelKeys = [...keys];
     this.readsNodeName = this.nodeName.length > 0 || (this.affinity?.terms ?? []).some((t) => t.fields.length > 0);
     this.tolerations = daemonPodTolerations(spec);
     const sidecars = minor >= 29;
     this.requests = podRequests(withRuntimeClassOverhead(spec, where, options?.runtimeClasses, warnings), sidecars, where, warnings);
-    this.hostPorts = podHostPorts(spec, sidecars && minor >= 33, where);
+    this.hostPorts = podHostPorts(spec, sidecars && minor >= 33);
     this.scalarNames = this.requests.scalars ? [...this.requests.scalars.keys()] : [];
     this.scalarValues = this.requests.scalars ? [...this.requests.scalars.values()] : [];
     this.selectsPod = isDaemonSet ? compileLabelSelector(object?.spec?.selector) : () => false;
@@ -193,7 +193,7 @@ function compileLabelSelector(selector: any): (labels: Record<string, string> | 
   for (const key of Object.keys(matchLabels)) {
     const value = String(matchLabels[key]);
     if (qualifiedNameError(key) || labelValueError(value)) return () => false;
-    requirements.push(requirement(key, Op.IN, [value], 0, requirements.length));
+    requirements.push(requirement(key, Op.IN, [value], 0));
   }
   for (let i = 0; i < exprs.length; i++) {
     if (!['In', 'NotIn', 'Exists', 'DoesNotExist'].includes(exprs[i]?.operator)) return () => false;
@@ -241,12 +241,17 @@ export class CompiledNode {
   public readonly pods: readonly ExistingPod[];
   /** @internal `protocol/port` → bindings, `undefined` when no pod binds a host port. */
   public readonly ports: Map<string, PortHolder[]> | undefined;
-  /** Things about the node worth knowing (taints the automatic tolerations do not cover, missing allocatable). */
+  /**
+   * Things about the node worth knowing, each starting with `node <name>:` (taints the automatic tolerations do not
+   * cover, the legacy master taint, missing or invalid allocatable, invalid quantities of its pods).
+   */
   public readonly warnings: readonly string[];
+  /** @internal the same without the `node <name>:` prefix. */
+  public readonly notes: readonly string[];
 
   /** @internal use {@link compileNode}. */
   public constructor(node: any, existingPods: readonly any[] | undefined, options: CoverageOptions | undefined) {
-    const warnings: string[] = [];
+    const notes: string[] = [];
     this.node = node;
     this.name = typeof node?.metadata?.name === 'string' ? node.metadata.name : '';
     this.labels = labelTable(node?.metadata?.labels);
@@ -254,20 +259,20 @@ export class CompiledNode {
     if (Array.isArray(rawTaints) && rawTaints.length > 0) {
       this.taints = rawTaints.map(internTaint);
       this.excludingTaints = this.taints.filter((t) => t.excludes);
-      taintWarnings(this.name, this.taints, warnings);
+      taintNotes(this.excludingTaints, notes);
     } else {
       this.taints = NONE;
       this.excludingTaints = NONE;
     }
     const rawAllocatable = node?.status?.allocatable;
     if (rawAllocatable && typeof rawAllocatable === 'object') {
-      const parsed = allocatable(rawAllocatable, `node ${this.name || '<unnamed>'} status.allocatable`, warnings);
+      const parsed = allocatable(rawAllocatable, 'status.allocatable', notes);
       this.allocatable = parsed.vector;
       this.allocatablePods = parsed.pods;
     } else {
       this.allocatable = undefined;
       this.allocatablePods = 0;
-      warnings.push(`node ${this.name || '<unnamed>'} has no status.allocatable: resource fit and pod count are not checked there`);
+      notes.push('no status.allocatable: resource fit and pod count are not checked there');
     }
     const minor = options?.kubernetesMinor ?? DEFAULT_KUBERNETES_MINOR;
     const pods: ExistingPod[] = [];
@@ -275,7 +280,7 @@ export class CompiledNode {
     let ports: Map<string, PortHolder[]> | undefined;
     for (const pod of existingPods ?? NONE) {
       if (!isActivePodOn(pod, this.name)) continue;
-      const existing = existingPod(pod, minor, warnings);
+      const existing = existingPod(pod, minor, notes);
       addVector(requested, existing.requests);
       for (const p of existing.ports) {
         ports ??= new Map();
@@ -288,20 +293,19 @@ export class CompiledNode {
     this.pods = pods.length > 0 ? pods : NONE;
     this.requested = pods.length > 0 ? requested : NOTHING_REQUESTED;
     this.ports = ports;
-    this.warnings = warnings.length > 0 ? warnings : NONE;
+    this.notes = notes.length > 0 ? notes : NONE;
+    this.warnings = notes.map((note) => `node ${this.name || '<unnamed>'}: ${note}`);
   }
 }
 
-function taintWarnings(name: string, taints: readonly InternedTaint[], warnings: string[]): void {
+/** What the node's excluding taints mean for daemon pods that the automatic tolerations do not make obvious. */
+function taintNotes(taints: readonly InternedTaint[], notes: string[]): void {
   for (const t of taints) {
     if ((t.key === 'node.kubernetes.io/not-ready' || t.key === 'node.kubernetes.io/unreachable') && t.effect === 'NoSchedule') {
-      warnings.push(
-        `node ${name} has taint ${t.text}: daemon pods tolerate only the NoExecute variant, so no new daemon pod is created ` +
-          'there (existing ones are kept)',
-      );
+      notes.push(`taint ${t.text}: daemon pods tolerate only the NoExecute variant, so no new daemon pod is created there (existing ones are kept)`);
     }
     if (t.key === 'node-role.kubernetes.io/master') {
-      warnings.push(`node ${name} has the legacy taint ${t.text} (clusters upgraded from 1.24 or older); tolerate it as well as node-role.kubernetes.io/control-plane`);
+      notes.push(`legacy taint ${t.text} (clusters upgraded from 1.24 or older): tolerate it as well as node-role.kubernetes.io/control-plane`);
     }
   }
 }
@@ -330,7 +334,7 @@ function existingPod(pod: any, minor: number, warnings: string[]): ExistingPod {
     labels: meta.labels,
     daemonSetOwners: owners?.filter((o) => o?.kind === 'DaemonSet').map((o) => String(o.name)),
     requests: podRequests(pod.spec, sidecars, where, warnings),
-    ports: podHostPorts(pod.spec, sidecars && minor >= 33, where),
+    ports: podHostPorts(pod.spec, sidecars && minor >= 33),
   };
 }
 

@@ -3,11 +3,10 @@
  * (`NodeShouldRunDaemonPod`) template nodeName → nodeSelector → required node affinity → taints; scheduler stage
  * (the filters that can fail for a daemon pod) NodePorts → NodeResourcesFit.
  *
- * Everything done for every (workload, node) pair lives in this one module and allocates nothing on success:
- * label matchers are closures compiled per workload, taint verdicts are memoized per workload, and explanations
- * are built only for failures, memoized where the words depend on little (a requirement and the node's value of its
- * label, a taint). Nodes that must look alike to every workload are evaluated once per group, and the rows of a
- * group with the same words are shared between workloads.
+ * For many pairs: label matchers are closures compiled per workload, taint verdicts are memoized per workload,
+ * explanations are built only for failures and memoized where the words depend on little (a requirement and the
+ * node's value of its label, a taint). Nodes that must look alike to every workload are evaluated once per group
+ * ({@link coverageRows}), and the rows of a group with the same words are shared between workloads.
  */
 
 import { CompiledNode, CompiledWorkload, compileNode, compileWorkload } from './compile';
@@ -74,21 +73,33 @@ export function controllerCheck(w: CompiledWorkload, n: CompiledNode): Check {
   return Check.OK;
 }
 
-/** Whether every host port the pod wants is free on the node (`HostPortInfo.CheckConflict`), own pods aside. */
-export function portsFit(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): boolean {
-  if (n.ports === undefined || w.hostPorts.length === 0) return true;
-  for (let i = 0; i < w.hostPorts.length; i++) {
-    const want = w.hostPorts[i];
-    const holders = n.ports.get(want.key);
-    if (holders === undefined) continue;
-    for (let j = 0; j < holders.length; j++) {
-      if (own !== undefined && own.pods.has(holders[j].pod)) continue;
-      const ip = holders[j].ip;
-      if (want.ip === '0.0.0.0' || ip === '0.0.0.0' || ip === want.ip) return false;
+/**
+ * `HostPortInfo.CheckConflict` for two bindings of the same protocol and port: they conflict when either is bound to
+ * every address (`0.0.0.0`) or both to the same address.
+ */
+function bindingsConflict(ip: string, otherIp: string): boolean {
+  return ip === '0.0.0.0' || otherIp === '0.0.0.0' || ip === otherIp;
+}
+
+/** Every host port the pod wants that a pod on the node (own pods aside) already binds, described; [] when free. */
+export function hostPortConflicts(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): readonly string[] {
+  if (n.ports === undefined || w.hostPorts.length === 0) return NOTHING;
+  let out: string[] | undefined;
+  for (const want of w.hostPorts) {
+    for (const h of n.ports.get(want.key) ?? NOTHING) {
+      if (own !== undefined && own.pods.has(h.pod)) continue;
+      if (bindingsConflict(want.ip, h.ip)) {
+        const pod = n.pods[h.pod];
+        (out ??= []).push(`${want.protocol} ${want.ip}:${want.port} conflicts with ${h.ip}:${want.port} of pod ${pod.namespace}/${pod.name}`);
+        break;
+      }
     }
   }
-  return true;
+  return out ?? NOTHING;
 }
+
+/** Shared empty result (never mutated). */
+const NOTHING: readonly never[] = Object.freeze([]);
 
 /** A scalar resource amount (0 when absent). */
 export function scalarAmount(map: Map<string, number> | undefined, name: string): number {
@@ -96,33 +107,10 @@ export function scalarAmount(map: Map<string, number> | undefined, name: string)
   return map.get(name) ?? 0;
 }
 
-/** Whether the pod fits the node's free allocatable and pod slots (`fitsRequest`), own pods aside. */
-export function resourcesFit(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): boolean {
-  const alloc = n.allocatable;
-  if (alloc === undefined) return true;
-  const used = n.requested;
-  const mine = own?.requests;
-  if (n.pods.length - (own ? own.count : 0) + 1 > n.allocatablePods) return false;
-  const r = w.requests;
-  if (r.cpu > 0 && r.cpu > alloc.cpu - (used.cpu - (mine ? mine.cpu : 0))) return false;
-  if (r.memory > 0 && r.memory > alloc.memory - (used.memory - (mine ? mine.memory : 0))) return false;
-  if (r.ephemeralStorage > 0 && r.ephemeralStorage > alloc.ephemeralStorage - (used.ephemeralStorage - (mine ? mine.ephemeralStorage : 0))) {
-    return false;
-  }
-  const names = w.scalarNames;
-  for (let i = 0; i < names.length; i++) {
-    const q = w.scalarValues[i];
-    if (q === 0) continue;
-    const free = scalarAmount(alloc.scalars, names[i]) - (scalarAmount(used.scalars, names[i]) - scalarAmount(mine?.scalars, names[i]));
-    if (q > free) return false;
-  }
-  return true;
-}
-
 /** The scheduler-stage check that fails first, or `Check.OK`. */
 export function schedulerCheck(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): Check {
-  if (!portsFit(w, n, own)) return Check.HOST_PORT;
-  if (!resourcesFit(w, n, own)) return Check.RESOURCES;
+  if (w.hostPorts.length > 0 && hostPortConflicts(w, n, own).length > 0) return Check.HOST_PORT;
+  if (insufficientResources(w, n, own).length > 0) return Check.RESOURCES;
   return Check.OK;
 }
 
@@ -211,21 +199,6 @@ function explainAffinity(w: CompiledWorkload, n: CompiledNode): string {
   return out;
 }
 
-function explainPorts(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): string {
-  const out: string[] = [];
-  for (const want of w.hostPorts) {
-    for (const h of n.ports?.get(want.key) ?? []) {
-      if (own !== undefined && own.pods.has(h.pod)) continue;
-      if (want.ip === '0.0.0.0' || h.ip === '0.0.0.0' || h.ip === want.ip) {
-        const pod = n.pods[h.pod];
-        out.push(`${want.protocol} ${want.ip}:${want.port} conflicts with ${h.ip}:${want.port} of pod ${pod.namespace}/${pod.name}`);
-        break;
-      }
-    }
-  }
-  return out.join('; ');
-}
-
 function formatAmount(resource: string, value: number): string {
   if (resource === 'cpu') return formatMilliCpu(value);
   if (resource === 'memory' || resource === 'ephemeral-storage' || resource.startsWith('hugepages-')) return formatBytes(value);
@@ -233,28 +206,35 @@ function formatAmount(resource: string, value: number): string {
 }
 
 /** Every resource the node lacks for the workload (`fitsRequest`), in upstream order; [] when it fits. */
-export function insufficientResources(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): InsufficientResource[] {
+export function insufficientResources(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): readonly InsufficientResource[] {
   const alloc = n.allocatable;
-  if (alloc === undefined) return [];
-  const out: InsufficientResource[] = [];
+  if (alloc === undefined) return NOTHING;
+  let out: InsufficientResource[] | undefined;
   const used = n.requested;
-  const mine = own?.requests ?? emptyVector();
+  const mine = own?.requests;
   const podCount = n.pods.length - (own ? own.count : 0);
   if (podCount + 1 > n.allocatablePods) {
-    out.push({ resource: 'pods', requested: 1, free: n.allocatablePods - podCount, allocatable: n.allocatablePods });
+    (out ??= []).push({ resource: 'pods', requested: 1, free: n.allocatablePods - podCount, allocatable: n.allocatablePods });
   }
-  const check = (resource: string, requested: number, allocatable: number, usedAmount: number) => {
-    const free = allocatable - usedAmount;
-    if (requested > 0 && requested > free) out.push({ resource, requested, free, allocatable });
-  };
   const r = w.requests;
-  check('cpu', r.cpu, alloc.cpu, used.cpu - mine.cpu);
-  check('memory', r.memory, alloc.memory, used.memory - mine.memory);
-  check('ephemeral-storage', r.ephemeralStorage, alloc.ephemeralStorage, used.ephemeralStorage - mine.ephemeralStorage);
-  w.scalarNames.forEach((name, i) => {
-    check(name, w.scalarValues[i], scalarAmount(alloc.scalars, name), scalarAmount(used.scalars, name) - scalarAmount(mine.scalars, name));
-  });
-  return out;
+  if (r.cpu > 0 && r.cpu > alloc.cpu - used.cpu + (mine ? mine.cpu : 0)) {
+    (out ??= []).push({ resource: 'cpu', requested: r.cpu, free: alloc.cpu - used.cpu + (mine ? mine.cpu : 0), allocatable: alloc.cpu });
+  }
+  if (r.memory > 0 && r.memory > alloc.memory - used.memory + (mine ? mine.memory : 0)) {
+    (out ??= []).push({ resource: 'memory', requested: r.memory, free: alloc.memory - used.memory + (mine ? mine.memory : 0), allocatable: alloc.memory });
+  }
+  const eph = alloc.ephemeralStorage - used.ephemeralStorage + (mine ? mine.ephemeralStorage : 0);
+  if (r.ephemeralStorage > 0 && r.ephemeralStorage > eph) {
+    (out ??= []).push({ resource: 'ephemeral-storage', requested: r.ephemeralStorage, free: eph, allocatable: alloc.ephemeralStorage });
+  }
+  for (let i = 0; i < w.scalarNames.length; i++) {
+    const name = w.scalarNames[i];
+    const requested = w.scalarValues[i];
+    const allocatable = scalarAmount(alloc.scalars, name);
+    const free = allocatable - scalarAmount(used.scalars, name) + scalarAmount(mine?.scalars, name);
+    if (requested > 0 && requested > free) (out ??= []).push({ resource: name, requested, free, allocatable });
+  }
+  return out ?? NOTHING;
 }
 
 /** `memory: requested 512Mi, free 256Mi of 1Gi allocatable` for each insufficient resource. */
@@ -283,7 +263,7 @@ export function explain(check: Check, w: CompiledWorkload, n: CompiledNode, own:
     case Check.TAINT:
       return untoleratedTaint(w, n)!.text;
     case Check.HOST_PORT:
-      return explainPorts(w, n, own);
+      return hostPortConflicts(w, n, own).join('; ');
     case Check.RESOURCES:
       return describeInsufficient(insufficientResources(w, n, own));
   }
@@ -301,7 +281,7 @@ export function evaluate(w: CompiledWorkload, n: CompiledNode): NodeVerdict {
   if (w.affinity !== undefined && !w.affinity.matches(n.labels, n.name)) failures.push(Check.NODE_AFFINITY);
   const taint = untoleratedTaint(w, n);
   if (taint !== undefined) failures.push(Check.TAINT);
-  if (!portsFit(w, n, own)) failures.push(Check.HOST_PORT);
+  if (hostPortConflicts(w, n, own).length > 0) failures.push(Check.HOST_PORT);
   const insufficient = insufficientResources(w, n, own);
   if (insufficient.length > 0) failures.push(Check.RESOURCES);
 
@@ -316,7 +296,7 @@ export function evaluate(w: CompiledWorkload, n: CompiledNode): NodeVerdict {
     detail: first ? first.detail : '',
     alsoFails: all.slice(1),
     ...(taint ? { untoleratedTaint: taint.text } : {}),
-    ...(insufficient.length > 0 ? { insufficientResources: insufficient } : {}),
+    ...(insufficient.length > 0 ? { insufficientResources: [...insufficient] } : {}),
   };
 }
 
@@ -339,6 +319,14 @@ export interface CoverageRows {
   readonly schedulable: number;
 }
 
+/** Nodes that every workload sees alike: their indexes in the node list, and one of them compiled. */
+export interface NodeGroup {
+  /** Indexes of the group's nodes in the node list. */
+  readonly members: Int32Array;
+  /** The first of them, compiled (with its pods, when it has some: such a node is a group of its own). */
+  readonly node: CompiledNode;
+}
+
 /**
  * Failure rows shared between workloads: for each node group, the rows of its nodes for one (reason, detail), made
  * once and reused by every workload that fails the group with the same words.
@@ -347,8 +335,8 @@ export class SharedRows {
   private readonly ids = new Map<string, number>();
   private readonly byGroup: Array<Map<number, NodeCoverage[]> | undefined> = [];
 
-  /** The rows of the nodes `members` (group `group`) for a failure with these words. */
-  public rows(group: number, members: Int32Array, nodes: readonly CompiledNode[], reason: CoverageReason, detail: string): NodeCoverage[] {
+  /** The rows of group `group`'s nodes for a failure with these words. */
+  public rows(group: number, members: Int32Array, names: readonly string[], reason: CoverageReason, detail: string): NodeCoverage[] {
     const key = `${reason}\u0000${detail}`;
     let id = this.ids.get(key);
     if (id === undefined) this.ids.set(key, (id = this.ids.size));
@@ -357,7 +345,7 @@ export class SharedRows {
     let rows = cache.get(id);
     if (rows === undefined) {
       rows = new Array(members.length);
-      for (let k = 0; k < members.length; k++) rows[k] = { node: nodes[members[k]].name, runs: false, reason, detail };
+      for (let k = 0; k < members.length; k++) rows[k] = { node: names[members[k]], runs: false, reason, detail };
       cache.set(id, rows);
     }
     return rows;
@@ -365,28 +353,26 @@ export class SharedRows {
 }
 
 /**
- * Evaluates `w` on every node. `groups[g]` lists the indexes of nodes that must get the same verdict and words
- * (see `nodeGroups` in `analyze.ts`), so one node per group is evaluated; a node holding pods of the workload is
- * always a group of its own and is evaluated with them set aside (`shares`, by node index). `okRows[i]` is the shared
- * row of node `i` for a pod that runs; `shared` keeps failure rows for the next workloads.
+ * Evaluates `w` once per node group and fills one row per node (`names` in node order). A node holding pods of the
+ * workload is always a group of its own and is evaluated with them set aside (`shares`, by node index). `okRows[i]`
+ * is the shared row of node `i` for a pod that runs; `shared` keeps failure rows for the next workloads.
  */
 export function coverageRows(
   w: CompiledWorkload,
-  nodes: readonly CompiledNode[],
-  groups: readonly Int32Array[],
+  groups: readonly NodeGroup[],
+  names: readonly string[],
   shares: Map<number, OwnShare>,
   okRows: readonly NodeCoverage[],
   shared: SharedRows,
 ): CoverageRows {
-  const rows: NodeCoverage[] = new Array(nodes.length);
+  const rows: NodeCoverage[] = new Array(names.length);
   const anyShares = shares.size > 0;
   let desired = 0;
   let schedulable = 0;
   for (let g = 0; g < groups.length; g++) {
-    const members = groups[g];
-    const first = members[0];
-    const own = anyShares && members.length === 1 ? shares.get(first) : undefined;
-    const check = firstFailure(w, nodes[first], own);
+    const { members, node } = groups[g];
+    const own = anyShares && members.length === 1 ? shares.get(members[0]) : undefined;
+    const check = firstFailure(w, node, own);
     if (check === Check.OK) {
       desired += members.length;
       schedulable += members.length;
@@ -394,7 +380,7 @@ export function coverageRows(
       continue;
     }
     if (check >= Check.HOST_PORT) desired += members.length;
-    const failed = shared.rows(g, members, nodes, CHECK_REASON[check], explain(check, w, nodes[first], own));
+    const failed = shared.rows(g, members, names, CHECK_REASON[check], explain(check, w, node, own));
     for (let k = 0; k < members.length; k++) rows[members[k]] = failed[k];
   }
   return { rows, desired, schedulable };

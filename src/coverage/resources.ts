@@ -183,8 +183,6 @@ export interface HostPort {
   readonly port: number;
   /** `protocol/port`, the key conflicts are looked up by. */
   readonly key: string;
-  /** Where the port is declared. */
-  readonly where: string;
 }
 
 /**
@@ -192,29 +190,24 @@ export interface HostPort {
  * (`hostNetwork: true` sets `hostPort = containerPort` where it is 0). Sidecar init containers count only when
  * `sidecarPorts` is true (Kubernetes 1.33+).
  */
-export function podHostPorts(spec: any, sidecarPorts: boolean, where: string): HostPort[] {
+export function podHostPorts(spec: any, sidecarPorts: boolean): HostPort[] {
   const out: HostPort[] = [];
   const hostNetwork = spec?.hostNetwork === true;
-  const collect = (containers: any, field: string, filter: (c: any) => boolean) => {
+  const collect = (containers: any, filter: (c: any) => boolean) => {
     if (!Array.isArray(containers)) return;
-    containers.forEach((c: any, ci: number) => {
-      if (!filter(c) || !Array.isArray(c?.ports)) return;
-      c.ports.forEach((p: any, pi: number) => {
+    for (const c of containers) {
+      if (!filter(c) || !Array.isArray(c?.ports)) continue;
+      for (const p of c.ports) {
         let port = Number(p?.hostPort ?? 0);
         if (hostNetwork && port === 0) port = Number(p?.containerPort ?? 0);
-        if (!Number.isInteger(port) || port <= 0) return;
+        if (!Number.isInteger(port) || port <= 0) continue;
         const ip = typeof p?.hostIP === 'string' && p.hostIP.length > 0 ? p.hostIP : '0.0.0.0';
         const protocol = typeof p?.protocol === 'string' && p.protocol.length > 0 ? p.protocol : 'TCP';
-        out.push({ ip, protocol, port, key: `${protocol}/${port}`, where: `${where}.${field}[${ci}].ports[${pi}]` });
-      });
-    });
+        out.push({ ip, protocol, port, key: `${protocol}/${port}` });
+      }
+    }
   };
-  collect(spec?.containers, 'containers', () => true);
-  if (sidecarPorts) collect(spec?.initContainers, 'initContainers', isSidecar);
+  collect(spec?.containers, () => true);
+  if (sidecarPorts) collect(spec?.initContainers, isSidecar);
   return out;
-}
-
-/** `HostPortInfo.CheckConflict` between two bindings of the same protocol/port. */
-export function portsConflict(ip: string, otherIp: string): boolean {
-  return ip === '0.0.0.0' || otherIp === '0.0.0.0' || ip === otherIp;
 }

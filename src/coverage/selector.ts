@@ -3,8 +3,8 @@
  * (component-helpers `nodeaffinity.GetRequiredNodeAffinity(pod).Match(node)`, apimachinery `labels.NewRequirement`
  * parsing rules).
  *
- * Node labels are looked up by an interned key id (an array index), so matching a node (in `match.ts`) does no
- * hashing and allocates nothing.
+ * Node labels are looked up by an interned key id (an array index), and every requirement carries a matcher
+ * closure compiled once, so matching a node does no hashing and allocates nothing.
  */
 
 import { labelValueError, qualifiedNameError } from '../k8s/names';
@@ -24,13 +24,18 @@ export function labelKeyId(key: string): number {
 /** A node's labels as an array indexed by label key id (`undefined` = no such label). */
 export type LabelTable = Array<string | undefined>;
 
+/** A label value as matching sees it (non-strings, which the API server would reject, compare as their text). */
+export function labelValue(value: unknown): string {
+  return typeof value === 'string' ? value : String(value);
+}
+
 /** Builds the label table of a `metadata.labels` map. */
 export function labelTable(labels: Record<string, unknown> | undefined): LabelTable {
   const table: LabelTable = [];
   if (!labels || typeof labels !== 'object') return table;
   for (const key of Object.keys(labels)) {
     const value = labels[key];
-    table[labelKeyId(key)] = typeof value === 'string' ? value : String(value);
+    table[labelKeyId(key)] = labelValue(value);
   }
   // Fill holes so that the array stays in a packed representation.
   for (let i = 0; i < table.length; i++) if (!(i in table)) table[i] = undefined;
@@ -57,8 +62,6 @@ export interface LabelRequirement {
   readonly op: Op;
   /** Values (one for Gt/Lt, none for Exists/DoesNotExist). */
   readonly values: readonly string[];
-  /** Index in `matchExpressions` (or the position in the sorted nodeSelector). */
-  readonly index: number;
   /** `Requirement.Matches` over a node's label table. */
   readonly matches: (labels: LabelTable) => boolean;
   /** Explanations already built for a failure of this requirement, by the node's value of the label. */
@@ -73,8 +76,6 @@ export interface FieldRequirement {
   readonly notIn: boolean;
   /** The one value. */
   readonly value: string;
-  /** Index in `matchFields`. */
-  readonly index: number;
 }
 
 /** One node selector term as the scheduler parses it. */
@@ -104,7 +105,7 @@ export function fieldMatches(f: FieldRequirement, nodeName: string): boolean {
 }
 
 /** Builds a requirement and its matcher (`Requirement.Matches`); the values are assumed valid. */
-export function requirement(key: string, op: Op, values: readonly string[], threshold: number | bigint, index: number): LabelRequirement {
+export function requirement(key: string, op: Op, values: readonly string[], threshold: number | bigint): LabelRequirement {
   const keyId = labelKeyId(key);
   let matches: (labels: LabelTable) => boolean;
   switch (op) {
@@ -144,7 +145,7 @@ export function requirement(key: string, op: Op, values: readonly string[], thre
       break;
     }
   }
-  return { key, keyId, op, values, index, matches, memo: undefined };
+  return { key, keyId, op, values, matches, memo: undefined };
 }
 
 function termMatcher(exprs: readonly LabelRequirement[], fields: readonly FieldRequirement[]): (labels: LabelTable, nodeName: string) => boolean {
@@ -208,7 +209,7 @@ export function parseRequirement(expr: any, index: number): LabelRequirement | s
     if (valueError) errors.push(`${where}.values[${i}] ${JSON.stringify(v)} is not a valid label value: ${valueError}`);
   });
   if (errors.length > 0) return errors;
-  return requirement(key, op, values, threshold, index);
+  return requirement(key, op, values, threshold);
 }
 
 function parseField(expr: any, index: number): FieldRequirement | string {
@@ -221,7 +222,7 @@ function parseField(expr: any, index: number): FieldRequirement | string {
   }
   if (values.length !== 1) return `${where}: ${operator} on a field needs exactly one value (has ${values.length})`;
   const value = typeof values[0] === 'string' ? values[0] : String(values[0]);
-  return { key, notIn: operator === 'NotIn', value, index };
+  return { key, notIn: operator === 'NotIn', value };
 }
 
 /**
@@ -285,7 +286,7 @@ export function compileAffinity(affinity: any, where: string, warnings: string[]
 export function compileNodeSelector(nodeSelector: any, where: string, warnings: string[]): LabelRequirement[] {
   if (nodeSelector == null || typeof nodeSelector !== 'object') return [];
   const keys = Object.keys(nodeSelector).sort();
-  return keys.map((key, index) => {
+  return keys.map((key) => {
     const raw = nodeSelector[key];
     if (typeof raw !== 'string') {
       warnings.push(
@@ -293,7 +294,7 @@ export function compileNodeSelector(nodeSelector: any, where: string, warnings: 
           `Quote the value: ${key}: "${String(raw)}"`,
       );
     }
-    return requirement(key, Op.IN, [String(raw)], 0, index);
+    return requirement(key, Op.IN, [String(raw)], 0);
   });
 }
 

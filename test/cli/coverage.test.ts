@@ -84,7 +84,7 @@ describe('node-services coverage: text output', () => {
 
   test('warnings go to standard error, naming their object', async () => {
     const run = await coverage(['--nodes', NODES, MANIFESTS]);
-    expect(run.err).toContain('warning: node worker-notready has taint node.kubernetes.io/not-ready:NoSchedule');
+    expect(run.err).toContain('warning: node worker-notready: taint node.kubernetes.io/not-ready:NoSchedule');
     expect(run.err).toContain('warning: DaemonSet monitoring/node-exporter: spec.template.spec.priorityClassName');
   });
 });

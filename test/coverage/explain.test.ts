@@ -84,10 +84,18 @@ describe('§9.5 warnings the analysis emits', () => {
 
   test('§9.5 nodes carrying not-ready:NoSchedule, and the legacy master taint', () => {
     const notReady = compileNode(node('n1', { taints: [{ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }] }));
-    expect(notReady.warnings.join('\n')).toMatch(/node n1 has taint node.kubernetes.io\/not-ready:NoSchedule: .*no new daemon pod is created there/);
+    expect(notReady.warnings.join('\n')).toMatch(/^node n1: taint node.kubernetes.io\/not-ready:NoSchedule: .*no new daemon pod is created there/);
     const master = compileNode(node('m1', { taints: [{ key: 'node-role.kubernetes.io/master', effect: 'NoSchedule' }] }));
-    expect(master.warnings.join('\n')).toMatch(/node m1 has the legacy taint node-role.kubernetes.io\/master:NoSchedule/);
+    expect(master.warnings.join('\n')).toMatch(/^node m1: legacy taint node-role.kubernetes.io\/master:NoSchedule/);
     expect(compileNode(node('ok')).warnings).toEqual([]);
+  });
+
+  test('§9.5 nodes that look alike share one warning that names them', () => {
+    // GIVEN four NotReady nodes of the same shape and one healthy node
+    const notReady = (name: string) => node(name, { taints: [{ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }] });
+    const report = analyzeCoverage([daemonSet('agent')], [notReady('a'), node('ok'), notReady('b'), notReady('c'), notReady('d')]);
+    // THEN one warning names the first three and says there are more
+    expect(report.warnings).toEqual([expect.stringMatching(/^4 nodes \(a, b, c, …\): taint node.kubernetes.io\/not-ready:NoSchedule: /)]);
   });
 
   test('§9.5 priorityClassName present (preemption may override resource exclusions)', () => {
@@ -100,7 +108,7 @@ describe('§9.5 warnings the analysis emits', () => {
       [node('n1', { taints: [{ key: 'node-role.kubernetes.io/master', effect: 'NoSchedule' }] })],
     );
     expect(report.warnings).toHaveLength(2);
-    expect(report.warnings[0]).toMatch(/^node n1 has the legacy taint/);
+    expect(report.warnings[0]).toMatch(/^node n1: legacy taint/);
     expect(report.warnings[1]).toMatch(/^DaemonSet node-services\/agent: spec\.template\.spec\.priorityClassName/);
   });
 });

@@ -247,7 +247,7 @@ describe('§7 scheduler filters', () => {
     test('§7 without status.allocatable the capacity is unknown: fit is not checked and the node says so', () => {
       const unknown = node('pool-a', { allocatable: null });
       expect(checkPodOnNode(withContainers([container('agent', { requests: { cpu: '64' } })]), unknown).runs).toBe(true);
-      expect(compileNode(unknown).warnings.join('\n')).toMatch(/node pool-a has no status.allocatable: resource fit and pod count are not checked/);
+      expect(compileNode(unknown).warnings.join('\n')).toMatch(/^node pool-a: no status.allocatable: resource fit and pod count are not checked there$/);
     });
 
     test('§7 an invalid quantity counts as 0 and is reported', () => {
