@@ -8,7 +8,7 @@
 import { CompiledNode, CompiledWorkload, compileNode, compileWorkload, isActivePodOn } from './compile';
 import { NodeGroup, OwnShare, SharedRows, coverageRows } from './evaluate';
 import { addVector, emptyVector } from './resources';
-import { labelValue } from './selector';
+import { jsonText, labelValue } from './selector';
 import { CoverageOptions, CoverageReason, CoverageReport, NodeCoverage, WorkloadCoverage } from './types';
 
 interface PodRef {
@@ -68,7 +68,7 @@ function podsByNode(pods: readonly any[] | undefined): Map<string, any[]> {
 }
 
 function text(value: unknown): string {
-  return typeof value === 'string' ? value : value == null ? '' : String(value);
+  return value == null ? '' : jsonText(value);
 }
 
 /**

@@ -3,7 +3,7 @@
  * values: label lookups by interned key id, taint verdicts memoized per workload, requests summed in scheduler units.
  */
 
-import { CompiledAffinity, LabelRequirement, LabelTable, Op, compileAffinity, compileNodeSelector, labelTable, parseRequirement, requirement } from './selector';
+import { CompiledAffinity, LabelRequirement, LabelTable, Op, compileAffinity, compileNodeSelector, jsonText, labelTable, parseRequirement, requirement } from './selector';
 import { labelValueError, qualifiedNameError } from '../k8s/names';
 import { HostPort, ResourceVector, addVector, allocatable, emptyVector, isSidecar, podHostPorts, podRequests } from './resources';
 import { InternedTaint, Toleration, daemonPodTolerations, internTaint } from './taints';
@@ -142,12 +142,12 @@ function workloadWarnings(spec: any, where: string, minor: number, tolerations: 
   for (const t of tolerations) {
     if (t.effect === 'NoExecute' && t.tolerationSeconds != null) {
       warnings.push(
-        `${where}.tolerations: ${t.key || '<every key>'}:NoExecute has tolerationSeconds ${t.tolerationSeconds}; the pod is placed, ` +
+        `${where}.tolerations: ${jsonText(t.key) || '<every key>'}:NoExecute has tolerationSeconds ${jsonText(t.tolerationSeconds)}; the pod is placed, ` +
           'evicted when the time is up and recreated by the controller (churn). Remove tolerationSeconds for a daemon pod',
       );
     }
     if (t.operator !== undefined && t.operator !== '' && t.operator !== 'Exists' && t.operator !== 'Equal') {
-      warnings.push(`${where}.tolerations: operator ${JSON.stringify(t.operator)} of ${t.key || '<every key>'} tolerates nothing; use Exists or Equal`);
+      warnings.push(`${where}.tolerations: operator ${JSON.stringify(t.operator)} of ${t.key ? jsonText(t.key) : '<every key>'} tolerates nothing; use Exists or Equal`);
     }
   }
   if (typeof spec.priorityClassName === 'string' && spec.priorityClassName.length > 0) {
@@ -165,7 +165,7 @@ function workloadWarnings(spec: any, where: string, minor: number, tolerations: 
     const resources = c?.resources ?? {};
     if (resources.requests == null && resources.limits == null) {
       warnings.push(
-        `${where}.containers[${i}] (${c?.name ?? 'unnamed'}) has no resource requests: a LimitRange defaultRequest in the namespace ` +
+        `${where}.containers[${i}] (${c?.name == null ? 'unnamed' : jsonText(c.name)}) has no resource requests: a LimitRange defaultRequest in the namespace ` +
           'would add some, which the analysis cannot see; set requests explicitly',
       );
     }
@@ -191,7 +191,7 @@ function compileLabelSelector(selector: any): (labels: Record<string, string> | 
   const exprs: any[] = Array.isArray(selector?.matchExpressions) ? selector.matchExpressions : [];
   const requirements: LabelRequirement[] = [];
   for (const key of Object.keys(matchLabels)) {
-    const value = String(matchLabels[key]);
+    const value = jsonText(matchLabels[key]);
     if (qualifiedNameError(key) || labelValueError(value)) return () => false;
     requirements.push(requirement(key, Op.IN, [value], 0));
   }
@@ -332,7 +332,7 @@ function existingPod(pod: any, minor: number, warnings: string[]): ExistingPod {
     namespace,
     name,
     labels: meta.labels,
-    daemonSetOwners: owners?.filter((o) => o?.kind === 'DaemonSet').map((o) => String(o.name)),
+    daemonSetOwners: owners?.filter((o) => o?.kind === 'DaemonSet').map((o) => jsonText(o.name)),
     requests: podRequests(pod.spec, sidecars, where, warnings),
     ports: podHostPorts(pod.spec, sidecars && minor >= 33),
   };

@@ -24,9 +24,19 @@ export function labelKeyId(key: string): number {
 /** A node's labels as an array indexed by label key id (`undefined` = no such label). */
 export type LabelTable = Array<string | undefined>;
 
+/** Text of an arbitrary JSON value: a string as it is, anything else as JSON. Never throws. */
+export function jsonText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
+
 /** A label value as matching sees it (non-strings, which the API server would reject, compare as their text). */
 export function labelValue(value: unknown): string {
-  return typeof value === 'string' ? value : String(value);
+  return jsonText(value);
 }
 
 /** Builds the label table of a `metadata.labels` map. */
@@ -184,7 +194,7 @@ export function parseRequirement(expr: any, index: number): LabelRequirement | s
   const key = typeof expr?.key === 'string' ? expr.key : '';
   const operator = expr?.operator;
   const rawValues: unknown[] = Array.isArray(expr?.values) ? expr.values : [];
-  const values = rawValues.map((v) => (typeof v === 'string' ? v : String(v)));
+  const values = rawValues.map(jsonText);
   const op = typeof operator === 'string' && OPERATORS.has(operator) ? (operator as Op) : undefined;
   if (op === undefined) {
     return [`${where}: operator ${JSON.stringify(operator ?? '')} is not one of In, NotIn, Exists, DoesNotExist, Gt, Lt`];
@@ -221,7 +231,7 @@ function parseField(expr: any, index: number): FieldRequirement | string {
     return `${where}: operator ${JSON.stringify(operator ?? '')} is not supported for fields (only In, NotIn)`;
   }
   if (values.length !== 1) return `${where}: ${operator} on a field needs exactly one value (has ${values.length})`;
-  const value = typeof values[0] === 'string' ? values[0] : String(values[0]);
+  const value = jsonText(values[0]);
   return { key, notIn: operator === 'NotIn', value };
 }
 
@@ -291,10 +301,10 @@ export function compileNodeSelector(nodeSelector: any, where: string, warnings: 
     if (typeof raw !== 'string') {
       warnings.push(
         `${where}.nodeSelector.${key} is ${JSON.stringify(raw)} (${typeof raw}), not a string; the API server rejects it. ` +
-          `Quote the value: ${key}: "${String(raw)}"`,
+          `Quote the value: ${key}: "${jsonText(raw)}"`,
       );
     }
-    return requirement(key, Op.IN, [String(raw)], 0);
+    return requirement(key, Op.IN, [jsonText(raw)], 0);
   });
 }
 

@@ -7,6 +7,8 @@
  * a taint after the first node that carries it.
  */
 
+import { jsonText } from './selector';
+
 /** A toleration as written in a pod spec (missing fields read as ""). */
 export interface Toleration {
   /** Taint key to match; "" matches every key (then the operator must be `Exists`). */
@@ -49,7 +51,7 @@ export const AUTOMATIC_TOLERATIONS: readonly Toleration[] = Object.freeze([
 export const HOST_NETWORK_TOLERATION: Toleration = auto('node.kubernetes.io/network-unavailable', 'NoSchedule');
 
 function str(v: unknown): string {
-  return typeof v === 'string' ? v : v == null ? '' : String(v);
+  return v == null ? '' : jsonText(v);
 }
 
 /** `Toleration.MatchToleration`: same key, effect, operator and value (tolerationSeconds not compared). */

@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import fc from 'fast-check';
 import { parseObjects } from '../../src/cli/io';
-import { CoverageReason, CoverageReport, analyzeCoverage, compileNode, compileWorkload, evaluate } from '../../src/coverage';
+import { CoverageReason, CoverageReport, analyzeCoverage, checkCanarySplit, checkPodOnNode, compileNode, compileWorkload, evaluate } from '../../src/coverage';
 import { container, daemonSet, node, pod } from './support';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures');
@@ -249,6 +249,38 @@ describe('analyzeCoverage equals the one-pair evaluation (property)', () => {
         });
       }),
       { numRuns: 400, seed: 20241128 },
+    );
+  });
+});
+
+describe('analyzeCoverage on malformed objects', () => {
+  test('objects the API server would reject never make the analysis, the pair check or the split check throw', () => {
+    // GIVEN DaemonSets and nodes whose fields hold arbitrary JSON values
+    const anyValue = fc.jsonValue({ maxDepth: 3 });
+    const arbDs = fc.record({
+      nodeSelector: anyValue,
+      affinity: fc.oneof(anyValue, fc.record({ nodeAffinity: fc.record({ requiredDuringSchedulingIgnoredDuringExecution: fc.record({ nodeSelectorTerms: anyValue }) }) })),
+      tolerations: anyValue,
+      containers: fc.oneof(anyValue, fc.array(fc.record({ resources: anyValue, ports: anyValue }), { maxLength: 2 })),
+      initContainers: anyValue,
+      hostNetwork: anyValue,
+      nodeName: anyValue,
+    });
+    const arbNode = fc.record({ labels: anyValue, taints: anyValue, allocatable: anyValue, name: anyValue });
+    const arbPod = fc.record({ meta: anyValue, containers: fc.oneof(anyValue, fc.array(fc.record({ resources: anyValue, ports: anyValue }), { maxLength: 2 })), overhead: anyValue });
+    fc.assert(
+      fc.property(fc.array(arbDs, { maxLength: 3 }), fc.array(arbNode, { maxLength: 4 }), fc.array(arbPod, { maxLength: 3 }), (specs, nodeSpecs, podSpecs) => {
+        const workloads = specs.map((spec) => ({ kind: 'DaemonSet', metadata: { name: 'w' }, spec: { template: { spec } } }));
+        const nodes = nodeSpecs.map((n) => ({ kind: 'Node', metadata: { name: n.name, labels: n.labels }, spec: { taints: n.taints }, status: { allocatable: n.allocatable } }));
+        const pods = podSpecs.map((p, i) => ({ kind: 'Pod', metadata: p.meta, spec: { nodeName: nodes[i]?.metadata.name, containers: p.containers, overhead: p.overhead } }));
+        // WHEN analysed, checked pair by pair and as a canary split
+        const report = analyzeCoverage(workloads, nodes, pods);
+        for (const w of workloads) for (const n of nodes) checkPodOnNode(w, n, pods);
+        checkCanarySplit(workloads[0] ?? {}, workloads.slice(1), nodes);
+        // THEN there is a row per node for every DaemonSet
+        for (const w of report.workloads) expect(w.nodes).toHaveLength(nodes.length);
+      }),
+      { numRuns: 1000, seed: 7 },
     );
   });
 });
