@@ -142,7 +142,7 @@ function workloadWarnings(spec: any, where: string, minor: number, tolerations: 
   for (const t of tolerations) {
     if (t.effect === 'NoExecute' && t.tolerationSeconds != null) {
       warnings.push(
-        `${where}.tolerations: ${jsonText(t.key) || '<every key>'}:NoExecute has tolerationSeconds ${jsonText(t.tolerationSeconds)}; the pod is placed, ` +
+        `${where}.tolerations: ${t.key ? jsonText(t.key) : '<every key>'}:NoExecute has tolerationSeconds ${jsonText(t.tolerationSeconds)}; the pod is placed, ` +
           'evicted when the time is up and recreated by the controller (churn). Remove tolerationSeconds for a daemon pod',
       );
     }
