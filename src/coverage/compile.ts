@@ -160,6 +160,9 @@ function workloadWarnings(spec: any, where: string, minor: number, tolerations: 
   if (affinity.podAffinity || affinity.podAntiAffinity || (Array.isArray(spec.topologySpreadConstraints) && spec.topologySpreadConstraints.length > 0)) {
     warnings.push(`${where}: pod (anti-)affinity and topology spread constraints are evaluated by the scheduler only and are not modeled`);
   }
+  if (spec.resources != null) {
+    warnings.push(`${where}.resources (pod-level resources, alpha in 1.32, beta in 1.34) is not modeled: requests are summed from the containers`);
+  }
   const containers: any[] = Array.isArray(spec.containers) ? spec.containers : [];
   containers.forEach((c: any, i: number) => {
     const resources = c?.resources ?? {};

@@ -257,6 +257,12 @@ describe('§7 scheduler filters', () => {
     });
   });
 
+  test('§8 pod-level spec.resources (1.32+) is not modeled, and the analysis says so', () => {
+    const w = compileWorkload(daemonSet('a', { resources: { requests: { cpu: '1' } } }));
+    expect(w.requests.cpu).toBe(10);
+    expect(w.warnings.join('\n')).toMatch(/spec\.template\.spec\.resources \(pod-level resources, alpha in 1\.32, beta in 1\.34\) is not modeled/);
+  });
+
   test('§7 preemption is not modeled: a DaemonSet with priorityClassName gets a warning', () => {
     const w = compileWorkload(daemonSet('a', { priorityClassName: 'system-node-critical' }));
     expect(w.warnings.join('\n')).toMatch(/priorityClassName is system-node-critical: the scheduler may preempt lower-priority pods.*preemption is not modeled/);
