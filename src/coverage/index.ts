@@ -6,9 +6,13 @@
  * and of the scheduler filters that can keep a daemon pod Pending (NodePorts, NodeResourcesFit). It works on plain
  * Kubernetes objects and imports neither cdk8s nor cdk8s-plus.
  *
- * Not modeled: pod (anti-)affinity and topology spread (scheduler only), preemption, LimitRange defaults,
- * RuntimeClass overhead (only `spec.overhead` as given), scheduler `ignoredResources` config. These are reported
- * as warnings where they apply.
+ * Applied as the API server and admission would: the automatic tolerations (with their merge rule), requests taken
+ * from limits, host-network host ports, protocol TCP, RuntimeClass overhead (when the RuntimeClass objects are given).
+ * Kubernetes 1.28 semantics by default; {@link CoverageOptions.kubernetesMinor} switches on sidecar semantics (1.29+)
+ * and sidecar host ports (1.33+).
+ *
+ * Not modeled: pod (anti-)affinity and topology spread and volume filters (scheduler only), preemption, LimitRange
+ * defaults, pod-level `spec.resources`, the scheduler's `ignoredResources` config. Warnings say so where they apply.
  *
  * Entry points:
  * - {@link analyzeCoverage}: many DaemonSets × many nodes (+ existing pods) → per-node verdicts (the CLI's report).
