@@ -169,6 +169,65 @@ export function checkManifests(manifests: readonly any[], config?: RuleConfig): 
   return { findings, checkedObjects: checked, skippedObjects: skipped, errorCount, warningCount, infoCount, suppressedCount };
 }
 
+/** Thrown inside {@link checkInputFingerprint} for a value it has no exact encoding for. */
+class NotFingerprintable extends Error {}
+
+/** Deeper than any Kubernetes object; bounds the walk on cyclic input. */
+const MAX_FINGERPRINT_DEPTH = 100;
+
+function encodeValue(value: unknown, depth: number): string {
+  switch (typeof value) {
+    case 'string':
+      return `'${value.length}:${value}`;
+    case 'number':
+      return Object.is(value, -0) ? '#-0;' : `#${value};`;
+    case 'boolean':
+      return value ? 'T' : 'F';
+    case 'undefined':
+      return 'U';
+    case 'bigint':
+      return `n${value};`;
+    case 'object': {
+      if (value === null) return 'N';
+      if (depth > MAX_FINGERPRINT_DEPTH) throw new NotFingerprintable();
+      const proto = Object.getPrototypeOf(value);
+      if (Array.isArray(value)) {
+        if (proto !== Array.prototype) throw new NotFingerprintable();
+        let out = `[${value.length};`;
+        for (let i = 0; i < value.length; i++) out += i in value ? encodeValue(value[i], depth + 1) : 'H';
+        return out;
+      }
+      if (proto !== Object.prototype && proto !== null) throw new NotFingerprintable();
+      const keys = Object.keys(value);
+      if (Object.getOwnPropertyNames(value).length !== keys.length) throw new NotFingerprintable();
+      let out = `{${keys.length};`;
+      for (const key of keys) out += `${key.length}:${key}${encodeValue((value as Record<string, unknown>)[key], depth + 1)}`;
+      return out;
+    }
+    default:
+      // functions and symbols: rules would see them, but they have no exact encoding
+      throw new NotFingerprintable();
+  }
+}
+
+/**
+ * An exact fingerprint of what {@link checkManifests} reads: the manifests and the configuration. Two calls return
+ * the same string only if the inputs are structurally identical as the rules see them (same keys in the same order,
+ * same types; `-0`, `NaN`, `undefined`, `null` and array holes told apart), so the report of one may stand for the
+ * other. Returns `undefined` for inputs it cannot encode exactly (class instances, functions, symbols, non-enumerable
+ * properties, cycles); such inputs are always checked afresh.
+ *
+ * @internal
+ */
+export function checkInputFingerprint(manifests: readonly unknown[], config: RuleConfig | undefined): string | undefined {
+  try {
+    return encodeValue(config, 0) + encodeValue(manifests, 0);
+  } catch {
+    // NotFingerprintable, or a property getter that threw: leave such input to a fresh check
+    return undefined;
+  }
+}
+
 /** A rule of the catalogue as data (everything but its check), for documentation and tooling. */
 export interface RuleInfo {
   /** Stable kebab-case id. */

@@ -8,7 +8,7 @@
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { findRule, mergeConfigs, PolicyConfigError, resolveConfig, RuleConfig, unknownRuleMessage } from './config';
-import { checkManifests, describeObject, PolicyReport } from './engine';
+import { checkInputFingerprint, checkManifests, describeObject, Finding, ObjectRef, PolicyReport } from './engine';
 import { MIN_REASON_LENGTH } from './host-access';
 import { isValidReason, suppressionAnnotationKey } from './suppression';
 import { Severity } from './types';
@@ -75,6 +75,23 @@ function applyDeclared(root: IConstruct): void {
   }
 }
 
+/** A copy of a report that shares nothing mutable with it (findings of one object keep sharing one copied ref). */
+function copyReport(report: PolicyReport): PolicyReport {
+  const refs = new Map<ObjectRef, ObjectRef>();
+  const findings = report.findings.map((f): Finding => {
+    let object = refs.get(f.object);
+    if (!object) {
+      object = { ...f.object };
+      refs.set(f.object, object);
+    }
+    return { ...f, object };
+  });
+  return { ...report, findings };
+}
+
+/** The App methods that run one synthesis each (and, inside it, the App's validations once per chart plus once). */
+const SYNTHESIS_METHODS = ['synth', 'synthYaml'] as const;
+
 /**
  * The policy checks of one cdk8s App. Obtain it with {@link NodeServiceChecks.of}; the first call registers one
  * validation on the App, later calls only merge configuration, so constructs may call it freely.
@@ -94,6 +111,7 @@ export class NodeServiceChecks {
       CHECKS.set(root, checks);
       const registered = checks;
       root.node.addValidation({ validate: () => registered.validate() });
+      registered.observeSyntheses();
     }
     if (props) checks.configure(scope, props);
     return checks;
@@ -101,7 +119,16 @@ export class NodeServiceChecks {
 
   private ruleConfig: RuleConfig = {};
   private logger: IPolicyLogger = PolicyLoggers.stderr();
+  /** The report of the last run, kept private: the cache and the error messages rely on it staying unchanged. */
   private report?: PolicyReport;
+  /** The copy of {@link report} handed out by {@link lastReport}, made on first access after each run. */
+  private publishedReport?: PolicyReport;
+  /** The fingerprint of the inputs {@link report} was computed from (`undefined`: not reusable). */
+  private reportInputs?: string;
+  /** How many synthesis methods of the App are running (nested calls count as one synthesis). */
+  private synthesisDepth = 0;
+  /** The warning summary of the latest run inside the current synthesis, printed when it ends. */
+  private pendingSummary?: string;
 
   private constructor(private readonly root: IConstruct) {}
 
@@ -112,7 +139,8 @@ export class NodeServiceChecks {
 
   /** The report of the last synthesis (every finding, suppressed ones included), or `undefined` before the first. */
   public get lastReport(): PolicyReport | undefined {
-    return this.report;
+    if (this.report && !this.publishedReport) this.publishedReport = copyReport(this.report);
+    return this.publishedReport;
   }
 
   /**
@@ -120,6 +148,13 @@ export class NodeServiceChecks {
    * rules) and returns one message per error finding
    * (`[<construct path>] <rule-id>: <message> at <json path>. Fix: <fix>`). Synthesis calls this through the App's
    * validation; warnings are summarized to the logger.
+   *
+   * cdk8s validates the App once per `app.synth()`/`app.synthYaml()` and once more per chart it renders, so this
+   * runs several times per synthesis. Every run renders the objects again (a construct, a JSON patch or a lazy value
+   * may have changed them in between), but the rules run only when the rendered manifests or the configuration
+   * differ from the previous run, compared by an exact fingerprint; otherwise the previous report is reused.
+   * Inside `app.synth()`/`app.synthYaml()` the warning summary of the last run is printed once, when the
+   * synthesis ends; a run outside them (e.g. `Testing.synth(chart)`, or a direct call) prints its own.
    */
   public validate(): string[] {
     applyDeclared(this.root);
@@ -140,8 +175,14 @@ export class NodeServiceChecks {
       objects.push(child);
       manifests.push(json);
     }
-    const report = checkManifests(manifests, this.ruleConfig);
+    const inputs = checkInputFingerprint(manifests, this.ruleConfig);
+    let report = this.report;
+    if (report === undefined || inputs === undefined || inputs !== this.reportInputs) {
+      report = checkManifests(manifests, this.ruleConfig);
+    }
     this.report = report;
+    this.reportInputs = inputs;
+    this.publishedReport = undefined;
     const warnings = new Map<string, { count: number; text: string }>();
     for (const f of report.findings) {
       if (f.suppressed) continue;
@@ -155,13 +196,51 @@ export class NodeServiceChecks {
         else warnings.set(key, { count: 1, text: `${f.ruleId}: ${describeObject(f.object)} [${path}]` });
       }
     }
+    let summary: string | undefined;
     if (warnings.size > 0) {
       const lines = [...warnings.values()].map((w) => `  ${w.text}${w.count > 1 ? ` (${w.count} findings)` : ''}`);
-      this.logger.log(
-        `node-services: ${report.warningCount} policy warning${report.warningCount === 1 ? '' : 's'} (synthesis continues; run \`node-services lint\` on the output for details):\n${lines.join('\n')}\n`,
-      );
+      summary = `node-services: ${report.warningCount} policy warning${report.warningCount === 1 ? '' : 's'} (synthesis continues; run \`node-services lint\` on the output for details):\n${lines.join('\n')}\n`;
     }
+    if (this.synthesisDepth > 0) this.pendingSummary = summary;
+    else if (summary !== undefined) this.logger.log(summary);
     return errors;
+  }
+
+  /**
+   * Wraps the App's synthesis methods (`synth`, `synthYaml`) on this App instance so that the validation runs of one
+   * synthesis print one warning summary, when it ends (also when it fails). The methods keep their behaviour and
+   * results.
+   */
+  private observeSyntheses(): void {
+    const app = this.root as unknown as Record<string, unknown>;
+    const during = <T>(synthesize: () => T): T => this.duringSynthesis(synthesize);
+    for (const method of SYNTHESIS_METHODS) {
+      const original = app[method];
+      if (typeof original !== 'function') continue;
+      Object.defineProperty(app, method, {
+        configurable: true,
+        enumerable: false,
+        writable: true,
+        value: function (this: unknown, ...args: unknown[]): unknown {
+          return during(() => original.apply(this, args));
+        },
+      });
+    }
+  }
+
+  private duringSynthesis<T>(synthesize: () => T): T {
+    if (this.synthesisDepth === 0) this.pendingSummary = undefined;
+    this.synthesisDepth++;
+    try {
+      return synthesize();
+    } finally {
+      this.synthesisDepth--;
+      if (this.synthesisDepth === 0) {
+        const summary = this.pendingSummary;
+        this.pendingSummary = undefined;
+        if (summary !== undefined) this.logger.log(summary);
+      }
+    }
   }
 
   private configure(scope: IConstruct, props: NodeServiceChecksProps): void {

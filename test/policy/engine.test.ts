@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { mergeConfigs, PolicyConfigError, resolveConfig, RuleLevel, ruleConfigFromValue } from '../../src/policy/config';
-import { checkManifests, describeObject } from '../../src/policy/engine';
+import { checkInputFingerprint, checkManifests, describeObject } from '../../src/policy/engine';
 import { Severity } from '../../src/policy/types';
 import { compliantDaemonSet, mainContainer, podOf } from './support';
 
@@ -215,5 +215,103 @@ describe('RuleCatalogue and PolicyEngine (class API)', () => {
     const ds = compliantDaemonSet();
     mainContainer(ds).image = 'fluent/fluent-bit';
     expect(PolicyEngine.check([ds]).findings.map((f) => f.ruleId)).toEqual(['image-not-pinned']);
+  });
+});
+
+/** Whether two values are the same as the rules see them: same types, keys in the same order, -0/NaN/holes told apart. */
+function sameInput(a: unknown, b: unknown): boolean {
+  if (typeof a !== typeof b) return false;
+  if (typeof a !== 'object' || a === null || b === null) return Object.is(a, b);
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const other = b as unknown[];
+    if (a.length !== other.length) return false;
+    for (let i = 0; i < a.length; i++) {
+      if (i in a !== i in other) return false;
+      if (i in a && !sameInput(a[i], other[i])) return false;
+    }
+    return true;
+  }
+  const ka = Object.keys(a as object);
+  const kb = Object.keys(b as object);
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && sameInput((a as any)[k], (b as any)[k]));
+}
+
+/** Small JSON-like values over a tiny alphabet, so that generated pairs are often equal and often nearly equal. */
+const smallValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.constantFrom<unknown>(0, -0, 1, NaN, Infinity, '', 'a', 'b', 'ab', '1', ':', "'1:a", true, false, null, undefined),
+    fc.array(tie('value'), { maxLength: 3 }),
+    fc.sparseArray(tie('value'), { maxLength: 3 }),
+    fc.dictionary(fc.constantFrom('a', 'b', 'ab', '1', ''), tie('value'), { maxKeys: 3 }),
+  ),
+})).value;
+
+describe('checkInputFingerprint', () => {
+  test('is equal exactly when the inputs are the same as the rules see them', () => {
+    fc.assert(
+      fc.property(smallValue, smallValue, (a, b) => {
+        expect(checkInputFingerprint([a], undefined) === checkInputFingerprint([b], undefined)).toBe(sameInput(a, b));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  test.each([
+    ['0 and -0', 0, -0],
+    ['NaN and null', NaN, null],
+    ['undefined and null', [undefined], [null]],
+    ['a hole and undefined', [, 1], [undefined, 1]], // eslint-disable-line no-sparse-arrays
+    ['string boundaries', ['ab', 'c'], ['a', 'bc']],
+    ['strings containing the string tag', ["a'b", 'c'], ['a', "b'c"]],
+    ['key order', { a: 1, b: 2 }, { b: 2, a: 1 }],
+    ['a number and its text', 1, '1'],
+    ['a key that looks like an encoded value', { x: "y:'1:z" }, { "x:'6:y": 'z' }],
+    ['an empty map and an empty list', {}, []],
+    ['a missing key and an undefined one', {}, { a: undefined }],
+  ])('tells apart %s', (_what, a, b) => {
+    expect(checkInputFingerprint([a], undefined)).not.toBe(checkInputFingerprint([b], undefined));
+  });
+
+  test('is equal for a separately built copy, and differs after any one change to a DaemonSet', () => {
+    // GIVEN a DaemonSet and a copy built from scratch
+    const original = checkInputFingerprint([compliantDaemonSet()], {});
+    // WHEN compared with the copy, and with copies changed in one field each
+    const changes: Array<(ds: any) => void> = [
+      (ds) => (mainContainer(ds).image = 'fluent/fluent-bit:latest'),
+      (ds) => (ds.metadata.labels['app.kubernetes.io/version'] = '3.0.8'),
+      (ds) => (podOf(ds).volumes[0].hostPath.type = undefined),
+      (ds) => (mainContainer(ds).ports[0].containerPort = -0),
+      (ds) => (ds.spec.updateStrategy.rollingUpdate = { maxSurge: 0, maxUnavailable: 1 }),
+      (ds) => (ds.metadata.annotations['ignore-check.node-services.cdk8s.io/host-path-writable'] = 'reason long enough'),
+    ];
+    // THEN the copy has the same fingerprint and every changed copy another one
+    expect(checkInputFingerprint([compliantDaemonSet()], {})).toBe(original);
+    for (const change of changes) {
+      const ds = compliantDaemonSet();
+      change(ds);
+      expect(checkInputFingerprint([ds], {})).not.toBe(original);
+    }
+  });
+
+  test('covers the configuration', () => {
+    const manifests = [compliantDaemonSet()];
+    const plain = checkInputFingerprint(manifests, {});
+    expect(checkInputFingerprint(manifests, { rules: { 'liveness-probe-missing': RuleLevel.OFF } })).not.toBe(plain);
+    expect(checkInputFingerprint(manifests, { imageRegistries: ['cr.fluentbit.io/'] })).not.toBe(plain);
+  });
+
+  test.each([
+    ['a class instance', () => new Date(0)],
+    ['a function', () => () => 'value'],
+    ['a symbol', () => Symbol('value')],
+    ['a non-enumerable property', () => Object.defineProperty({}, 'hostPath', { value: { path: '/' }, enumerable: false })],
+    ['a getter that throws', () => Object.defineProperty({}, 'name', { get: () => { throw new Error('no'); }, enumerable: true })],
+    ['a cycle', () => { const o: any = {}; o.self = o; return o; }],
+  ])('has none for input containing %s, so that such input is always checked afresh', (_what, make) => {
+    const ds = compliantDaemonSet();
+    ds.spec.template.spec.extra = make();
+    expect(checkInputFingerprint([ds], {})).toBeUndefined();
   });
 });

@@ -1,10 +1,11 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { ApiObject, Chart, Include, Testing } from 'cdk8s';
+import { ApiObject, App, Chart, Include, JsonPatch, Lazy, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { RuleLevel } from '../../src/policy/config';
+import * as engine from '../../src/policy/engine';
 import { IPolicyLogger, NodeServiceChecks, PolicyLoggers, Suppressions } from '../../src/policy/synth';
 import { compliantDaemonSet, mainContainer } from './support';
 
@@ -123,6 +124,157 @@ describe('NodeServiceChecks at synth', () => {
     broken.addJsonPatch({ op: 'remove', path: '/spec/missing' } as any);
     NodeServiceChecks.of(chart, { logger: PolicyLoggers.silent() });
     expect(expectSynthError(chart)).toMatch(/\[test\/broken\] node-services checks could not render this object/);
+  });
+});
+
+/** A DaemonSet with one writable host mount (a warning finding), in a chart of its own. */
+function warningDaemonSet(scope: Construct, id: string): ApiObject {
+  return rawDaemonSet(scope, id, (ds) => {
+    ds.spec.template.spec.volumes.push({ name: 'pos', hostPath: { path: '/var/lib/fluent-bit', type: 'DirectoryOrCreate' } });
+    mainContainer(ds).volumeMounts.push({ name: 'pos', mountPath: '/pos' });
+  });
+}
+
+/** An App with two charts (so cdk8s validates it three times per synthesis) and checks that count their runs. */
+function twoChartApp(logger: IPolicyLogger): { app: App; first: Chart; second: Chart; checks: NodeServiceChecks; runs: () => number; checked: () => number } {
+  const app = Testing.app();
+  const first = new Chart(app, 'first', { namespace: 'logging' });
+  const second = new Chart(app, 'second', { namespace: 'logging' });
+  const checks = NodeServiceChecks.of(app, { logger });
+  const validate = jest.spyOn(checks, 'validate');
+  const check = jest.spyOn(engine, 'checkManifests');
+  return { app, first, second, checks, runs: () => validate.mock.calls.length, checked: () => check.mock.calls.length };
+}
+
+function synthError(synthesize: () => unknown): string {
+  try {
+    synthesize();
+  } catch (e) {
+    return (e as Error).message;
+  }
+  throw new Error('expected synthesis to fail');
+}
+
+describe('NodeServiceChecks across repeated validation runs', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  test('app.synthYaml() prints the warning summary once, although cdk8s validates the App once per chart plus once', () => {
+    // GIVEN a warning finding in an App with two charts
+    const logger = new CollectingLogger();
+    const { app, first, second, runs } = twoChartApp(logger);
+    warningDaemonSet(first, 'raw');
+    rawDaemonSet(second, 'other');
+    // WHEN the App is synthesized once
+    app.synthYaml();
+    // THEN the checks ran three times and the summary was printed once
+    expect(runs()).toBe(3);
+    expect(logger.messages).toHaveLength(1);
+    expect(logger.messages[0]).toContain('host-path-writable: DaemonSet logging/raw [first/raw]');
+  });
+
+  test('app.synth() prints one summary per synthesis, also when synthesis fails on an error', () => {
+    // GIVEN an App writing to a temporary folder, with a warning finding
+    const logger = new CollectingLogger();
+    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'policy-synth-'));
+    const app = new App({ outdir });
+    const chart = new Chart(app, 'agents', { namespace: 'logging' });
+    warningDaemonSet(chart, 'raw');
+    NodeServiceChecks.of(app, { logger });
+    // WHEN it is synthesized twice, then once more after an error is introduced
+    app.synth();
+    app.synth();
+    rawDaemonSet(chart, 'broken', (ds) => (mainContainer(ds).image = 'fluent/fluent-bit:latest'));
+    const message = synthError(() => app.synth());
+    // THEN each of the three syntheses printed exactly one summary, and the failing one still reported its error
+    expect(logger.messages).toHaveLength(3);
+    expect(message).toContain('[agents/broken] image-not-pinned');
+  });
+
+  test('the rules run once per synthesis while the rendered manifests stay unchanged', () => {
+    // GIVEN an App with two charts
+    const { app, first, second, runs, checked } = twoChartApp(PolicyLoggers.silent());
+    rawDaemonSet(first, 'a');
+    rawDaemonSet(second, 'b');
+    // WHEN it is synthesized twice without changes
+    app.synthYaml();
+    app.synthYaml();
+    // THEN the checks ran six times, the rule catalogue once
+    expect(runs()).toBe(6);
+    expect(checked()).toBe(1);
+  });
+
+  test.each([
+    ['a JSON patch', (ds: ApiObject) => ds.addJsonPatch(JsonPatch.replace('/spec/template/spec/containers/0/image', 'fluent/fluent-bit:latest'))],
+    ['a metadata change', (ds: ApiObject) => ds.metadata.addLabel('app.kubernetes.io/version', '-not-a-label-value-')],
+  ])('%s made between two syntheses is seen by the second', (_what, mutate) => {
+    // GIVEN an App that synthesizes cleanly
+    const { app, first, checked } = twoChartApp(PolicyLoggers.silent());
+    const ds = rawDaemonSet(first, 'raw');
+    app.synthYaml();
+    // WHEN the DaemonSet is changed in the same synchronous block and the App synthesized again
+    mutate(ds);
+    const message = synthError(() => app.synthYaml());
+    // THEN the second synthesis checked the changed manifest and failed on it
+    expect(checked()).toBe(2);
+    expect(message).toMatch(/\[first\/raw\] (image-not-pinned|label-invalid): /);
+  });
+
+  test('a lazy value that changes between syntheses is seen', () => {
+    // GIVEN a DaemonSet whose image is produced lazily from a variable
+    let image = 'cr.fluentbit.io/fluent/fluent-bit:3.0.7';
+    const { app, first } = twoChartApp(PolicyLoggers.silent());
+    rawDaemonSet(first, 'raw', (ds) => (mainContainer(ds).image = Lazy.any({ produce: () => image })));
+    app.synthYaml();
+    // WHEN the variable changes and the App is synthesized again
+    image = 'cr.fluentbit.io/fluent/fluent-bit';
+    // THEN the second synthesis fails on the untagged image
+    expect(synthError(() => app.synthYaml())).toContain("[first/raw] image-not-pinned: container 'fluent-bit' image 'cr.fluentbit.io/fluent/fluent-bit' has no tag or digest");
+  });
+
+  test('a change made by another validation during a synthesis is seen by the next validation run', () => {
+    // GIVEN a construct whose own validation breaks the DaemonSet after the checks have run once
+    const { app, first, checked } = twoChartApp(PolicyLoggers.silent());
+    const ds = rawDaemonSet(first, 'raw');
+    let broken = false;
+    ds.node.addValidation({
+      validate: () => {
+        if (!broken) ds.addJsonPatch(JsonPatch.replace('/spec/template/spec/containers/0/image', 'fluent/fluent-bit:latest'));
+        broken = true;
+        return [];
+      },
+    });
+    // WHEN the App is synthesized
+    const message = synthError(() => app.synthYaml());
+    // THEN the validation run after the change checked the new manifest and failed on it
+    expect(checked()).toBe(2);
+    expect(message).toContain('[first/raw] image-not-pinned');
+  });
+
+  test('a configuration change between syntheses is seen', () => {
+    // GIVEN a DaemonSet without readiness probe (a warning) that synthesizes
+    const { app, first } = twoChartApp(PolicyLoggers.silent());
+    rawDaemonSet(first, 'raw', (ds) => delete mainContainer(ds).readinessProbe);
+    app.synthYaml();
+    // WHEN the rule is raised to error and the App synthesized again
+    NodeServiceChecks.of(app, { rules: { 'readiness-probe-missing': RuleLevel.ERROR } });
+    // THEN the second synthesis fails on it
+    expect(synthError(() => app.synthYaml())).toContain('[first/raw] readiness-probe-missing');
+  });
+
+  test('changing the published report does not change the results of later runs', () => {
+    // GIVEN a synthesis that failed on an error, and its report emptied by the caller
+    const { app, first, checks } = twoChartApp(PolicyLoggers.silent());
+    rawDaemonSet(first, 'raw', (ds) => (mainContainer(ds).image = 'fluent/fluent-bit:latest'));
+    const before = synthError(() => app.synthYaml());
+    const published = checks.lastReport!;
+    const count = published.findings.length;
+    published.findings.splice(0);
+    // WHEN the unchanged App is synthesized again
+    const after = synthError(() => app.synthYaml());
+    // THEN it fails with the same error, and the new report has the findings again
+    expect(after).toBe(before);
+    expect(count).toBeGreaterThan(0);
+    expect(checks.lastReport!.findings).toHaveLength(count);
   });
 });
 
