@@ -332,18 +332,21 @@ export interface NodeGroup {
  * once and reused by every workload that fails the group with the same words.
  */
 export class SharedRows {
-  private readonly ids = new Map<string, number>();
+  /** Per check, the id of each detail seen with it. */
+  private readonly ids: Array<Map<string, number>> = CHECK_REASON.map(() => new Map());
+  private idCount = 0;
   private readonly byGroup: Array<Map<number, NodeCoverage[]> | undefined> = [];
 
-  /** The rows of group `group`'s nodes for a failure with these words. */
-  public rows(group: number, members: Int32Array, names: readonly string[], reason: CoverageReason, detail: string): NodeCoverage[] {
-    const key = `${reason}\u0000${detail}`;
-    let id = this.ids.get(key);
-    if (id === undefined) this.ids.set(key, (id = this.ids.size));
+  /** The rows of group `group`'s nodes for a failed check with these words. */
+  public rows(group: number, members: Int32Array, names: readonly string[], check: Check, detail: string): NodeCoverage[] {
+    const ids = this.ids[check];
+    let id = ids.get(detail);
+    if (id === undefined) ids.set(detail, (id = this.idCount++));
     let cache = this.byGroup[group];
     if (cache === undefined) this.byGroup[group] = cache = new Map();
     let rows = cache.get(id);
     if (rows === undefined) {
+      const reason = CHECK_REASON[check];
       rows = new Array(members.length);
       for (let k = 0; k < members.length; k++) rows[k] = { node: names[members[k]], runs: false, reason, detail };
       cache.set(id, rows);
@@ -380,7 +383,7 @@ export function coverageRows(
       continue;
     }
     if (check >= Check.HOST_PORT) desired += members.length;
-    const failed = shared.rows(g, members, names, CHECK_REASON[check], explain(check, w, node, own));
+    const failed = shared.rows(g, members, names, check, explain(check, w, node, own));
     for (let k = 0; k < members.length; k++) rows[members[k]] = failed[k];
   }
   return { rows, desired, schedulable };

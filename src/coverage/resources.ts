@@ -99,25 +99,29 @@ export function isSidecar(container: any): boolean {
  */
 export function podRequests(spec: any, sidecars: boolean, where: string, warnings: string[]): ResourceVector {
   const reqs: List = new Map();
-  const containers: any[] = Array.isArray(spec?.containers) ? spec.containers : [];
-  containers.forEach((c, i) => add(reqs, containerRequests(c, `${where}.containers[${i}]`, warnings)));
-  const initContainers: any[] = Array.isArray(spec?.initContainers) ? spec.initContainers : [];
-  const sidecarSum: List = new Map();
-  const initMax: List = new Map();
-  initContainers.forEach((c, i) => {
-    const own = containerRequests(c, `${where}.initContainers[${i}]`, warnings);
-    if (sidecars && isSidecar(c)) {
-      add(reqs, own);
-      add(sidecarSum, own);
-      max(initMax, sidecarSum);
-    } else {
-      const use: List = new Map(own);
-      add(use, sidecarSum);
-      max(initMax, use);
+  const containers = spec?.containers;
+  if (Array.isArray(containers)) {
+    for (let i = 0; i < containers.length; i++) add(reqs, containerRequests(containers[i], `${where}.containers[${i}]`, warnings));
+  }
+  const initContainers = spec?.initContainers;
+  if (Array.isArray(initContainers) && initContainers.length > 0) {
+    const sidecarSum: List = new Map();
+    const initMax: List = new Map();
+    for (let i = 0; i < initContainers.length; i++) {
+      const c = initContainers[i];
+      const own = containerRequests(c, `${where}.initContainers[${i}]`, warnings);
+      if (sidecars && isSidecar(c)) {
+        add(reqs, own);
+        add(sidecarSum, own);
+        max(initMax, sidecarSum);
+      } else {
+        add(own, sidecarSum);
+        max(initMax, own);
+      }
     }
-  });
-  max(reqs, initMax);
-  add(reqs, parseList(spec?.overhead, `${where}.overhead`, warnings));
+    max(reqs, initMax);
+  }
+  if (spec?.overhead != null) add(reqs, parseList(spec.overhead, `${where}.overhead`, warnings));
   return toVector(reqs);
 }
 
@@ -193,21 +197,22 @@ export interface HostPort {
 export function podHostPorts(spec: any, sidecarPorts: boolean): HostPort[] {
   const out: HostPort[] = [];
   const hostNetwork = spec?.hostNetwork === true;
-  const collect = (containers: any, filter: (c: any) => boolean) => {
-    if (!Array.isArray(containers)) return;
-    for (const c of containers) {
-      if (!filter(c) || !Array.isArray(c?.ports)) continue;
-      for (const p of c.ports) {
-        let port = Number(p?.hostPort ?? 0);
-        if (hostNetwork && port === 0) port = Number(p?.containerPort ?? 0);
-        if (!Number.isInteger(port) || port <= 0) continue;
-        const ip = typeof p?.hostIP === 'string' && p.hostIP.length > 0 ? p.hostIP : '0.0.0.0';
-        const protocol = typeof p?.protocol === 'string' && p.protocol.length > 0 ? p.protocol : 'TCP';
-        out.push({ ip, protocol, port, key: `${protocol}/${port}` });
-      }
-    }
-  };
-  collect(spec?.containers, () => true);
-  if (sidecarPorts) collect(spec?.initContainers, isSidecar);
+  collectHostPorts(spec?.containers, false, hostNetwork, out);
+  if (sidecarPorts) collectHostPorts(spec?.initContainers, true, hostNetwork, out);
   return out;
+}
+
+function collectHostPorts(containers: unknown, sidecarsOnly: boolean, hostNetwork: boolean, out: HostPort[]): void {
+  if (!Array.isArray(containers)) return;
+  for (const c of containers) {
+    if ((sidecarsOnly && !isSidecar(c)) || !Array.isArray(c?.ports)) continue;
+    for (const p of c.ports) {
+      let port = Number(p?.hostPort ?? 0);
+      if (hostNetwork && port === 0) port = Number(p?.containerPort ?? 0);
+      if (!Number.isInteger(port) || port <= 0) continue;
+      const ip = typeof p?.hostIP === 'string' && p.hostIP.length > 0 ? p.hostIP : '0.0.0.0';
+      const protocol = typeof p?.protocol === 'string' && p.protocol.length > 0 ? p.protocol : 'TCP';
+      out.push({ ip, protocol, port, key: `${protocol}/${port}` });
+    }
+  }
 }
