@@ -62,8 +62,8 @@ export interface NodePoolProps {
    */
   readonly taints?: Taint[];
   /**
-   * Allocatable resources of the pool's smallest node (e.g. `{ cpu: '2', memory: '4Gi', pods: '110' }`): when given,
-   * synth also checks that the service's pod fits.
+   * Allocatable resources of the pool's smallest node (e.g. `{ cpu: '2', memory: '4Gi', pods: '110' }`; `pods`
+   * defaults to the kubelet's 110): when given, synth also checks that the service's pod fits.
    * @default not checked
    */
   readonly allocatable?: { [resource: string]: string };
@@ -140,7 +140,8 @@ export class NodePool {
         labels: { 'kubernetes.io/os': 'linux', 'kubernetes.io/hostname': `pool-${this.name}`, ...this.labels },
       },
       spec: { taints: this.taints.map((t) => t.toJson()) },
-      ...(this.allocatable ? { status: { allocatable: { ...this.allocatable } } } : {}),
+      // A node advertises its pod slots; 110 is the kubelet default when the pool does not say.
+      ...(this.allocatable ? { status: { allocatable: { pods: '110', ...this.allocatable } } } : {}),
     };
   }
 }
