@@ -105,6 +105,11 @@ describe('node pools', () => {
     expect(() => Testing.synth(chart)).toThrow(/\[test\/svc\] coverage: DaemonSet agent would run on node pool "edge", which it must not cover/);
   });
 
+  test('GIVEN a pool with allocatable but no pod count THEN the kubelet default of 110 pod slots applies', () => {
+    const roomy = NodePool.of({ name: 'roomy', labels: { size: 'large' }, allocatable: { cpu: '8', memory: '32Gi' } });
+    expect(() => build({ pools: [roomy] })).not.toThrow();
+  });
+
   test('GIVEN a pool with known allocatable too small for the pod THEN synth fails with reason resources', () => {
     const tiny = NodePool.of({ name: 'tiny', labels: { size: 'tiny' }, allocatable: { cpu: '50m', memory: '1Gi', pods: '10' } });
     expect(synthError({ pools: [tiny] })).toMatch(/node pool "tiny" but its pod would stay Pending: resources \(.*cpu/);
