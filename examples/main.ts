@@ -1,6 +1,7 @@
 import { App } from 'cdk8s';
 import { buildPlatform } from './platform';
+import { synthesize } from './synthesize';
 
 const app = new App();
 buildPlatform(app);
-app.synth();
+synthesize(app);
