@@ -89,7 +89,7 @@ function workloadText(w: WorkloadCoverage, total: number, tty: boolean): string 
 }
 
 /** The text report: per DaemonSet a header and a table of the nodes that lack its pod. */
-export function formatCoverageText(report: CoverageReport, tty: boolean): string {
+function formatCoverageText(report: CoverageReport, tty: boolean): string {
   const blocks = report.workloads.map((w) => workloadText(w, report.nodes, tty));
   const count = report.workloads.length;
   const summary =
@@ -100,7 +100,7 @@ export function formatCoverageText(report: CoverageReport, tty: boolean): string
 }
 
 /** The JSON report: exactly `{nodes, workloads: [{kind, namespace, name, desired, schedulable, nodes: [...]}]}`. */
-export function formatCoverageJson(report: CoverageReport): string {
+function formatCoverageJson(report: CoverageReport): string {
   return `${JSON.stringify({ nodes: report.nodes, workloads: report.workloads }, null, 2)}\n`;
 }
 

@@ -39,7 +39,7 @@ export class InputError extends Error {
 }
 
 /** Expands files and folders (recursing into `*.yaml`, `*.yml`, `*.json`) into a sorted list of files; `-` is kept. */
-export function expandPaths(inputs: readonly string[], extensions: readonly string[] = ['.yaml', '.yml', '.json']): string[] {
+function expandPaths(inputs: readonly string[], extensions: readonly string[] = ['.yaml', '.yml', '.json']): string[] {
   const files: string[] = [];
   for (const input of inputs) {
     if (input === '-') {

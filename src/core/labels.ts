@@ -3,7 +3,7 @@
  */
 
 /** The `managed-by` value on every object this library emits. */
-export const MANAGED_BY = 'cdk8s-node-services';
+const MANAGED_BY = 'cdk8s-node-services';
 
 /** Annotation and label prefix owned by this library. */
 export const ANNOTATION_PREFIX = 'node-services.cdk8s.io';

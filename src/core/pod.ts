@@ -25,7 +25,7 @@ import { HostPath, MountPropagation } from './host-path';
 import { NodeAffinityTerm, NodeRequirement, TaintEffect, Toleration } from './placement';
 
 /** Default resources of a container when none are given. */
-export const DEFAULT_RESOURCES: Resources = { cpuRequest: '100m', memoryRequest: '128Mi', memoryLimit: '256Mi' };
+const DEFAULT_RESOURCES: Resources = { cpuRequest: '100m', memoryRequest: '128Mi', memoryLimit: '256Mi' };
 
 export { MIN_REASON_LENGTH };
 
@@ -79,7 +79,7 @@ export function checkAnnotations(field: string, annotations: { [key: string]: st
 }
 
 /** Checks one toleration. @internal */
-export function checkToleration(field: string, t: Toleration, problems: ProblemCollector): void {
+function checkToleration(field: string, t: Toleration, problems: ProblemCollector): void {
   if (t.key !== undefined) {
     problems.check(`${field}.key`, t.key, qualifiedNameError(t.key), 'use a taint key such as "nvidia.com/gpu"');
   }
@@ -96,7 +96,7 @@ export function checkToleration(field: string, t: Toleration, problems: ProblemC
 }
 
 /** Checks one node requirement. @internal */
-export function checkRequirement(field: string, r: NodeRequirement, problems: ProblemCollector): void {
+function checkRequirement(field: string, r: NodeRequirement, problems: ProblemCollector): void {
   problems.check(`${field}.key`, r.key, qualifiedNameError(r.key), 'use a node label key such as "node.kubernetes.io/instance-type"');
   if (r.operator === 'In' || r.operator === 'NotIn') {
     if (!r.values || r.values.length === 0) {

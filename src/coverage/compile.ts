@@ -10,7 +10,7 @@ import { InternedTaint, Toleration, daemonPodTolerations, internTaint } from './
 import { CoverageOptions } from './types';
 
 /** The default Kubernetes minor version whose semantics are applied. */
-export const DEFAULT_KUBERNETES_MINOR = 28;
+const DEFAULT_KUBERNETES_MINOR = 28;
 
 /** A pod already bound to a node. */
 export interface ExistingPod {

@@ -38,7 +38,7 @@ export interface OwnShare {
 }
 
 /** Whether the node's labels satisfy every `spec.nodeSelector` entry. */
-export function nodeSelectorFits(w: CompiledWorkload, n: CompiledNode): boolean {
+function nodeSelectorFits(w: CompiledWorkload, n: CompiledNode): boolean {
   const reqs = w.nodeSelector;
   for (let i = 0; i < reqs.length; i++) if (!reqs[i].matches(n.labels)) return false;
   return true;
@@ -82,7 +82,7 @@ function bindingsConflict(ip: string, otherIp: string): boolean {
 }
 
 /** Every host port the pod wants that a pod on the node (own pods aside) already binds, described; [] when free. */
-export function hostPortConflicts(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): readonly string[] {
+function hostPortConflicts(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): readonly string[] {
   if (n.ports === undefined || w.hostPorts.length === 0) return NOTHING;
   let out: string[] | undefined;
   for (const want of w.hostPorts) {
@@ -102,27 +102,27 @@ export function hostPortConflicts(w: CompiledWorkload, n: CompiledNode, own: Own
 const NOTHING: readonly never[] = Object.freeze([]);
 
 /** A scalar resource amount (0 when absent). */
-export function scalarAmount(map: Map<string, number> | undefined, name: string): number {
+function scalarAmount(map: Map<string, number> | undefined, name: string): number {
   if (map === undefined) return 0;
   return map.get(name) ?? 0;
 }
 
 /** The scheduler-stage check that fails first, or `Check.OK`. */
-export function schedulerCheck(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): Check {
+function schedulerCheck(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): Check {
   if (w.hostPorts.length > 0 && hostPortConflicts(w, n, own).length > 0) return Check.HOST_PORT;
   if (insufficientResources(w, n, own).length > 0) return Check.RESOURCES;
   return Check.OK;
 }
 
 /** The first failing check over both stages, or `Check.OK`. */
-export function firstFailure(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): Check {
+function firstFailure(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): Check {
   const c = controllerCheck(w, n);
   return c !== Check.OK ? c : schedulerCheck(w, n, own);
 }
 
 
 /** The reason reported for each check (a template `nodeName` naming another node is a node-selection failure). */
-export const CHECK_REASON: readonly CoverageReason[] = [
+const CHECK_REASON: readonly CoverageReason[] = [
   CoverageReason.OK,
   CoverageReason.NODE_SELECTOR,
   CoverageReason.NODE_SELECTOR,
@@ -133,7 +133,7 @@ export const CHECK_REASON: readonly CoverageReason[] = [
 ];
 
 /** The share of a node held by the workload's own pods, or `undefined` when it has none there. */
-export function ownShare(w: CompiledWorkload, n: CompiledNode): OwnShare | undefined {
+function ownShare(w: CompiledWorkload, n: CompiledNode): OwnShare | undefined {
   let share: OwnShare | undefined;
   for (let i = 0; i < n.pods.length; i++) {
     if (!w.ownsPod(n.pods[i])) continue;
@@ -238,7 +238,7 @@ export function insufficientResources(w: CompiledWorkload, n: CompiledNode, own:
 }
 
 /** `memory: requested 512Mi, free 256Mi of 1Gi allocatable` for each insufficient resource. */
-export function describeInsufficient(list: readonly InsufficientResource[]): string {
+function describeInsufficient(list: readonly InsufficientResource[]): string {
   return list
     .map((x) =>
       x.resource === 'pods'

@@ -27,7 +27,7 @@ export function emptyVector(): ResourceVector {
 const scalarNames = new Map<string, boolean>();
 
 /** Whether the scheduler tracks a resource name as a scalar resource (`schedutil.IsScalarResourceName`). */
-export function isScalarResource(name: string): boolean {
+function isScalarResource(name: string): boolean {
   let scalar = scalarNames.get(name);
   if (scalar === undefined) {
     if (name.startsWith('hugepages-') || name.startsWith('attachable-volumes-')) scalar = true;

@@ -12,7 +12,7 @@ import { labelValueError, qualifiedNameError } from '../k8s/names';
 const keyIds = new Map<string, number>();
 
 /** The id of a label key; ids are shared by every compiled workload and node of the process. */
-export function labelKeyId(key: string): number {
+function labelKeyId(key: string): number {
   let id = keyIds.get(key);
   if (id === undefined) {
     id = keyIds.size;
@@ -173,7 +173,7 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
 /** `strconv.ParseInt(s, 10, 64)`: the value, or `undefined` when `s` is not a base-10 int64. */
-export function parseInt64(s: string): number | bigint | undefined {
+function parseInt64(s: string): number | bigint | undefined {
   if (!INT64.test(s)) return undefined;
   const n = Number(s);
   if (Number.isSafeInteger(n)) return n;

@@ -89,7 +89,7 @@ export function daemonPodTolerations(podSpec: any): Toleration[] {
 }
 
 /** `Toleration.ToleratesTaint` (Kubernetes 1.28: operators `Exists` and `Equal`/"" only). */
-export function toleratesTaint(toleration: Toleration, taint: Taint): boolean {
+function toleratesTaint(toleration: Toleration, taint: Taint): boolean {
   const effect = str(toleration.effect);
   if (effect.length > 0 && effect !== taint.effect) return false;
   const key = str(toleration.key);

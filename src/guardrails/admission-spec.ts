@@ -100,12 +100,12 @@ export interface GuardrailSettings {
 }
 
 /** A CEL string literal for `value` (single-quoted, escaped). @internal */
-export function celString(value: string): string {
+function celString(value: string): string {
   return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
 /** A CEL list literal of strings. @internal */
-export function celStringList(values: readonly string[]): string {
+function celStringList(values: readonly string[]): string {
   return `[${values.map(celString).join(', ')}]`;
 }
 
@@ -140,7 +140,7 @@ const PODS: WorkloadShape = {
 };
 
 /** The shapes the workload policies cover. @internal */
-export const WORKLOAD_SHAPES: readonly WorkloadShape[] = [DAEMONSETS, PODS];
+const WORKLOAD_SHAPES: readonly WorkloadShape[] = [DAEMONSETS, PODS];
 
 const CONTAINER_LISTS = ['containers', 'initContainers', 'ephemeralContainers'] as const;
 
@@ -206,7 +206,7 @@ const HOST_ACCESS_CHECKS: readonly HostAccessCheck[] = [
 ];
 
 /** The policy that keeps host access out of untrusted namespaces, for one workload shape. @internal */
-export function hostAccessPolicy(shape: WorkloadShape, settings: GuardrailSettings): PolicyPair {
+function hostAccessPolicy(shape: WorkloadShape, settings: GuardrailSettings): PolicyPair {
   const advice = `node services belong in a trusted platform namespace; ask ${settings.contact}`;
   const validations: CelValidation[] = HOST_ACCESS_CHECKS.map((check) => ({
     expression: `size(variables.${check.variable}) == 0`,
@@ -258,17 +258,17 @@ const IMAGE_VARIABLES: CelVariable[] = [
 ];
 
 /** CEL: path `p` has no `..` element and lies within one of `allowed` (on a path-element boundary). @internal */
-export function hostPathAllowedExpression(p: string, allowed: readonly string[]): string {
+function hostPathAllowedExpression(p: string, allowed: readonly string[]): string {
   return `!${p}.matches('(^|/)[.][.](/|$)') && ${celStringList(allowed)}.exists(a, ${p} == a || ${p}.startsWith(a == '/' ? a : a + '/'))`;
 }
 
 /** CEL: normalised repository `r` equals or lies below one of `allowed` (on a path boundary). @internal */
-export function registryAllowedExpression(r: string, allowed: readonly string[]): string {
+function registryAllowedExpression(r: string, allowed: readonly string[]): string {
   return `${celStringList(allowed)}.exists(p, ${r} == p || ${r}.startsWith(p + '/'))`;
 }
 
 /** The policy that applies the registry and host-path allowlists in trusted namespaces, or undefined when neither is set. @internal */
-export function allowlistPolicy(shape: WorkloadShape, settings: GuardrailSettings): PolicyPair | undefined {
+function allowlistPolicy(shape: WorkloadShape, settings: GuardrailSettings): PolicyPair | undefined {
   const variables = podVariables(shape);
   const validations: CelValidation[] = [];
   const ask = `ask ${settings.contact} to extend the allowlist`;
@@ -332,7 +332,7 @@ function trustLabelOf(obj: string): string {
  * that adds the label.
  * @internal
  */
-export function trustLabelPolicy(settings: GuardrailSettings): PolicyPair | undefined {
+function trustLabelPolicy(settings: GuardrailSettings): PolicyPair | undefined {
   if (!settings.platformGroups) return undefined;
   const groups = settings.platformGroups;
   const name = `${settings.name}-trust-label`;

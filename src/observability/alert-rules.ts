@@ -71,7 +71,7 @@ const CRITICAL: Record<NodeServiceAlert, AlertTuning> = {
 };
 
 /** The tuning table for a service: critical when the kind's profile says so, unless overridden. @internal */
-export function alertTuning(kind: string, critical?: boolean): Record<NodeServiceAlert, AlertTuning> {
+function alertTuning(kind: string, critical?: boolean): Record<NodeServiceAlert, AlertTuning> {
   return (critical ?? kindProfile(kind).critical) ? CRITICAL : STANDARD;
 }
 
@@ -195,7 +195,7 @@ function runbook(alert: NodeServiceAlert, s: ServiceAlertInput): string {
 }
 
 /** The alert rules of one service. @internal */
-export function serviceRules(s: ServiceAlertInput, settings: AlertSettings): AlertingRule[] {
+function serviceRules(s: ServiceAlertInput, settings: AlertSettings): AlertingRule[] {
   const ksm = settings.kubeStateMetricsSelector;
   const ds = `{${ksm},namespace="${s.namespace}",daemonset="${s.name}"}`;
   const tuning = alertTuning(s.kind, s.critical);

@@ -34,7 +34,7 @@ function location(source: ManifestSource | undefined): string {
 }
 
 /** The one-line summary of a report. */
-export function summaryLine(report: PolicyReport): string {
+function summaryLine(report: PolicyReport): string {
   return (
     `${plural(report.checkedObjects, 'DaemonSet')} checked, ${plural(report.skippedObjects, 'other object')} skipped: ` +
     `${plural(report.errorCount, 'error')}, ${plural(report.warningCount, 'warning')}, ${report.infoCount} info, ${report.suppressedCount} suppressed`

@@ -8,7 +8,7 @@ import { labelValueError, qualifiedNameError } from '../k8s/names';
 import { asArray, asObject, show } from './helpers';
 
 /** Taint effects a toleration may name (empty means every effect). */
-export const TAINT_EFFECTS: readonly string[] = ['', 'NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+const TAINT_EFFECTS: readonly string[] = ['', 'NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 
 /** hostPath `type` values (empty means no check). */
 export const HOST_PATH_TYPES: readonly string[] = [

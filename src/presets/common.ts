@@ -161,7 +161,7 @@ export interface NodeServicePresetProps {
 }
 
 /** Requirements that keep node agents off virtual and serverless nodes (virtual-kubelet, EKS Fargate). */
-export function realNodeRequirements(): NodeRequirement[] {
+function realNodeRequirements(): NodeRequirement[] {
   return [NodeRequirement.notIn('eks.amazonaws.com/compute-type', ['fargate']), NodeRequirement.notIn('type', ['virtual-kubelet'])];
 }
 
