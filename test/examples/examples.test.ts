@@ -5,6 +5,7 @@ import { App } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
 import { buildPlatform } from '../../examples/platform';
 import { isHostPathAllowed, kindProfile } from '../../src/policy/kinds';
+import { apiRuleViolations } from '../support/api-rules';
 import { validateAll } from '../support/schema';
 
 const DIST = path.join(__dirname, '..', '..', 'dist');
@@ -47,6 +48,17 @@ describe('examples app', () => {
     const objects = readObjects(DIST);
     expect(objects.length).toBeGreaterThan(0);
     validateAll(objects);
+  });
+
+  test('GIVEN dist/ THEN only the CSI driver is privileged, privilege is admissible, no runtime socket is writable, RBAC is least-privilege', () => {
+    const objects = readObjects(DIST);
+    expect(apiRuleViolations(objects)).toEqual([]);
+    const privileged = objects
+      .filter((o) => o.kind === 'DaemonSet')
+      .flatMap((ds) => [...(ds.spec.template.spec.initContainers ?? []), ...ds.spec.template.spec.containers].map((c: any) => [ds.metadata.name, c]))
+      .filter(([, c]) => c.securityContext?.privileged === true)
+      .map(([name, c]) => `${name}/${c.name}`);
+    expect(privileged).toEqual(['ebs-csi-node/driver']);
   });
 
   test('GIVEN dist/ THEN every DaemonSet meets the foundation bars', () => {

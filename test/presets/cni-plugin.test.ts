@@ -1,9 +1,9 @@
 import { App, Chart } from 'cdk8s';
 import { ApiPermission, HostPath, Mount, Probe, Rollout, Toleration } from '../../src';
 import { checkManifests } from '../../src/policy/engine';
-import { isContainerRuntimeSocket } from '../../src/policy/kinds';
 import { CniPlugin, CniPluginProps } from '../../src/presets/cni-plugin';
 import { addInfrastructure } from '../../examples/infrastructure';
+import { apiRuleViolations } from '../support/api-rules';
 import { validateAll } from '../support/schema';
 import { containersOf, errorOf, only, synth, testChart } from '../support/synth';
 
@@ -20,31 +20,6 @@ function build(props: Partial<CniPluginProps> = {}): any[] {
   return synth(chart);
 }
 
-/** The Kubernetes API and least-privilege rules every infrastructure preset must meet, as a list of violations. */
-function apiRuleViolations(objects: any[]): string[] {
-  const out: string[] = [];
-  for (const ds of objects.filter((o) => o.kind === 'DaemonSet')) {
-    const volumes = new Map<string, any>((ds.spec.template.spec.volumes ?? []).map((v: any) => [v.name, v]));
-    for (const c of containersOf(ds)) {
-      const privileged = c.securityContext.privileged === true;
-      if (privileged && c.securityContext.allowPrivilegeEscalation === false) out.push(`${c.name}: allowPrivilegeEscalation false beside privileged`);
-      for (const m of c.volumeMounts ?? []) {
-        if (m.mountPropagation === 'Bidirectional' && !privileged) out.push(`${c.name}: Bidirectional mount ${m.mountPath} on an unprivileged container`);
-        const hostPath = volumes.get(m.name)?.hostPath?.path;
-        if (hostPath && isContainerRuntimeSocket(hostPath) && m.readOnly !== true) out.push(`${c.name}: runtime socket ${hostPath} writable`);
-      }
-    }
-  }
-  for (const o of objects.filter((x) => x.kind === 'ClusterRole' || x.kind === 'ClusterRoleBinding')) {
-    if (o.metadata.namespace !== undefined) out.push(`${o.kind} ${o.metadata.name} carries a namespace`);
-    for (const r of o.rules ?? []) {
-      const words = [...r.apiGroups, ...r.resources, ...r.verbs];
-      if (words.some((w: string) => w.includes('*'))) out.push(`${o.metadata.name}: wildcard in ${JSON.stringify(r)}`);
-      if (r.resources.some((x: string) => x === 'secrets' || x.startsWith('secrets/'))) out.push(`${o.metadata.name}: touches secrets`);
-    }
-  }
-  return out;
-}
 
 const privilegedContainers = (objects: any[]): string[] =>
   containersOf(only(objects, 'DaemonSet'))
