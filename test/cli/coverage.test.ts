@@ -1,8 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { CliIo } from '../../src/cli/io';
-import { main } from '../../src/cli/main';
+import { Run, runCli } from '../support/cli';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures');
 const NODES = path.join(FIXTURES, 'nodes.json');
@@ -12,25 +11,13 @@ const GPU_ONLY = path.join(FIXTURES, 'coverage', 'gpu-only.yaml');
 const MALFORMED = path.join(FIXTURES, 'coverage', 'malformed.yaml');
 const NODE_NAMES = ['worker-a-1', 'worker-b-1', 'worker-c-1', 'gpu-a-1', 'edge-1', 'cp-1', 'worker-cordoned', 'worker-notready', 'worker-small'];
 
-interface Run {
-  readonly code: number;
-  readonly out: string;
-  readonly err: string;
+
+function coverage(args: string[], options: { stdin?: string; isTTY?: boolean } = {}): Promise<Run> {
+  return runCli(['coverage', ...args], options);
 }
 
-async function coverage(args: string[], options: { stdin?: string; isTTY?: boolean } = {}): Promise<Run> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = {
-    out: (t) => void out.push(t),
-    err: (t) => void err.push(t),
-    readStdin: async () => options.stdin ?? '',
-    isTTY: options.isTTY ?? false,
-  };
-  const code = await main(['coverage', ...args], io);
-  return { code, out: out.join(''), err: err.join('') };
-}
-
+// ANSI colour sequences start with the ESC control character.
+// eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/;
 
 describe('node-services coverage: text output', () => {
@@ -79,7 +66,7 @@ describe('node-services coverage: text output', () => {
     const tty = await coverage(['--nodes', NODES, '--pods', PODS, MANIFESTS], { isTTY: true });
     expect(tty.out).toMatch(ANSI);
     // the colour codes do not break the alignment of the plain text
-    expect(tty.out.replace(/\u001b\[[0-9;]*m/g, '')).toBe((await coverage(['--nodes', NODES, '--pods', PODS, MANIFESTS])).out);
+    expect(tty.out.replace(new RegExp(ANSI.source, 'g'), '')).toBe((await coverage(['--nodes', NODES, '--pods', PODS, MANIFESTS])).out);
   });
 
   test('warnings go to standard error, naming their object', async () => {

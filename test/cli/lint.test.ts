@@ -2,31 +2,16 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { CliIo } from '../../src/cli/io';
-import { main } from '../../src/cli/main';
+import { Run, runCli } from '../support/cli';
 import { RULES } from '../../src/policy/rules';
 import { compliantDaemonSet } from '../policy/support';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'policy');
 const fixture = (name: string) => path.join(FIXTURES, name);
 
-interface Run {
-  readonly code: number;
-  readonly out: string;
-  readonly err: string;
-}
 
-async function lint(args: string[], options: { stdin?: string; isTTY?: boolean } = {}): Promise<Run> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = {
-    out: (t) => void out.push(t),
-    err: (t) => void err.push(t),
-    readStdin: async () => options.stdin ?? '',
-    isTTY: options.isTTY ?? false,
-  };
-  const code = await main(['lint', ...args], io);
-  return { code, out: out.join(''), err: err.join('') };
+function lint(args: string[], options: { stdin?: string; isTTY?: boolean } = {}): Promise<Run> {
+  return runCli(['lint', ...args], options);
 }
 
 function tempDir(): string {
