@@ -169,65 +169,61 @@ export function checkManifests(manifests: readonly any[], config?: RuleConfig): 
   return { findings, checkedObjects: checked, skippedObjects: skipped, errorCount, warningCount, infoCount, suppressedCount };
 }
 
-/** Thrown inside {@link checkInputFingerprint} for a value it has no exact encoding for. */
-class NotFingerprintable extends Error {}
-
 /** Deeper than any Kubernetes object; bounds the walk on cyclic input. */
 const MAX_FINGERPRINT_DEPTH = 100;
 
-function encodeValue(value: unknown, depth: number): string {
+/**
+ * Whether `value` is plain JSON data that `JSON.stringify` writes out exactly: strings, booleans, `null`, finite
+ * numbers other than `-0`, dense arrays, and objects whose prototype is `Object.prototype` with only enumerable own
+ * string-keyed properties. Anything else (`undefined`, `NaN`, `-0`, holes, functions, symbols, bigints, class
+ * instances, objects without prototype, non-enumerable properties, cycles) has no exact JSON text.
+ */
+function isExactJson(value: unknown, depth: number): boolean {
   switch (typeof value) {
     case 'string':
-      return `'${value.length}:${value}`;
-    case 'number':
-      return Object.is(value, -0) ? '#-0;' : `#${value};`;
     case 'boolean':
-      return value ? 'T' : 'F';
-    case 'undefined':
-      return 'U';
-    case 'bigint':
-      return `n${value};`;
+      return true;
+    case 'number':
+      return Number.isFinite(value) && !Object.is(value, -0);
     case 'object': {
-      if (value === null) return 'N';
-      if (depth > MAX_FINGERPRINT_DEPTH) throw new NotFingerprintable();
-      const proto = Object.getPrototypeOf(value);
+      if (value === null) return true;
+      if (depth > MAX_FINGERPRINT_DEPTH) return false;
       if (Array.isArray(value)) {
-        if (proto !== Array.prototype) throw new NotFingerprintable();
-        let out = `[${value.length};`;
-        for (let i = 0; i < value.length; i++) out += i in value ? encodeValue(value[i], depth + 1) : 'H';
-        return out;
+        if (Object.getPrototypeOf(value) !== Array.prototype) return false;
+        // a hole reads as undefined, which has no JSON text either
+        for (let i = 0; i < value.length; i++) {
+          if (!isExactJson(value[i], depth + 1)) return false;
+        }
+        return true;
       }
-      if (proto !== Object.prototype && proto !== null) throw new NotFingerprintable();
+      if (Object.getPrototypeOf(value) !== Object.prototype) return false;
       const keys = Object.keys(value);
-      if (Object.getOwnPropertyNames(value).length !== keys.length) throw new NotFingerprintable();
-      let out = `{${keys.length};`;
-      for (const key of keys) out += `${key.length}:${key}${encodeValue((value as Record<string, unknown>)[key], depth + 1)}`;
-      return out;
+      if (Object.getOwnPropertyNames(value).length !== keys.length) return false;
+      for (let i = 0; i < keys.length; i++) {
+        if (!isExactJson((value as Record<string, unknown>)[keys[i]], depth + 1)) return false;
+      }
+      return true;
     }
     default:
-      // functions and symbols: rules would see them, but they have no exact encoding
-      throw new NotFingerprintable();
+      return false;
   }
 }
 
 /**
- * An exact fingerprint of what {@link checkManifests} reads: the manifests and the configuration. Two calls return
- * the same string only if the inputs are structurally identical as the rules see them (same keys in the same order,
- * same types; `-0`, `NaN`, `undefined`, `null` and array holes told apart), so the report of one may stand for the
- * other. Returns `undefined` for inputs it cannot encode exactly (class instances, functions, symbols, non-enumerable
- * properties, cycles); such inputs are always checked afresh.
+ * An exact fingerprint of what {@link checkManifests} reads: the manifests and the configuration, as JSON text. For
+ * plain JSON data the text determines the value (keys in order, every string and number), so two calls return the
+ * same string only if the rules would see the same input, and the report of one may stand for the other. Returns
+ * `undefined` for input that is not plain JSON data (see `isExactJson`); such input is always checked afresh.
+ * Properties are read as the rules read them: a getter is taken to return the same value each time.
  *
  * @internal
  */
 export function checkInputFingerprint(manifests: readonly unknown[], config: RuleConfig | undefined): string | undefined {
   try {
-    const fingerprint = encodeValue(config, 0) + encodeValue(manifests, 0);
-    // Reading a character makes V8 flatten the string of many small pieces into one, which is then kept until the next
-    // run and compared cheaply, instead of a tree of small strings that burdens garbage collection in between.
-    fingerprint.charCodeAt(fingerprint.length >> 1);
-    return fingerprint;
+    const input = [config === undefined ? null : config, manifests];
+    return isExactJson(input, 0) ? JSON.stringify(input) : undefined;
   } catch {
-    // NotFingerprintable, or a property getter that threw: leave such input to a fresh check
+    // a property getter that threw: leave such input to a fresh check
     return undefined;
   }
 }

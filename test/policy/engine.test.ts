@@ -222,7 +222,7 @@ describe('RuleCatalogue and PolicyEngine (class API)', () => {
 function sameInput(a: unknown, b: unknown): boolean {
   if (typeof a !== typeof b) return false;
   if (typeof a !== 'object' || a === null || b === null) return Object.is(a, b);
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a) !== Array.isArray(b) || Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
   if (Array.isArray(a)) {
     const other = b as unknown[];
     if (a.length !== other.length) return false;
@@ -237,41 +237,64 @@ function sameInput(a: unknown, b: unknown): boolean {
   return ka.length === kb.length && ka.every((k, i) => k === kb[i] && sameInput((a as any)[k], (b as any)[k]));
 }
 
+/** A copy built from scratch in this realm: new arrays (holes kept) and objects (prototype kept), same primitives. */
+function rebuild(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const out: unknown[] = new Array(value.length);
+    for (let i = 0; i < value.length; i++) if (i in value) out[i] = rebuild(value[i]);
+    return out;
+  }
+  const out = Object.create(Object.getPrototypeOf(value));
+  for (const key of Object.keys(value)) out[key] = rebuild((value as any)[key]);
+  return out;
+}
+
 /** Small JSON-like values over a tiny alphabet, so that generated pairs are often equal and often nearly equal. */
 const smallValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
-    fc.constantFrom<unknown>(0, -0, 1, NaN, Infinity, '', 'a', 'b', 'ab', '1', ':', "'1:a", true, false, null, undefined),
+    fc.constantFrom<unknown>(0, -0, 1, 1.5, NaN, Infinity, '', 'a', 'b', 'ab', '1', ':', '"', '\\', 'é', true, false, null, undefined),
     fc.array(tie('value'), { maxLength: 3 }),
     fc.sparseArray(tie('value'), { maxLength: 3 }),
-    fc.dictionary(fc.constantFrom('a', 'b', 'ab', '1', ''), tie('value'), { maxKeys: 3 }),
+    fc.dictionary(fc.constantFrom('a', 'b', 'ab', '1', '', '"'), tie('value'), { maxKeys: 3 }),
+    fc.dictionary(fc.constantFrom('a', 'b'), tie('value'), { maxKeys: 2, noNullPrototype: false }),
   ),
 })).value;
 
 describe('checkInputFingerprint', () => {
-  test('is equal exactly when the inputs are the same as the rules see them', () => {
+  test('when both inputs have one, the fingerprints are equal exactly when the rules would see the same input', () => {
     fc.assert(
       fc.property(smallValue, smallValue, (a, b) => {
-        expect(checkInputFingerprint([a], undefined) === checkInputFingerprint([b], undefined)).toBe(sameInput(a, b));
+        const fa = checkInputFingerprint([a], undefined);
+        const fb = checkInputFingerprint([b], undefined);
+        fc.pre(fa !== undefined && fb !== undefined);
+        expect(fa === fb).toBe(sameInput(a, b));
       }),
       { numRuns: 3000 },
     );
   });
 
+  test('a value and a separately built copy of it get the same fingerprint, or none at all', () => {
+    fc.assert(
+      fc.property(smallValue, (a) => {
+        expect(checkInputFingerprint([a], undefined)).toBe(checkInputFingerprint([rebuild(a)], undefined));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   test.each([
-    ['0 and -0', 0, -0],
-    ['NaN and null', NaN, null],
-    ['undefined and null', [undefined], [null]],
-    ['a hole and undefined', [, 1], [undefined, 1]], // eslint-disable-line no-sparse-arrays
     ['string boundaries', ['ab', 'c'], ['a', 'bc']],
-    ['strings containing the string tag', ["a'b", 'c'], ['a', "b'c"]],
+    ['strings containing quotes', ['a","b'], ['a', 'b']],
     ['key order', { a: 1, b: 2 }, { b: 2, a: 1 }],
     ['a number and its text', 1, '1'],
-    ['a key that looks like an encoded value', { x: "y:'1:z" }, { "x:'6:y": 'z' }],
     ['an empty map and an empty list', {}, []],
-    ['a missing key and an undefined one', {}, { a: undefined }],
+    ['null and a missing entry', [null], []],
   ])('tells apart %s', (_what, a, b) => {
-    expect(checkInputFingerprint([a], undefined)).not.toBe(checkInputFingerprint([b], undefined));
+    const fa = checkInputFingerprint([a], undefined);
+    expect(fa).toBeDefined();
+    expect(fa).not.toBe(checkInputFingerprint([b], undefined));
   });
 
   test('is equal for a separately built copy, and differs after any one change to a DaemonSet', () => {
@@ -281,12 +304,13 @@ describe('checkInputFingerprint', () => {
     const changes: Array<(ds: any) => void> = [
       (ds) => (mainContainer(ds).image = 'fluent/fluent-bit:latest'),
       (ds) => (ds.metadata.labels['app.kubernetes.io/version'] = '3.0.8'),
-      (ds) => (podOf(ds).volumes[0].hostPath.type = undefined),
-      (ds) => (mainContainer(ds).ports[0].containerPort = -0),
+      (ds) => (podOf(ds).volumes[0].hostPath.type = 'DirectoryOrCreate'),
+      (ds) => (mainContainer(ds).ports[0].containerPort = '2020'),
       (ds) => (ds.spec.updateStrategy.rollingUpdate = { maxSurge: 0, maxUnavailable: 1 }),
       (ds) => (ds.metadata.annotations['ignore-check.node-services.cdk8s.io/host-path-writable'] = 'reason long enough'),
     ];
     // THEN the copy has the same fingerprint and every changed copy another one
+    expect(original).toBeDefined();
     expect(checkInputFingerprint([compliantDaemonSet()], {})).toBe(original);
     for (const change of changes) {
       const ds = compliantDaemonSet();
@@ -303,7 +327,14 @@ describe('checkInputFingerprint', () => {
   });
 
   test.each([
+    ['-0', () => -0],
+    ['NaN', () => NaN],
+    ['Infinity', () => Infinity],
+    ['undefined', () => undefined],
+    ['an array hole', () => [, 1]], // eslint-disable-line no-sparse-arrays
+    ['a bigint', () => BigInt(1)],
     ['a class instance', () => new Date(0)],
+    ['an object without prototype', () => Object.create(null)],
     ['a function', () => () => 'value'],
     ['a symbol', () => Symbol('value')],
     ['a non-enumerable property', () => Object.defineProperty({}, 'hostPath', { value: { path: '/' }, enumerable: false })],
