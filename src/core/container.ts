@@ -85,11 +85,26 @@ export interface ProbeOptions {
   readonly failureThreshold?: number;
 }
 
+/** Options of an HTTP probe. */
+export interface HttpProbeOptions extends ProbeOptions {
+  /**
+   * Host to connect to, e.g. `127.0.0.1` for a health endpoint that listens on loopback only (host-network agents).
+   * @default the pod IP
+   */
+  readonly host?: string;
+  /**
+   * Use HTTPS (the certificate is not verified).
+   * @default false (HTTP)
+   */
+  readonly https?: boolean;
+}
+
 /** A readiness, liveness or startup probe. Create with the static factories. */
 export class Probe {
   /** An HTTP GET probe of `path` on `port` (a number or a named container port). */
-  public static httpGet(path: string, port: number | string, options: ProbeOptions = {}): Probe {
-    return new Probe({ httpGet: { path, port, scheme: 'HTTP' } }, options);
+  public static httpGet(path: string, port: number | string, options: HttpProbeOptions = {}): Probe {
+    const { host, https, ...timing } = options;
+    return new Probe({ httpGet: { path, port, scheme: https ? 'HTTPS' : 'HTTP', ...(host ? { host } : {}) } }, timing);
   }
 
   /** A TCP connect probe on `port`. */

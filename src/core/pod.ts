@@ -154,7 +154,9 @@ function renderProbe(p: Probe | undefined): k8s.Probe | undefined {
   const port = (v: number | string): k8s.IntOrString =>
     typeof v === 'number' ? k8s.IntOrString.fromNumber(v) : k8s.IntOrString.fromString(v);
   return {
-    ...(h.httpGet ? { httpGet: { path: h.httpGet.path, port: port(h.httpGet.port), scheme: h.httpGet.scheme } } : {}),
+    ...(h.httpGet
+      ? { httpGet: { path: h.httpGet.path, port: port(h.httpGet.port), scheme: h.httpGet.scheme, ...(h.httpGet.host ? { host: h.httpGet.host } : {}) } }
+      : {}),
     ...(h.tcpSocket ? { tcpSocket: { port: port(h.tcpSocket.port) } } : {}),
     ...(h.exec ? { exec: { command: h.exec.command } } : {}),
     ...(h.grpc ? { grpc: h.grpc } : {}),

@@ -283,6 +283,16 @@ describe('NodeService API access', () => {
   });
 });
 
+describe('NodeService probes', () => {
+  test('GIVEN an HTTP probe on loopback over HTTPS with timings THEN host, scheme and only the given timings are emitted', () => {
+    const c = only(
+      build({ hostNetwork: true, containers: [{ ...base.containers[0], readiness: Probe.httpGet('/healthz', 'http', { host: '127.0.0.1', https: true, periodSeconds: 5 }) }] }),
+      'DaemonSet',
+    ).spec.template.spec.containers[0];
+    expect(c.readinessProbe).toEqual({ httpGet: { path: '/healthz', port: 'http', scheme: 'HTTPS', host: '127.0.0.1' }, periodSeconds: 5 });
+  });
+});
+
 describe('NodeService determinism', () => {
   test('GIVEN the same props WHEN synthesized twice THEN the output is identical', () => {
     const props: Partial<NodeServiceProps> = { apiAccess: [ApiPermission.read(['pods'])], hostNetwork: true };
