@@ -15,7 +15,7 @@ import { MIN_REASON_LENGTH } from '../core/pod';
 import { Rollout } from '../core/rollout';
 import { isZeroIntOrPercent } from '../k8s';
 import { NodeServiceKind } from '../policy/kinds';
-import { commonServiceProps, NodeServicePresetProps, realNodeAffinity } from './common';
+import { commonServiceProps, NodeServicePresetProps, realNodeAffinity, checkExtraCapabilities } from './common';
 
 /** Default resources of a CNI agent: requests 100m CPU / 64Mi, memory limit 256Mi, no CPU limit (never throttle the datapath). */
 export const CNI_PLUGIN_RESOURCES: Resources = { cpuRequest: '100m', memoryRequest: '64Mi', memoryLimit: '256Mi' };
@@ -108,12 +108,6 @@ export interface CniPluginProps extends NodeServicePresetProps {
    */
   readonly fieldEnv?: { [name: string]: EnvField };
   /**
-   * Why the agent needs `extraCapabilities` (at least 10 characters); required when `extraCapabilities` is set, and
-   * recorded in the manifest for reviewers.
-   * @default none
-   */
-  readonly extraCapabilitiesReason?: string;
-  /**
    * Run the agent privileged (Calico's default dataplane needs it). Only with `privilegedReason`; prefer named
    * capabilities.
    * @default false
@@ -174,10 +168,7 @@ export class CniPlugin extends NodeService {
 
   private static serviceProps(scope: Construct, id: string, props: CniPluginProps): NodeServiceProps {
     const problems = new ProblemCollector();
-    const extraCapabilities = props.extraCapabilities ?? [];
-    if (extraCapabilities.length > 0 && !isReason(props.extraCapabilitiesReason)) {
-      problems.add('extraCapabilitiesReason', props.extraCapabilitiesReason, `extraCapabilities ${extraCapabilities.join(', ')} need a reason of at least ${MIN_REASON_LENGTH} characters`, 'say why the agent needs each extra capability (extraCapabilitiesReason), or drop them');
-    }
+    const { capabilities: extraCapabilities, suppressions: extraSuppressions } = checkExtraCapabilities(props, problems, 'agent');
     if (props.privileged && !isReason(props.privilegedReason)) {
       problems.add('privilegedReason', props.privilegedReason, `a privileged CNI agent needs a reason of at least ${MIN_REASON_LENGTH} characters`, 'say why named capabilities are not enough (privilegedReason), or drop privileged and use extraCapabilities');
     }
@@ -251,9 +242,7 @@ export class CniPlugin extends NodeService {
     const suppressions: RuleSuppression[] = [
       { ruleId: 'dangerous-capability', reason: 'NET_ADMIN: the CNI agent programs the node interfaces, routes and iptables rules' },
     ];
-    if (extraCapabilities.length > 0) {
-      suppressions.push({ ruleId: 'dangerous-capability', reason: `${extraCapabilities.join(', ')}: ${props.extraCapabilitiesReason}` });
-    }
+    suppressions.push(...extraSuppressions);
     suppressions.push(...(props.suppressions ?? []));
 
     const agent: ContainerSpec = {

@@ -5,7 +5,10 @@
 import { EnvSource, Mount, Probe, Resources } from '../core/container';
 import { HostPath } from '../core/host-path';
 import { Canary } from '../core/canary';
+import { ProblemCollector } from '../core/errors';
 import { RuleSuppression } from '../core/node-service';
+import { MIN_REASON_LENGTH } from '../policy/host-access';
+import { isValidReason } from '../policy/suppression';
 import { NodePool } from '../core/node-pool';
 import { NodeAffinityTerm, NodeRequirement, Toleration } from '../core/placement';
 import { Rollout } from '../core/rollout';
@@ -68,6 +71,12 @@ export interface NodeServicePresetProps {
    * @default none
    */
   readonly extraCapabilities?: string[];
+  /**
+   * Why the service needs `extraCapabilities` (at least 10 characters); required when `extraCapabilities` is set, and
+   * recorded in the manifest for reviewers.
+   * @default none
+   */
+  readonly extraCapabilitiesReason?: string;
   /**
    * Resources of the main container.
    * @default the preset's (see each preset)
@@ -190,4 +199,27 @@ export function commonServiceProps(props: NodeServicePresetProps) {
     excludePools: props.excludePools,
     canary: props.canary,
   };
+}
+
+/**
+ * The extra capabilities a preset was asked for, checked for a reason; the reason becomes a suppression of the
+ * `dangerous-capability` warning so that reviewers see it in the manifest. @internal
+ */
+export function checkExtraCapabilities(
+  props: NodeServicePresetProps,
+  problems: ProblemCollector,
+  who: string,
+): { readonly capabilities: string[]; readonly suppressions: RuleSuppression[] } {
+  const capabilities = props.extraCapabilities ?? [];
+  if (capabilities.length === 0) return { capabilities, suppressions: [] };
+  if (!isValidReason(props.extraCapabilitiesReason)) {
+    problems.add(
+      'extraCapabilitiesReason',
+      props.extraCapabilitiesReason,
+      `extraCapabilities ${capabilities.join(', ')} need a reason of at least ${MIN_REASON_LENGTH} characters`,
+      `say why the ${who} needs each extra capability (extraCapabilitiesReason), or drop them`,
+    );
+    return { capabilities, suppressions: [] };
+  }
+  return { capabilities, suppressions: [{ ruleId: 'dangerous-capability', reason: `${capabilities.join(', ')}: ${props.extraCapabilitiesReason}` }] };
 }

@@ -10,11 +10,10 @@ import { ProblemCollector } from '../core/errors';
 import { HostPath, HostPathType, MountPropagation } from '../core/host-path';
 import { NodeService, NodeServiceProps, RuleSuppression } from '../core/node-service';
 import { Toleration } from '../core/placement';
-import { MIN_REASON_LENGTH } from '../core/pod';
 import { Rollout } from '../core/rollout';
 import { dns1123SubdomainError, envVarNameError, isZeroIntOrPercent } from '../k8s';
 import { NodeServiceKind } from '../policy/kinds';
-import { commonServiceProps, NodeServicePresetProps, realNodeAffinity } from './common';
+import { commonServiceProps, NodeServicePresetProps, realNodeAffinity, checkExtraCapabilities } from './common';
 
 /** The default `node-driver-registrar` image (kubernetes-csi, pinned). */
 export const CSI_NODE_DRIVER_REGISTRAR_IMAGE = 'registry.k8s.io/sig-storage/csi-node-driver-registrar:v2.15.0';
@@ -66,12 +65,6 @@ export interface CsiNodeProps extends NodeServicePresetProps {
    * @default `CSI_NODE_NAME`
    */
   readonly nodeNameEnv?: string;
-  /**
-   * Why the driver needs `extraCapabilities` (at least 10 characters); required when `extraCapabilities` is set, and
-   * recorded in the manifest for reviewers. The driver is privileged, so this only matters for reviews and policy.
-   * @default none
-   */
-  readonly extraCapabilitiesReason?: string;
   /**
    * Command run before the driver stops (e.g. wait until the node's volumes are unmounted).
    * @default none
@@ -130,10 +123,7 @@ export class CsiNode extends NodeService {
     problems.check('driverName', props.driverName, dns1123SubdomainError(props.driverName), 'use the driver name the driver registers, a DNS subdomain such as "ebs.csi.aws.com"');
     const nodeNameEnv = props.nodeNameEnv ?? 'CSI_NODE_NAME';
     problems.check('nodeNameEnv', nodeNameEnv, envVarNameError(nodeNameEnv), 'use an environment variable name such as "CSI_NODE_NAME"');
-    const extraCapabilities = props.extraCapabilities ?? [];
-    if (extraCapabilities.length > 0 && !isReason(props.extraCapabilitiesReason)) {
-      problems.add('extraCapabilitiesReason', props.extraCapabilitiesReason, `extraCapabilities ${extraCapabilities.join(', ')} need a reason of at least ${MIN_REASON_LENGTH} characters`, 'say why the driver needs each extra capability (extraCapabilitiesReason), or drop them');
-    }
+    const { capabilities: extraCapabilities, suppressions: extraSuppressions } = checkExtraCapabilities(props, problems, 'driver');
     if (props.rollout && props.rollout.type === 'RollingUpdate' && !isZeroIntOrPercent(props.rollout.maxSurgeValue)) {
       problems.add('rollout', { maxSurge: props.rollout.maxSurgeValue }, 'a CSI node plugin must never surge: two drivers on one node would fight over the driver socket and its mounts', "use Rollout.maxUnavailable('10%'), or Rollout.onDelete(reason) if you roll nodes yourself");
     }
@@ -219,9 +209,7 @@ export class CsiNode extends NodeService {
     };
 
     const suppressions: RuleSuppression[] = [];
-    if (extraCapabilities.length > 0) {
-      suppressions.push({ ruleId: 'dangerous-capability', reason: `${extraCapabilities.join(', ')}: ${props.extraCapabilitiesReason}` });
-    }
+    suppressions.push(...extraSuppressions);
     suppressions.push(...(props.suppressions ?? []));
     return {
       ...commonServiceProps(props),
@@ -239,9 +227,6 @@ export class CsiNode extends NodeService {
   }
 }
 
-function isReason(reason: string | undefined): boolean {
-  return typeof reason === 'string' && reason.trim().length >= MIN_REASON_LENGTH;
-}
 
 function pluginDirOf(driverName: string): string {
   return `${KUBELET_DIR}/plugins/${driverName}`;

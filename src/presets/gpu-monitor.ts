@@ -9,10 +9,9 @@ import { ProblemCollector } from '../core/errors';
 import { HostPath } from '../core/host-path';
 import { NodeService, NodeServiceProps, RuleSuppression } from '../core/node-service';
 import { NodeAffinityTerm, NodeRequirement, TaintEffect, Toleration } from '../core/placement';
-import { MIN_REASON_LENGTH } from '../core/pod';
 import { Rollout } from '../core/rollout';
 import { NodeServiceKind } from '../policy/kinds';
-import { commonServiceProps, NodeServicePresetProps } from './common';
+import { commonServiceProps, NodeServicePresetProps, checkExtraCapabilities } from './common';
 
 /** Default resources of a GPU monitor: requests 100m CPU / 128Mi, memory limit 512Mi, no CPU limit. */
 export const GPU_MONITOR_RESOURCES: Resources = { cpuRequest: '100m', memoryRequest: '128Mi', memoryLimit: '512Mi' };
@@ -38,12 +37,6 @@ export interface GpuMonitorProps extends NodeServicePresetProps {
    * @default false
    */
   readonly profilingMetrics?: boolean;
-  /**
-   * Why the exporter needs `extraCapabilities` (at least 10 characters); required when `extraCapabilities` is set, and
-   * recorded in the manifest for reviewers.
-   * @default none
-   */
-  readonly extraCapabilitiesReason?: string;
   /**
    * Kubernetes API access of the exporter (e.g. read pods to label metrics with pod labels). `[]` or unset means no
    * API access and no token.
@@ -79,10 +72,7 @@ export class GpuMonitor extends NodeService {
 
   private static serviceProps(scope: Construct, id: string, props: GpuMonitorProps): NodeServiceProps {
     const problems = new ProblemCollector();
-    const extraCapabilities = props.extraCapabilities ?? [];
-    if (extraCapabilities.length > 0 && !isReason(props.extraCapabilitiesReason)) {
-      problems.add('extraCapabilitiesReason', props.extraCapabilitiesReason, `extraCapabilities ${extraCapabilities.join(', ')} need a reason of at least ${MIN_REASON_LENGTH} characters`, 'say why the exporter needs each extra capability (extraCapabilitiesReason), or drop them');
-    }
+    const { capabilities: extraCapabilities, suppressions: extraSuppressions } = checkExtraCapabilities(props, problems, 'exporter');
     problems.throwIfAny(scope.node.path ? `${scope.node.path}/${id}` : id);
 
     const port = props.port ?? 9400;
@@ -92,9 +82,7 @@ export class GpuMonitor extends NodeService {
     if (profiling) {
       suppressions.push({ ruleId: 'dangerous-capability', reason: 'SYS_ADMIN: DCGM reads the GPU profiling counters (DCGM_FI_PROF_*) only with it' });
     }
-    if (extraCapabilities.length > 0) {
-      suppressions.push({ ruleId: 'dangerous-capability', reason: `${extraCapabilities.join(', ')}: ${props.extraCapabilitiesReason}` });
-    }
+    suppressions.push(...extraSuppressions);
     suppressions.push(...(props.suppressions ?? []));
 
     return {
@@ -137,6 +125,3 @@ export class GpuMonitor extends NodeService {
   }
 }
 
-function isReason(reason: string | undefined): boolean {
-  return typeof reason === 'string' && reason.trim().length >= MIN_REASON_LENGTH;
-}

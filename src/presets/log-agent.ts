@@ -9,7 +9,8 @@ import { HostPath, HostPathType } from '../core/host-path';
 import { NodeService, NodeServiceProps } from '../core/node-service';
 import { Rollout } from '../core/rollout';
 import { NodeServiceKind } from '../policy/kinds';
-import { commonServiceProps, NodeServicePresetProps, realNodeAffinity } from './common';
+import { ProblemCollector } from '../core/errors';
+import { checkExtraCapabilities, commonServiceProps, NodeServicePresetProps, realNodeAffinity } from './common';
 
 /** The container runtime whose log layout the agent reads. */
 export enum ContainerRuntime {
@@ -75,7 +76,7 @@ export class LogAgent extends NodeService {
   public readonly stateDir: string;
 
   constructor(scope: Construct, id: string, props: LogAgentProps) {
-    super(scope, id, LogAgent.serviceProps(props));
+    super(scope, id, LogAgent.serviceProps(scope, id, props));
     this.stateDir = LogAgent.stateDirOf(props);
   }
 
@@ -83,7 +84,7 @@ export class LogAgent extends NodeService {
     return props.stateDir ?? `/var/lib/${props.name ?? 'log-agent'}`;
   }
 
-  private static serviceProps(props: LogAgentProps): NodeServiceProps {
+  private static serviceProps(scope: Construct, id: string, props: LogAgentProps): NodeServiceProps {
     const name = props.name ?? 'log-agent';
     const port = props.port ?? 2020;
     const hostPaths: HostPath[] = [HostPath.readOnly('/var/log')];
@@ -102,6 +103,9 @@ export class LogAgent extends NodeService {
     );
     hostPaths.push(...(props.extraHostPaths ?? []));
     const enrich = props.metadataEnrichment ?? true;
+    const problems = new ProblemCollector();
+    const extra = checkExtraCapabilities(props, problems, 'log agent');
+    problems.throwIfAny(`${scope.node.path}/${id}`);
     return {
       ...commonServiceProps(props),
       name,
@@ -121,7 +125,7 @@ export class LogAgent extends NodeService {
           resources: props.resources ?? LOG_AGENT_RESOURCES,
           hostPaths,
           mounts: props.mounts,
-          capabilities: props.extraCapabilities,
+          capabilities: extra.capabilities,
           runAsUser: props.runAsUser ?? 0,
           runAsNonRoot: (props.runAsUser ?? 0) === 0 ? false : undefined,
         },
@@ -132,7 +136,7 @@ export class LogAgent extends NodeService {
       priorityClassName: props.priorityClassName,
       terminationGracePeriodSeconds: props.terminationGracePeriodSeconds ?? 60,
       apiAccess: enrich ? [ApiPermission.read(['pods', 'namespaces'])] : undefined,
-      suppressions: props.suppressions,
+      suppressions: [...extra.suppressions, ...(props.suppressions ?? [])],
     };
   }
 }

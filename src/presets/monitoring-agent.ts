@@ -9,7 +9,8 @@ import { DnsPolicy, NodeService, NodeServiceProps } from '../core/node-service';
 import { Toleration } from '../core/placement';
 import { Rollout } from '../core/rollout';
 import { NodeServiceKind } from '../policy/kinds';
-import { commonServiceProps, NodeServicePresetProps, realNodeAffinity } from './common';
+import { ProblemCollector } from '../core/errors';
+import { checkExtraCapabilities, commonServiceProps, NodeServicePresetProps, realNodeAffinity } from './common';
 
 /** Default resources of a monitoring agent: requests 100m CPU / 180Mi, memory limit 180Mi. */
 export const MONITORING_AGENT_RESOURCES: Resources = { cpuRequest: '100m', memoryRequest: '180Mi', memoryLimit: '180Mi' };
@@ -46,11 +47,14 @@ export interface MonitoringAgentProps extends NodeServicePresetProps {
  */
 export class MonitoringAgent extends NodeService {
   constructor(scope: Construct, id: string, props: MonitoringAgentProps) {
-    super(scope, id, MonitoringAgent.serviceProps(props));
+    super(scope, id, MonitoringAgent.serviceProps(scope, id, props));
   }
 
-  private static serviceProps(props: MonitoringAgentProps): NodeServiceProps {
+  private static serviceProps(scope: Construct, id: string, props: MonitoringAgentProps): NodeServiceProps {
     const port = props.port ?? 9100;
+    const problems = new ProblemCollector();
+    const extra = checkExtraCapabilities(props, problems, 'monitoring agent');
+    problems.throwIfAny(`${scope.node.path}/${id}`);
     const htc = { propagation: MountPropagation.HOST_TO_CONTAINER };
     const hostPaths = [
       HostPath.readOnly('/', { ...htc, mountPath: '/host/root', volumeName: 'root' }),
@@ -88,7 +92,7 @@ export class MonitoringAgent extends NodeService {
           resources: props.resources ?? MONITORING_AGENT_RESOURCES,
           hostPaths,
           mounts: props.mounts,
-          capabilities: [...(props.timeCollector ? ['SYS_TIME'] : []), ...(props.extraCapabilities ?? [])],
+          capabilities: [...(props.timeCollector ? ['SYS_TIME'] : []), ...extra.capabilities.filter((c) => c !== 'SYS_TIME' || !props.timeCollector)],
           runAsUser: 65534,
           runAsGroup: 65534,
           runAsNonRoot: true,
@@ -102,7 +106,7 @@ export class MonitoringAgent extends NodeService {
       rollout: props.rollout ?? Rollout.maxUnavailable('10%'),
       priorityClassName: props.priorityClassName ?? 'system-cluster-critical',
       terminationGracePeriodSeconds: props.terminationGracePeriodSeconds ?? 30,
-      suppressions: props.suppressions,
+      suppressions: [...extra.suppressions, ...(props.suppressions ?? [])],
     };
   }
 }

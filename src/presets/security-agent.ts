@@ -13,7 +13,7 @@ import { Toleration } from '../core/placement';
 import { MIN_REASON_LENGTH } from '../core/pod';
 import { Rollout } from '../core/rollout';
 import { NodeServiceKind } from '../policy/kinds';
-import { commonServiceProps, NodeServicePresetProps, realNodeAffinity } from './common';
+import { commonServiceProps, NodeServicePresetProps, realNodeAffinity, checkExtraCapabilities } from './common';
 
 /** What the security agent does. */
 export enum SecurityAgentMode {
@@ -84,12 +84,6 @@ export interface SecurityAgentProps extends NodeServicePresetProps {
    * @default false
    */
   readonly appArmorUnconfined?: boolean;
-  /**
-   * Why the agent needs `extraCapabilities` (at least 10 characters); required when `extraCapabilities` is set, and
-   * recorded in the manifest for reviewers.
-   * @default none
-   */
-  readonly extraCapabilitiesReason?: string;
   /**
    * Run the sensor privileged (kernel-module drivers need it). Runtime mode only, and only with `privilegedReason`;
    * prefer the eBPF capabilities.
@@ -164,10 +158,7 @@ export class SecurityAgent extends NodeService {
     if (mode !== SecurityAgentMode.RUNTIME && mode !== SecurityAgentMode.COMPLIANCE) {
       problems.add('mode', mode, 'is not a security agent mode', 'use SecurityAgentMode.RUNTIME or SecurityAgentMode.COMPLIANCE');
     }
-    const extraCapabilities = props.extraCapabilities ?? [];
-    if (extraCapabilities.length > 0 && !isReason(props.extraCapabilitiesReason)) {
-      problems.add('extraCapabilitiesReason', props.extraCapabilitiesReason, `extraCapabilities ${extraCapabilities.join(', ')} need a reason of at least ${MIN_REASON_LENGTH} characters`, 'say why the agent needs each extra capability (extraCapabilitiesReason), or drop them');
-    }
+    const { capabilities: extraCapabilities, suppressions: extraSuppressions } = checkExtraCapabilities(props, problems, 'agent');
     if (props.privileged && !runtime) {
       problems.add('privileged', true, 'a compliance scanner only reads files and processes and must not be privileged', 'drop privileged (add DAC_READ_SEARCH with a reason if it cannot read a file)');
     } else if (props.privileged && !isReason(props.privilegedReason)) {
@@ -202,9 +193,7 @@ export class SecurityAgent extends NodeService {
     if (runtime) {
       suppressions.push({ ruleId: 'dangerous-capability', reason: 'BPF and SYS_PTRACE: the sensor loads its eBPF probes and reads the processes it watches' });
     }
-    if (extraCapabilities.length > 0) {
-      suppressions.push({ ruleId: 'dangerous-capability', reason: `${extraCapabilities.join(', ')}: ${props.extraCapabilitiesReason}` });
-    }
+    suppressions.push(...extraSuppressions);
     if (props.runtimeSocket !== undefined) {
       suppressions.push({ ruleId: 'container-runtime-socket', reason: `${props.runtimeSocket} (read-only): the sensor reads container metadata to attribute events to pods` });
     }

@@ -106,12 +106,19 @@ describe('LogAgent', () => {
 
 describe('LogAgent capability allowlist', () => {
   test('GIVEN an allowed extra capability THEN it is added', () => {
-    const ds = only(build({ extraCapabilities: ['DAC_READ_SEARCH'] }), 'DaemonSet');
+    const ds = only(build({ extraCapabilities: ['DAC_READ_SEARCH'], extraCapabilitiesReason: 'reads journal files owned by another group' }), 'DaemonSet');
     expect(ds.spec.template.spec.containers[0].securityContext.capabilities).toEqual({ drop: ['ALL'], add: ['DAC_READ_SEARCH'] });
+    expect(ds.metadata.annotations['ignore-check.node-services.cdk8s.io/dangerous-capability']).toBe('DAC_READ_SEARCH: reads journal files owned by another group');
+  });
+
+  test('GIVEN an extra capability without a reason THEN construction fails asking for one', () => {
+    const message = errorOf((scope) => new LogAgent(scope, 'logs', { image, extraCapabilities: ['DAC_READ_SEARCH'] }));
+    expect(message).toContain('[test/logs]');
+    expect(message).toContain('extraCapabilitiesReason = (unset): extraCapabilities DAC_READ_SEARCH need a reason');
   });
 
   test('GIVEN a capability outside the allowlist THEN construction fails naming the allowlist', () => {
-    const message = errorOf((scope) => new LogAgent(scope, 'logs', { image, extraCapabilities: ['SYS_ADMIN'] }));
+    const message = errorOf((scope) => new LogAgent(scope, 'logs', { image, extraCapabilities: ['SYS_ADMIN'], extraCapabilitiesReason: 'mounts filesystems of its own' }));
     expect(message).toContain('containers[0].capabilities[0] = "SYS_ADMIN"');
     expect(message).toContain('log-agent capability allowlist (DAC_READ_SEARCH)');
   });

@@ -70,7 +70,7 @@ describe('MonitoringAgent', () => {
   });
 
   test('GIVEN a capability outside the allowlist THEN construction fails naming the allowlist', () => {
-    const message = errorOf((scope) => new MonitoringAgent(scope, 'metrics', { image, extraCapabilities: ['NET_ADMIN'] }));
+    const message = errorOf((scope) => new MonitoringAgent(scope, 'metrics', { image, extraCapabilities: ['NET_ADMIN'], extraCapabilitiesReason: 'reads interface statistics' }));
     expect(message).toContain('monitoring-agent capability allowlist (SYS_TIME)');
   });
 });
