@@ -137,7 +137,10 @@ export class NodeServiceChecks {
     return this.ruleConfig;
   }
 
-  /** The report of the last synthesis (every finding, suppressed ones included), or `undefined` before the first. */
+  /**
+   * The report of the last synthesis (every finding, suppressed ones included), or `undefined` before the first. It
+   * is a copy: changing it does not change what later runs report.
+   */
   public get lastReport(): PolicyReport | undefined {
     if (this.report && !this.publishedReport) this.publishedReport = copyReport(this.report);
     return this.publishedReport;
@@ -209,14 +212,14 @@ export class NodeServiceChecks {
   /**
    * Wraps the App's synthesis methods (`synth`, `synthYaml`) on this App instance so that the validation runs of one
    * synthesis print one warning summary, when it ends (also when it fails). The methods keep their behaviour and
-   * results.
+   * results. An App whose methods cannot be replaced (a frozen object) keeps printing one summary per run.
    */
   private observeSyntheses(): void {
     const app = this.root as unknown as Record<string, unknown>;
     const during = <T>(synthesize: () => T): T => this.duringSynthesis(synthesize);
     for (const method of SYNTHESIS_METHODS) {
       const original = app[method];
-      if (typeof original !== 'function') continue;
+      if (typeof original !== 'function' || !Object.isExtensible(app)) continue;
       Object.defineProperty(app, method, {
         configurable: true,
         enumerable: false,

@@ -190,6 +190,19 @@ describe('NodeServiceChecks across repeated validation runs', () => {
     expect(message).toContain('[agents/broken] image-not-pinned');
   });
 
+  test('an App whose methods cannot be replaced still synthesizes and prints its warnings', () => {
+    // GIVEN a frozen App with a warning finding
+    const logger = new CollectingLogger();
+    const app = Testing.app();
+    warningDaemonSet(new Chart(app, 'agents', { namespace: 'logging' }), 'raw');
+    Object.freeze(app);
+    NodeServiceChecks.of(app, { logger });
+    // WHEN it is synthesized THEN the output is produced and the warning printed (once per validation run)
+    expect(app.synthYaml()).toContain('kind: DaemonSet');
+    expect(logger.messages.length).toBeGreaterThanOrEqual(1);
+    expect(logger.messages.every((m) => m.includes('host-path-writable: DaemonSet logging/raw [agents/raw]'))).toBe(true);
+  });
+
   test('the rules run once per synthesis while the rendered manifests stay unchanged', () => {
     // GIVEN an App with two charts
     const { app, first, second, runs, checked } = twoChartApp(PolicyLoggers.silent());
