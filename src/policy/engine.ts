@@ -67,12 +67,12 @@ export interface PolicyReport {
 }
 
 /** Whether the engine checks this object (a DaemonSet). */
-export function isCheckedObject(object: unknown): boolean {
+function isCheckedObject(object: unknown): boolean {
   return typeof object === 'object' && object !== null && (object as any).kind === 'DaemonSet';
 }
 
 /** The {@link ObjectRef} of a manifest. */
-export function objectRef(object: any): ObjectRef {
+function objectRef(object: any): ObjectRef {
   const metadata = typeof object?.metadata === 'object' && object.metadata !== null ? object.metadata : {};
   const ns = typeof metadata.namespace === 'string' && metadata.namespace !== '' ? metadata.namespace : undefined;
   return {

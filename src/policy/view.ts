@@ -8,7 +8,7 @@ import { asArray, asObject, isTrue } from './helpers';
 import type { ContainerView, HostPathMountView, HostPathView, PodView } from './types';
 
 /** JSON path of a DaemonSet's pod spec (paths below it are written out directly: every segment is an identifier or an index). */
-export const POD_PATH = 'spec.template.spec';
+const POD_PATH = 'spec.template.spec';
 
 function containerViews(list: unknown, field: 'containers' | 'initContainers'): ContainerView[] {
   const init = field === 'initContainers';
