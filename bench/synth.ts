@@ -65,7 +65,17 @@ function plainDaemonSets(count: number): string {
   const app = new App({ outdir: OUT });
   const chart = new Chart(app, 'bench', { namespace: 'node-services' });
   for (let i = 0; i < count; i++) {
-    const ds = new kplus.DaemonSet(chart, `agent-${i}`);
+    // The same container (image, port, probe, resources, security context, mount), labels and toleration as the
+    // node service above; only what cdk8s-plus has no API for (update strategy, node selector, annotations) differs.
+    const labels = {
+      'app.kubernetes.io/name': `agent-${i}`,
+      'app.kubernetes.io/instance': `agent-${i}`,
+      'app.kubernetes.io/version': `1.0.${i}`,
+      'app.kubernetes.io/component': 'node-service',
+      'app.kubernetes.io/part-of': 'node-services',
+      'app.kubernetes.io/managed-by': 'cdk8s-node-services',
+    };
+    const ds = new kplus.DaemonSet(chart, `agent-${i}`, { metadata: { name: `agent-${i}`, labels }, podMetadata: { labels } });
     const c = ds.addContainer({
       name: 'agent',
       image: `registry.example.com/agent:1.0.${i}`,
@@ -74,6 +84,14 @@ function plainDaemonSets(count: number): string {
       resources: {
         cpu: { request: kplus.Cpu.millis(100) },
         memory: { request: Size.mebibytes(128), limit: Size.mebibytes(256) },
+      },
+      securityContext: {
+        ensureNonRoot: false,
+        readOnlyRootFilesystem: true,
+        allowPrivilegeEscalation: false,
+        privileged: false,
+        capabilities: { drop: [kplus.Capability.ALL] },
+        seccompProfile: { type: kplus.SeccompProfileType.RUNTIME_DEFAULT },
       },
     });
     const volume = kplus.Volume.fromHostPath(chart, `varlog-${i}`, 'host-var-log', { path: '/var/log', type: kplus.HostPathVolumeType.DIRECTORY });

@@ -129,6 +129,8 @@ export class NodeServiceChecks {
   private synthesisDepth = 0;
   /** The warning summary of the latest run inside the current synthesis, printed when it ends. */
   private pendingSummary?: string;
+  /** The errors of the current synthesis' first validation run (cdk8s validates again per chart). */
+  private synthesisErrors?: string[];
 
   private constructor(private readonly root: IConstruct) {}
 
@@ -153,13 +155,16 @@ export class NodeServiceChecks {
    * validation; warnings are summarized to the logger.
    *
    * cdk8s validates the App once per `app.synth()`/`app.synthYaml()` and once more per chart it renders, so this
-   * runs several times per synthesis. Every run renders the objects again (a construct, a JSON patch or a lazy value
-   * may have changed them in between), but the rules run only when the rendered manifests or the configuration
-   * differ from the previous run, compared by an exact fingerprint; otherwise the previous report is reused.
+   * runs several times per synthesis over the same tree: inside `app.synth()`/`app.synthYaml()` the first run's result
+   * serves the later ones (validations must not change the tree). Across syntheses every run renders the objects again
+   * (a JSON patch or a lazy value may have changed them), and the rules run only when the rendered manifests or the
+   * configuration differ from the previous run, compared by an exact fingerprint.
    * Inside `app.synth()`/`app.synthYaml()` the warning summary of the last run is printed once, when the
    * synthesis ends; a run outside them (e.g. `Testing.synth(chart)`, or a direct call) prints its own.
    */
   public validate(): string[] {
+    // cdk8s runs the App's validations once more per chart within one synthesis, over the same tree: check once.
+    if (this.synthesisDepth > 0 && this.synthesisErrors !== undefined) return [...this.synthesisErrors];
     applyDeclared(this.root);
     const objects: ApiObject[] = [];
     const manifests: any[] = [];
@@ -204,8 +209,12 @@ export class NodeServiceChecks {
       const lines = [...warnings.values()].map((w) => `  ${w.text}${w.count > 1 ? ` (${w.count} findings)` : ''}`);
       summary = `node-services: ${report.warningCount} policy warning${report.warningCount === 1 ? '' : 's'} (synthesis continues; run \`node-services lint\` on the output for details):\n${lines.join('\n')}\n`;
     }
-    if (this.synthesisDepth > 0) this.pendingSummary = summary;
-    else if (summary !== undefined) this.logger.log(summary);
+    if (this.synthesisDepth > 0) {
+      this.pendingSummary = summary;
+      this.synthesisErrors = [...errors];
+    } else if (summary !== undefined) {
+      this.logger.log(summary);
+    }
     return errors;
   }
 
@@ -232,7 +241,10 @@ export class NodeServiceChecks {
   }
 
   private duringSynthesis<T>(synthesize: () => T): T {
-    if (this.synthesisDepth === 0) this.pendingSummary = undefined;
+    if (this.synthesisDepth === 0) {
+      this.pendingSummary = undefined;
+      this.synthesisErrors = undefined;
+    }
     this.synthesisDepth++;
     try {
       return synthesize();
@@ -241,6 +253,7 @@ export class NodeServiceChecks {
       if (this.synthesisDepth === 0) {
         const summary = this.pendingSummary;
         this.pendingSummary = undefined;
+        this.synthesisErrors = undefined;
         if (summary !== undefined) this.logger.log(summary);
       }
     }
