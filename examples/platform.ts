@@ -28,11 +28,13 @@ export const PLATFORM_NAMESPACE = 'node-services';
 /** Builds the example platform into `app`. */
 export function buildPlatform(app: App): Platform {
   const guardrails = new Chart(app, 'guardrails', { disableResourceNameHashes: true });
-  addGuardrails(guardrails, PLATFORM_NAMESPACE);
   const agents = new Chart(app, 'node-agents', { namespace: PLATFORM_NAMESPACE, disableResourceNameHashes: true });
   addAgents(agents);
   addInfrastructure(agents);
-  addAlerts(agents, agents.node.findAll().filter((c): c is NodeService => c instanceof NodeService));
+  const services = agents.node.findAll().filter((c): c is NodeService => c instanceof NodeService);
+  // The namespace is built after the services so that its Pod Security audit/warn level can be derived from them.
+  addGuardrails(guardrails, PLATFORM_NAMESPACE, services);
+  addAlerts(agents, services);
   agents.addDependency(guardrails);
   return { guardrails, agents };
 }

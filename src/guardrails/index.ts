@@ -1,13 +1,20 @@
 export {
   NodeServicesNamespace,
   NodeServicesNamespaceProps,
-  PodSecurityLevel,
   SystemPriorityClass,
   TRUST_LABEL_KEY,
   TRUST_LABEL_VALUE,
   POD_SECURITY_LABEL_PREFIX,
   DEFAULT_CRITICAL_PODS_LIMIT,
 } from './namespace';
+export {
+  PodSecurityLevel,
+  PodSecurityViolation,
+  PodSecurityEvaluation,
+  POD_SECURITY_POLICY_VERSION,
+  evaluatePodSecurity,
+  strictestCommonLevel,
+} from './pod-security';
 export {
   NodeServiceGuardrails,
   NodeServiceGuardrailsProps,

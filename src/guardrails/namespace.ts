@@ -4,14 +4,17 @@
  * the ResourceQuota that lets critical pods be admitted.
  */
 
-import { ApiObject, JsonPatch } from 'cdk8s';
+import { ApiObject, JsonPatch, Lazy } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { ProblemCollector } from '../core/errors';
 import { ANNOTATION_PREFIX, recommendedLabels } from '../core/labels';
-import { DEFAULT_NAMESPACE } from '../core/node-service';
+import { DEFAULT_NAMESPACE, NodeService } from '../core/node-service';
 import { checkAnnotations, checkLabels } from '../core/pod';
 import { dns1123LabelError, labelValueError } from '../k8s';
+import { evaluatePodSecurity, PodSecurityLevel, strictestCommonLevel } from './pod-security';
+
+export { PodSecurityLevel } from './pod-security';
 
 /** Label that marks a namespace as trusted to run node services (host access under the platform's allowlists). */
 export const TRUST_LABEL_KEY = 'node-services.cdk8s.io/trusted';
@@ -21,16 +24,6 @@ export const TRUST_LABEL_VALUE = 'true';
 
 /** Prefix of the Pod Security Admission namespace labels. */
 export const POD_SECURITY_LABEL_PREFIX = 'pod-security.kubernetes.io/';
-
-/** The Pod Security Standards level a Pod Security Admission mode applies. */
-export enum PodSecurityLevel {
-  /** No restrictions: host namespaces, hostPath, privileged containers all allowed. */
-  PRIVILEGED = 'privileged',
-  /** Prevents known privilege escalations; forbids hostPath, host namespaces, privileged, non-default capabilities. */
-  BASELINE = 'baseline',
-  /** Baseline plus hardening: non-root, no privilege escalation, seccomp, only NET_BIND_SERVICE may be added. */
-  RESTRICTED = 'restricted',
-}
 
 /** The two reserved priority classes the scheduler treats as system-critical. */
 export enum SystemPriorityClass {
@@ -54,14 +47,32 @@ export interface NodeServicesNamespaceProps {
    */
   readonly name?: string;
   /**
-   * Level of the `audit` and `warn` Pod Security modes: the strictest level the services here actually meet.
-   * `enforce` is always `privileged` (node services need host access, which only the admission guardrails restrict).
-   * Every node service mounts hostPath volumes, which `baseline` forbids, so with the default every apply shows a
-   * warning naming what exceeds baseline: that is the point, it keeps host access visible to reviewers. Set
-   * `PRIVILEGED` to silence it, `RESTRICTED` to also see hardening gaps.
-   * @default PodSecurityLevel.BASELINE
+   * Level of the `audit` and `warn` Pod Security modes, given explicitly. It overrides the level computed from
+   * `services`. `enforce` is always `privileged` (see the class documentation).
+   *
+   * Without `services`, the default `BASELINE` makes every apply of a service that exceeds baseline (hostPath, host
+   * namespaces, privileged containers) show a warning naming what exceeds it, which keeps host access visible to
+   * reviewers. Set `PRIVILEGED` to silence it, `RESTRICTED` to also see hardening gaps.
+   * @default the strictest level every one of `services` meets when `services` is given, else PodSecurityLevel.BASELINE
    */
   readonly podSecurityLevel?: PodSecurityLevel;
+  /**
+   * The node services that run in this namespace (presets included). When given and `podSecurityLevel` is not, the
+   * `audit` and `warn` labels are set to the strictest Pod Security level that **every** listed service meets: its
+   * DaemonSet and, with a canary, its canary DaemonSet, evaluated with the Pod Security Standards checks of policy
+   * v1.28 (see `evaluatePodSecurity`). A log agent mounting hostPath volumes makes it `privileged`; services without
+   * host access that set `runAsNonRoot` make it `restricted`.
+   *
+   * The level is computed when the Namespace is synthesized, from the DaemonSets as they are rendered then (JSON
+   * patches and other changes made after this construct is built count); the list itself is fixed here, so build the
+   * services first and pass them in. Each must run in this namespace, and the list must not be empty.
+   *
+   * With `podSecurityVersion` other than `v1.28` the level is still computed with the v1.28 checks; later policy
+   * versions only relax them, except the `hostProbesAndHostLifecycle` control (v1.34+) and the `appArmorProfile`
+   * fields (v1.30+).
+   * @default none (`audit` / `warn` use `podSecurityLevel`)
+   */
+  readonly services?: NodeService[];
   /**
    * Policy version pinned on all three modes (`*-version` labels): the Kubernetes minor the cluster runs, so that
    * a control-plane upgrade does not silently change what is checked. Must be `v1.N`.
@@ -111,9 +122,15 @@ export interface NodeServicesNamespaceProps {
  * - `pod-security.kubernetes.io/enforce: privileged`: node services need hostPath, host namespaces and sometimes
  *   privileged containers, which `baseline` rejects; enforcing anything stricter would reject their pods (Pod
  *   Security Admission never rejects the DaemonSet itself, only the pods its controller creates later, so the
- *   failure would show up as a DaemonSet with no pods). What runs here is restricted by `NodeServiceGuardrails`
- *   instead (registry and host-path allowlists) and by who may create workloads in the namespace (RBAC).
- * - `audit` / `warn` at `podSecurityLevel`, so deviations stay visible in audit logs and `kubectl apply` output.
+ *   failure would show up as a DaemonSet with no pods). `enforce` stays `privileged` even when every service here
+ *   meets a stricter level: the label would then only hold as long as no service needing host access is added, and
+ *   adding one would fail at pod creation rather than at review. What runs here is restricted by
+ *   `NodeServiceGuardrails` instead (registry and host-path allowlists) and by who may create workloads in the
+ *   namespace (RBAC).
+ * - `audit` / `warn` at `podSecurityLevel` when given, else at the strictest level every one of `services` meets
+ *   (computed at synth), else `baseline`, so deviations stay visible in audit logs and `kubectl apply` output. When
+ *   that level is `privileged` (a service needs host access), Pod Security Admission does not evaluate the
+ *   namespace's workloads at all.
  * - `*-version` pinned to the target Kubernetes minor.
  * - the trust label read by `NodeServiceGuardrails`.
  * - optionally a ResourceQuota that authorises `system-node-critical` / `system-cluster-critical` pods here.
@@ -125,8 +142,13 @@ export class NodeServicesNamespace extends Construct {
   public readonly namespace: k8s.KubeNamespace;
   /** The critical-pods ResourceQuota, when `criticalPriorityClasses` is set. */
   public readonly criticalPodsQuota?: k8s.KubeResourceQuota;
-  /** The labels on the Namespace (Pod Security, trust, recommended and extra labels). */
-  public readonly labels: { [key: string]: string };
+  /** The node services whose Pod Security level sets `audit` / `warn` (empty when `services` was not given). */
+  public readonly services: NodeService[];
+
+  private readonly explicitLevel?: PodSecurityLevel;
+  private readonly extraLabels: { [key: string]: string };
+  private readonly trustLabels: { [key: string]: string };
+  private readonly podSecurityVersion: string;
 
   constructor(scope: Construct, id: string, props: NodeServicesNamespaceProps = {}) {
     super(scope, id);
@@ -140,10 +162,24 @@ export class NodeServicesNamespace extends Construct {
       problems.add('name', name, 'the kube- prefix is reserved for Kubernetes system namespaces', `use a platform namespace such as "${DEFAULT_NAMESPACE}" (or "kube-system" for components that live there)`);
     }
 
-    const level = props.podSecurityLevel ?? PodSecurityLevel.BASELINE;
-    if (!Object.values(PodSecurityLevel).includes(level)) {
-      problems.add('podSecurityLevel', level, 'is not a Pod Security level', 'use PodSecurityLevel.PRIVILEGED, BASELINE or RESTRICTED');
+    const explicitLevel = props.podSecurityLevel;
+    if (explicitLevel !== undefined && !Object.values(PodSecurityLevel).includes(explicitLevel)) {
+      problems.add('podSecurityLevel', explicitLevel, 'is not a Pod Security level', 'use PodSecurityLevel.PRIVILEGED, BASELINE or RESTRICTED');
     }
+    const services = props.services === undefined ? [] : Array.isArray(props.services) ? [...props.services] : undefined;
+    if (services === undefined) {
+      problems.add('services', props.services, 'must be a list of node services', 'pass the NodeService (or preset) constructs that run in this namespace, e.g. [logs, metrics]');
+    } else if (props.services !== undefined && services.length === 0) {
+      problems.add('services', services, 'is empty, so no Pod Security level can be derived from it (often the namespace was built before the services)', 'build the services first and pass them, or omit services and set podSecurityLevel');
+    }
+    (services ?? []).forEach((service, i) => {
+      if (!(service instanceof NodeService)) {
+        const given: unknown = service;
+        problems.add(`services[${i}]`, given instanceof Construct ? given.node.path : given, 'is not a NodeService', 'pass NodeService or preset (LogAgent, MonitoringAgent, …) constructs');
+      } else if (service.namespace !== name) {
+        problems.add(`services[${i}]`, service.node.path, `runs in namespace "${service.namespace}", not "${name}", so its pods are not checked by this namespace's labels`, `list only the services of namespace "${name}", or set their namespace to "${name}"`);
+      }
+    });
     const version = props.podSecurityVersion ?? 'v1.28';
     if (typeof version !== 'string' || !POD_SECURITY_VERSION.test(version)) {
       problems.add('podSecurityVersion', version, "must be a pinned policy version v1.N ('latest' would change the checks when the cluster is upgraded)", 'use the cluster minor version, e.g. "v1.28"');
@@ -181,20 +217,22 @@ export class NodeServicesNamespace extends Construct {
     problems.throwIfAny(this.node.path);
 
     this.name = name;
-    const podSecurity: { [key: string]: string } = {};
-    for (const [mode, value] of [['enforce', PodSecurityLevel.PRIVILEGED], ['audit', level], ['warn', level]] as const) {
-      podSecurity[`${POD_SECURITY_LABEL_PREFIX}${mode}`] = value;
-      podSecurity[`${POD_SECURITY_LABEL_PREFIX}${mode}-version`] = version;
-    }
-    this.labels = {
+    this.services = services ?? [];
+    this.explicitLevel = explicitLevel;
+    this.podSecurityVersion = version;
+    this.extraLabels = {
       ...(props.labels ?? {}),
       ...recommendedLabels({ name, instance: name, component: 'namespace', partOf }),
-      ...podSecurity,
-      ...((props.trusted ?? true) ? { [TRUST_LABEL_KEY]: TRUST_LABEL_VALUE } : {}),
     };
+    this.trustLabels = (props.trusted ?? true) ? { [TRUST_LABEL_KEY]: TRUST_LABEL_VALUE } : {};
 
     this.namespace = new k8s.KubeNamespace(this, 'Resource', {
-      metadata: { name, labels: { ...this.labels }, annotations: props.annotations ? { ...props.annotations } : undefined },
+      metadata: {
+        name,
+        // audit / warn resolve when the Namespace is synthesized, so the level reflects the DaemonSets as rendered.
+        labels: this.labelsWith(Lazy.any({ produce: () => this.podSecurityLevel })),
+        annotations: props.annotations ? { ...props.annotations } : undefined,
+      },
     });
     dropChartNamespace(this.namespace);
 
@@ -215,6 +253,33 @@ export class NodeServicesNamespace extends Construct {
         },
       });
     }
+  }
+
+  /**
+   * The level of the `audit` and `warn` modes: `podSecurityLevel` when given, else the strictest level every one of
+   * `services` meets, evaluated on their DaemonSets as rendered now (call it after the services are complete, e.g.
+   * in tests or at synth), else `BASELINE`.
+   */
+  public get podSecurityLevel(): PodSecurityLevel {
+    if (this.explicitLevel !== undefined) return this.explicitLevel;
+    if (this.services.length === 0) return PodSecurityLevel.BASELINE;
+    const daemonSets = this.services.flatMap((s) => (s.canaryDaemonSet ? [s.daemonSet, s.canaryDaemonSet] : [s.daemonSet]));
+    return strictestCommonLevel(daemonSets.map((ds) => evaluatePodSecurity(ds.toJson()).level));
+  }
+
+  /** The labels on the Namespace (Pod Security, trust, recommended and extra labels), with `audit` / `warn` as now. */
+  public get labels(): { [key: string]: string } {
+    return this.labelsWith(this.podSecurityLevel);
+  }
+
+  /** The Namespace labels with `auditLevel` (a level, or a value resolved at synth) on `audit` and `warn`. */
+  private labelsWith(auditLevel: string): { [key: string]: string } {
+    const podSecurity: { [key: string]: string } = {};
+    for (const [mode, value] of [['enforce', PodSecurityLevel.PRIVILEGED], ['audit', auditLevel], ['warn', auditLevel]] as const) {
+      podSecurity[`${POD_SECURITY_LABEL_PREFIX}${mode}`] = value;
+      podSecurity[`${POD_SECURITY_LABEL_PREFIX}${mode}-version`] = this.podSecurityVersion;
+    }
+    return { ...this.extraLabels, ...podSecurity, ...this.trustLabels };
   }
 }
 
