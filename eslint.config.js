@@ -7,7 +7,9 @@ module.exports = tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', console: 'readonly' } },
+    languageOptions: {
+      globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', console: 'readonly' },
+    },
     rules: {
       // Manifests are plain, untyped JSON by nature; rules and coverage work on `any` deliberately.
       '@typescript-eslint/no-explicit-any': 'off',

@@ -172,7 +172,15 @@ function generateNode(i: number, random: () => number): any {
         { address: name, type: 'InternalDNS' },
       ],
       allocatable: { cpu, 'ephemeral-storage': '95491165145', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory, pods, ...allocatable },
-      capacity: { cpu: '4', 'ephemeral-storage': '104845292Ki', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: '16049212Ki', pods, ...allocatable },
+      capacity: {
+        cpu: '4',
+        'ephemeral-storage': '104845292Ki',
+        'hugepages-1Gi': '0',
+        'hugepages-2Mi': '0',
+        memory: '16049212Ki',
+        pods,
+        ...allocatable,
+      },
       conditions: [
         condition('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
         condition('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
@@ -212,7 +220,13 @@ function generateDaemonSets(count: number, random: () => number): string {
       spec.push('      tolerations:', '        - operator: Exists');
     } else if (shape === 1) {
       spec.push('      nodeSelector:', `        node.example.com/pool: ${['general', 'spot', 'infra'][i % 3]}`);
-      spec.push('      tolerations:', '        - key: dedicated', '          operator: Equal', '          value: infra', '          effect: NoSchedule');
+      spec.push(
+        '      tolerations:',
+        '        - key: dedicated',
+        '          operator: Equal',
+        '          value: infra',
+        '          effect: NoSchedule',
+      );
     } else if (shape === 2) {
       spec.push(
         '      affinity:',
@@ -234,7 +248,8 @@ function generateDaemonSets(count: number, random: () => number): string {
       spec.push('      hostNetwork: true');
       spec.push('      tolerations:', '        - {operator: Exists, effect: NoSchedule}');
     }
-    const port = i % 4 === 0 ? [`          ports:`, `            - {name: metrics, containerPort: ${9100 + i}, hostPort: ${9100 + i}}`] : [];
+    const port =
+      i % 4 === 0 ? [`          ports:`, `            - {name: metrics, containerPort: ${9100 + i}, hostPort: ${9100 + i}}`] : [];
     const bigMemory = random() < 0.2 ? '2Gi' : `${32 + Math.floor(random() * 200)}Mi`;
     const gpu = shape === 3 && i % 2 === 1 ? ['              nvidia.com/gpu: "1"'] : [];
     lines.push(
@@ -303,7 +318,9 @@ const MiB = 1024 * 1024;
  * Generates 10,000 nodes and 100 DaemonSets, writes the nodes to a temporary JSON file and measures `JSON.parse`
  * of that file against the analysis, in the same run.
  */
-export async function benchCoverage(options: { nodes?: number; daemonSets?: number; repetitions?: number } = {}): Promise<CoverageBenchResult> {
+export async function benchCoverage(
+  options: { nodes?: number; daemonSets?: number; repetitions?: number } = {},
+): Promise<CoverageBenchResult> {
   const nodeCount = options.nodes ?? 10_000;
   const dsCount = options.daemonSets ?? 100;
   const repetitions = options.repetitions ?? 7;
@@ -314,7 +331,11 @@ export async function benchCoverage(options: { nodes?: number; daemonSets?: numb
   try {
     writeNodeList(nodesFile, nodeCount, random);
     const text = fs.readFileSync(nodesFile, 'utf8');
-    const analyse = (nodes: any[]): CoverageReport => analyzeCoverage(parseObjects(manifests, 'daemonsets.yaml').map((o) => o.object), nodes);
+    const analyse = (nodes: any[]): CoverageReport =>
+      analyzeCoverage(
+        parseObjects(manifests, 'daemonsets.yaml').map((o) => o.object),
+        nodes,
+      );
 
     // Memory first, on a fresh heap: the parsed nodes, one analysis while its report is alive, and what the
     // report retains (exact with `node --expose-gc`; without it the heap figures include garbage).

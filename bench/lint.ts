@@ -66,7 +66,11 @@ function daemonSet(i: number): any {
     readinessProbe: { httpGet: { path: '/api/v1/health', port: 'http' }, periodSeconds: 10 },
     livenessProbe: { httpGet: { path: '/', port: 'http' } },
     resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '256Mi' } },
-    securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'], add: ['DAC_READ_SEARCH'] } },
+    securityContext: {
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      capabilities: { drop: ['ALL'], add: ['DAC_READ_SEARCH'] },
+    },
     volumeMounts: [
       { name: 'varlog', mountPath: '/var/log', readOnly: true },
       { name: 'containers', mountPath: '/var/lib/docker/containers', readOnly: true },
@@ -76,7 +80,12 @@ function daemonSet(i: number): any {
   return {
     apiVersion: 'apps/v1',
     kind: 'DaemonSet',
-    metadata: { name, namespace: 'logging', labels: { ...labels, 'app.kubernetes.io/version': '1.0.0' }, annotations: { 'node-services.cdk8s.io/kind': 'log-agent' } },
+    metadata: {
+      name,
+      namespace: 'logging',
+      labels: { ...labels, 'app.kubernetes.io/version': '1.0.0' },
+      annotations: { 'node-services.cdk8s.io/kind': 'log-agent' },
+    },
     spec: {
       selector: { matchLabels: labels },
       updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '10%', maxSurge: 0 } },
@@ -118,7 +127,9 @@ function timeProcess(args: string[]): { ms: number; status: number | null } {
 }
 
 /** Runs the benchmark and returns the medians and ratios. */
-export async function benchLint(options: { daemonSets?: number; repetitions?: number; processRuns?: number } = {}): Promise<LintBenchResult> {
+export async function benchLint(
+  options: { daemonSets?: number; repetitions?: number; processRuns?: number } = {},
+): Promise<LintBenchResult> {
   const count = options.daemonSets ?? 1000;
   const repetitions = options.repetitions ?? 7;
   const processRuns = options.processRuns ?? 11;

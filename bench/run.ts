@@ -38,8 +38,20 @@ async function main(): Promise<void> {
 
   const lint = await benchLint();
   results.lint = lint;
-  rows.push({ measure: 'lint 1,000-DaemonSet file ÷ yaml parse of it', subject: ms(lint.lintMs), baseline: ms(lint.parseMs), ratio: lint.ratio, target: 2 });
-  rows.push({ measure: 'CLI cold start (lint one file) ÷ node -e 0', subject: ms(lint.cliMs), baseline: ms(lint.nodeMs), ratio: lint.coldStartRatio, target: 2 });
+  rows.push({
+    measure: 'lint 1,000-DaemonSet file ÷ yaml parse of it',
+    subject: ms(lint.lintMs),
+    baseline: ms(lint.parseMs),
+    ratio: lint.ratio,
+    target: 2,
+  });
+  rows.push({
+    measure: 'CLI cold start (lint one file) ÷ node -e 0',
+    subject: ms(lint.cliMs),
+    baseline: ms(lint.nodeMs),
+    ratio: lint.coldStartRatio,
+    target: 2,
+  });
 
   const coverage = await benchCoverage();
   results.coverage = coverage;
@@ -53,7 +65,13 @@ async function main(): Promise<void> {
 
   const cli = benchCdk8sCli();
   results.cdk8sCli = cli;
-  rows.push({ measure: 'npx cdk8s synth (examples) ÷ npx cdk8s --version', subject: ms(cli.synthMs), baseline: ms(cli.versionMs), ratio: cli.ratio, target: 1.3 });
+  rows.push({
+    measure: 'npx cdk8s synth (examples) ÷ npx cdk8s --version',
+    subject: ms(cli.synthMs),
+    baseline: ms(cli.versionMs),
+    ratio: cli.ratio,
+    target: 1.3,
+  });
 
   const width = Math.max(...rows.map((r) => r.measure.length));
   const lines = [
@@ -64,7 +82,9 @@ async function main(): Promise<void> {
     ),
   ];
   console.log(lines.join('\n'));
-  console.log(`coverage peak memory: RSS ${coverage.peakRssMiB.toFixed(0)} MiB; heap with nodes and report alive ${coverage.heapUsedMiB.toFixed(0)} MiB`);
+  console.log(
+    `coverage peak memory: RSS ${coverage.peakRssMiB.toFixed(0)} MiB; heap with nodes and report alive ${coverage.heapUsedMiB.toFixed(0)} MiB`,
+  );
   const seconds = (performance.now() - started) / 1000;
   console.log(`bench finished in ${seconds.toFixed(1)} s`);
   const out = { date: new Date().toISOString(), node: process.version, seconds, rows, results };

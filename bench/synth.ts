@@ -94,7 +94,10 @@ function plainDaemonSets(count: number): string {
         seccompProfile: { type: kplus.SeccompProfileType.RUNTIME_DEFAULT },
       },
     });
-    const volume = kplus.Volume.fromHostPath(chart, `varlog-${i}`, 'host-var-log', { path: '/var/log', type: kplus.HostPathVolumeType.DIRECTORY });
+    const volume = kplus.Volume.fromHostPath(chart, `varlog-${i}`, 'host-var-log', {
+      path: '/var/log',
+      type: kplus.HostPathVolumeType.DIRECTORY,
+    });
     c.mount('/var/log', volume, { readOnly: true });
     ds.scheduling.tolerate(kplus.Node.tainted(kplus.NodeTaintQuery.any()));
   }

@@ -56,7 +56,11 @@ export function addInfrastructure(scope: Construct): void {
     mounts: [Mount.configMap('kube-flannel-cfg', '/etc/kube-flannel')],
     resources: { cpuRequest: '100m', memoryRequest: '50Mi', memoryLimit: '256Mi' },
     // Roll the agents when the network configuration changes.
-    podAnnotations: { 'checksum/config': createHash('sha256').update(FLANNEL_CNI_CONF + FLANNEL_NET_CONF).digest('hex') },
+    podAnnotations: {
+      'checksum/config': createHash('sha256')
+        .update(FLANNEL_CNI_CONF + FLANNEL_NET_CONF)
+        .digest('hex'),
+    },
   });
 
   new CsiNode(scope, 'storage', {

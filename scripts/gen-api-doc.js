@@ -10,7 +10,10 @@ const path = require('path');
 const root = path.join(__dirname, '..');
 const out = fs.mkdtempSync(path.join(os.tmpdir(), 'node-services-api-'));
 try {
-  execFileSync(process.execPath, [path.join(root, 'node_modules', 'typedoc', 'bin', 'typedoc'), '--out', out, '--logLevel', 'Warn'], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(root, 'node_modules', 'typedoc', 'bin', 'typedoc'), '--out', out, '--logLevel', 'Warn'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   const fresh = fs.readFileSync(path.join(out, 'API.md'), 'utf8');
   const target = path.join(root, 'API.md');
   if (process.argv.includes('--check')) {

@@ -16,7 +16,12 @@ function walk(dir: string, out: string[] = []): string[] {
 }
 
 const sources = walk(SRC);
-const program = ts.createProgram([path.join(SRC, 'index.ts'), ...sources], { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, strict: true, skipLibCheck: true });
+const program = ts.createProgram([path.join(SRC, 'index.ts'), ...sources], {
+  module: ts.ModuleKind.CommonJS,
+  target: ts.ScriptTarget.ES2022,
+  strict: true,
+  skipLibCheck: true,
+});
 const checker = program.getTypeChecker();
 
 function exportsOf(file: string): ts.Symbol[] {

@@ -68,7 +68,9 @@ function table(rows: string[][], colour: (row: number, column: number, text: str
 
 function workloadText(w: WorkloadCoverage, total: number, tty: boolean): string {
   const paint = (code: string, text: string) => (tty ? `${code}${text}${COLOURS.reset}` : text);
-  const lines = [paint(COLOURS.bold, `DaemonSet ${w.namespace}/${w.name}: desired ${w.desired}, schedulable ${w.schedulable}, nodes ${total}`)];
+  const lines = [
+    paint(COLOURS.bold, `DaemonSet ${w.namespace}/${w.name}: desired ${w.desired}, schedulable ${w.schedulable}, nodes ${total}`),
+  ];
   const missing = w.nodes.filter((n) => !n.runs);
   if (missing.length === 0) {
     lines.push(`  ${paint(COLOURS.green, 'runs on every node')}`);
@@ -113,15 +115,24 @@ export function registerCoverageCommand(program: Command, io: CliIo, exit: ExitC
         '(nodeSelector, nodeAffinity, taint, hostPort, resources).',
     )
     .argument('[manifests...]', 'manifest files or folders with DaemonSets (- or nothing: standard input)')
-    .requiredOption('--nodes <file>', 'the nodes: a NodeList or Node objects as JSON or YAML (kubectl get nodes -o json); - for standard input')
+    .requiredOption(
+      '--nodes <file>',
+      'the nodes: a NodeList or Node objects as JSON or YAML (kubectl get nodes -o json); - for standard input',
+    )
     .option('--pods <file>', 'pods already running (kubectl get pods -A -o json): their requests, host ports and count use up their node')
     .addOption(new Option('--output <format>', 'report format').choices(['text', 'json']).default('text'))
     .option('--fail-on-missing', 'exit with 1 when a node where the controller wants a pod cannot run it')
     .action(async (manifests: string[], flags: CoverageFlags) => {
       const inputs = manifests.length > 0 ? manifests : ['-'];
-      const stdinUsers = [flags.nodes === '-' ? '--nodes' : '', flags.pods === '-' ? '--pods' : '', inputs.includes('-') ? (manifests.length > 0 ? 'the manifests' : 'the manifests (none given, so read from standard input)') : ''].filter(Boolean);
+      const stdinUsers = [
+        flags.nodes === '-' ? '--nodes' : '',
+        flags.pods === '-' ? '--pods' : '',
+        inputs.includes('-') ? (manifests.length > 0 ? 'the manifests' : 'the manifests (none given, so read from standard input)') : '',
+      ].filter(Boolean);
       if (stdinUsers.length > 1) {
-        throw new InputError(`standard input (-) can be read only once, but ${stdinUsers.join(' and ')} both use it; save one of them to a file`);
+        throw new InputError(
+          `standard input (-) can be read only once, but ${stdinUsers.join(' and ')} both use it; save one of them to a file`,
+        );
       }
       const nodes = await readKind(flags.nodes, 'Node', '--nodes', io);
       const pods = flags.pods !== undefined ? await readKind(flags.pods, 'Pod', '--pods', io) : undefined;

@@ -60,6 +60,9 @@ export function registerLintCommand(program: Command, io: CliIo, exit: ExitCode)
     .description('Check DaemonSet manifests against the node-services rule catalogue (docs/rules.md).')
     .argument('[paths...]', 'YAML/JSON files or folders (searched for *.yaml, *.yml, *.json), or - for stdin')
     .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json', 'sarif']).default('text'))
-    .option('-c, --config <file>', 'rule configuration, YAML or JSON: {rules: {<rule-id>: off|warning|error}, imageRegistries: [<prefix>...]}')
+    .option(
+      '-c, --config <file>',
+      'rule configuration, YAML or JSON: {rules: {<rule-id>: off|warning|error}, imageRegistries: [<prefix>...]}',
+    )
     .action(async (paths: string[], options: LintOptions) => lint(paths, options, io, exit));
 }

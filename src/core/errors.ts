@@ -28,9 +28,7 @@ export class NodeServiceError extends Error {
 
   constructor(constructPath: string, problems: PropProblem[]) {
     const lines = problems.map((p) => `  - ${p.field} = ${p.value}: ${p.problem}. Fix: ${p.fix}`);
-    super(
-      `[${constructPath}] invalid props (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${lines.join('\n')}`,
-    );
+    super(`[${constructPath}] invalid props (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${lines.join('\n')}`);
     this.name = 'NodeServiceError';
     this.constructPath = constructPath;
     this.problems = problems;

@@ -259,13 +259,19 @@ export class NodeService extends Construct {
     this.namespace = props.namespace ?? Chart.of(this).namespace ?? DEFAULT_NAMESPACE;
     problems.check('namespace', this.namespace, dns1123LabelError(this.namespace), 'use a DNS-1123 label such as "node-services"');
     if (this.namespace === 'default') {
-      problems.add('namespace', this.namespace, 'node services must not run in the default namespace', `use a platform namespace such as "${DEFAULT_NAMESPACE}" (see NodeServicesNamespace)`);
+      problems.add(
+        'namespace',
+        this.namespace,
+        'node services must not run in the default namespace',
+        `use a platform namespace such as "${DEFAULT_NAMESPACE}" (see NodeServicesNamespace)`,
+      );
     }
 
     const instance = props.instance ?? props.name;
     problems.check('instance', instance, labelValueError(instance), 'use a valid label value');
     const version = props.version ?? imageVersion(props.containers?.[0]?.image);
-    if (props.version !== undefined) problems.check('version', props.version, labelValueError(props.version), 'use a valid label value such as "3.1.9"');
+    if (props.version !== undefined)
+      problems.check('version', props.version, labelValueError(props.version), 'use a valid label value such as "3.1.9"');
     const component = props.component ?? this.kind;
     problems.check('component', component, labelValueError(component), 'use a valid label value');
     const partOf = props.partOf ?? 'node-services';
@@ -282,7 +288,12 @@ export class NodeService extends Construct {
     let updateStrategy: k8s.DaemonSetUpdateStrategy;
     if (rollout.type === 'OnDelete') {
       if (!rollout.reason || rollout.reason.trim().length < MIN_REASON_LENGTH) {
-        problems.add('rollout', rollout.reason, `Rollout.onDelete needs a reason of at least ${MIN_REASON_LENGTH} characters`, 'say who replaces the pods and when, e.g. Rollout.onDelete("drained and replaced during node maintenance")');
+        problems.add(
+          'rollout',
+          rollout.reason,
+          `Rollout.onDelete needs a reason of at least ${MIN_REASON_LENGTH} characters`,
+          'say who replaces the pods and when, e.g. Rollout.onDelete("drained and replaced during node maintenance")',
+        );
       }
       updateStrategy = { type: 'OnDelete' };
     } else {
@@ -291,14 +302,23 @@ export class NodeService extends Construct {
       problems.check('rollout.maxUnavailable', mu, intOrPercentError(mu), 'use a count such as 1 or a percentage such as "10%"');
       problems.check('rollout.maxSurge', ms, intOrPercentError(ms), 'use a count such as 1 or a percentage such as "10%"');
       if (isZeroIntOrPercent(mu) && isZeroIntOrPercent(ms)) {
-        problems.add('rollout', { maxUnavailable: mu, maxSurge: ms }, 'maxUnavailable and maxSurge cannot both be zero (the rollout could never progress)', 'use Rollout.maxUnavailable(1) or Rollout.surge(1)');
+        problems.add(
+          'rollout',
+          { maxUnavailable: mu, maxSurge: ms },
+          'maxUnavailable and maxSurge cannot both be zero (the rollout could never progress)',
+          'use Rollout.maxUnavailable(1) or Rollout.surge(1)',
+        );
       }
-      const iv = (v: number | string): k8s.IntOrString => (typeof v === 'number' ? k8s.IntOrString.fromNumber(v) : k8s.IntOrString.fromString(v));
+      const iv = (v: number | string): k8s.IntOrString =>
+        typeof v === 'number' ? k8s.IntOrString.fromNumber(v) : k8s.IntOrString.fromString(v);
       updateStrategy = { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: iv(mu), maxSurge: iv(ms) } };
     }
     const minReadySeconds = props.minReadySeconds ?? 0;
     const revisionHistoryLimit = props.revisionHistoryLimit ?? 10;
-    for (const [field, v] of [['minReadySeconds', minReadySeconds], ['revisionHistoryLimit', revisionHistoryLimit]] as const) {
+    for (const [field, v] of [
+      ['minReadySeconds', minReadySeconds],
+      ['revisionHistoryLimit', revisionHistoryLimit],
+    ] as const) {
       if (!Number.isInteger(v) || v < 0) problems.add(field, v, 'must be a non-negative whole number', 'use 0 or more');
     }
 
@@ -306,10 +326,21 @@ export class NodeService extends Construct {
     const apiAccess = props.apiAccess ?? [];
     apiAccess.forEach((p, i) => {
       const problem = p.problem();
-      if (problem) problems.add(`apiAccess[${i}]`, p.toJson(), `${problem} (node services get least-privilege access)`, 'name exact resources and verbs, and never Secrets');
+      if (problem)
+        problems.add(
+          `apiAccess[${i}]`,
+          p.toJson(),
+          `${problem} (node services get least-privilege access)`,
+          'name exact resources and verbs, and never Secrets',
+        );
     });
     if (apiAccess.length > 0 && props.serviceAccountName) {
-      problems.add('serviceAccountName', props.serviceAccountName, 'cannot be combined with apiAccess (which creates its own ServiceAccount)', 'use one or the other');
+      problems.add(
+        'serviceAccountName',
+        props.serviceAccountName,
+        'cannot be combined with apiAccess (which creates its own ServiceAccount)',
+        'use one or the other',
+      );
     }
     this.serviceAccountName = apiAccess.length > 0 ? props.name : props.serviceAccountName;
     const automount = props.automountServiceAccountToken ?? apiAccess.length > 0;
@@ -326,14 +357,25 @@ export class NodeService extends Construct {
     const canary = props.canary;
     this.canary = canary;
     if (canary) {
-      problems.check('canary.key', canary.key, qualifiedNameError(canary.key), 'use a node label key such as "node-services.example.com/canary"');
-      problems.check('canary.value', canary.value, labelValueError(canary.value) ?? (canary.value === '' ? 'must not be empty' : undefined), 'use a label value such as "true"');
+      problems.check(
+        'canary.key',
+        canary.key,
+        qualifiedNameError(canary.key),
+        'use a node label key such as "node-services.example.com/canary"',
+      );
+      problems.check(
+        'canary.value',
+        canary.value,
+        labelValueError(canary.value) ?? (canary.value === '' ? 'must not be empty' : undefined),
+        'use a label value such as "true"',
+      );
       for (const name of Object.keys(canary.options.images ?? {})) {
         if (!(props.containers ?? []).some((c) => c.name === name) && !(props.initContainers ?? []).some((c) => c.name === name)) {
           problems.add(`canary.images["${name}"]`, name, 'names no container of the service', 'use the name of one of the containers');
         }
       }
-      if (canary.options.version !== undefined) problems.check('canary.version', canary.options.version, labelValueError(canary.options.version), 'use a valid label value');
+      if (canary.options.version !== undefined)
+        problems.check('canary.version', canary.options.version, labelValueError(canary.options.version), 'use a valid label value');
     }
 
     const podAnnotations = { ...(props.podAnnotations ?? {}) };
@@ -378,10 +420,20 @@ export class NodeService extends Construct {
       if (!rule) {
         problems.add(`suppressions[${i}].ruleId`, s.ruleId, unknownRuleMessage(String(s.ruleId)), 'use a rule id from docs/rules.md');
       } else if (!rule.suppressible) {
-        problems.add(`suppressions[${i}].ruleId`, s.ruleId, 'is an API-validity rule (the API server would reject the object), which cannot be suppressed', 'fix the manifest instead');
+        problems.add(
+          `suppressions[${i}].ruleId`,
+          s.ruleId,
+          'is an API-validity rule (the API server would reject the object), which cannot be suppressed',
+          'fix the manifest instead',
+        );
       }
       if (!s.reason || s.reason.trim().length < MIN_REASON_LENGTH) {
-        problems.add(`suppressions[${i}].reason`, s.reason, `a suppression needs a reason of at least ${MIN_REASON_LENGTH} characters`, 'say why the finding is acceptable for this service');
+        problems.add(
+          `suppressions[${i}].reason`,
+          s.reason,
+          `a suppression needs a reason of at least ${MIN_REASON_LENGTH} characters`,
+          'say why the finding is acceptable for this service',
+        );
       }
       const key = suppressionAnnotationKey(s.ruleId);
       annotations[key] = annotations[key] ? `${annotations[key]}; ${s.reason}` : s.reason;
@@ -397,7 +449,13 @@ export class NodeService extends Construct {
       canarySelector = selectorLabels(props.name, `${instance}-canary`);
       canaryLabels = {
         ...(props.labels ?? {}),
-        ...recommendedLabels({ name: props.name, instance: `${instance}-canary`, version: o.version ?? imageVersion(canaryImage), component, partOf }),
+        ...recommendedLabels({
+          name: props.name,
+          instance: `${instance}-canary`,
+          version: o.version ?? imageVersion(canaryImage),
+          component,
+          partOf,
+        }),
       };
       const swap = (c: ContainerSpec): ContainerSpec => {
         const isMain = c.name === mainName;
@@ -440,7 +498,11 @@ export class NodeService extends Construct {
           name: `${props.name}-canary`,
           namespace: this.namespace,
           labels: { ...canaryLabels },
-          annotations: { ...annotations, [`${ANNOTATION_PREFIX}/canary-of`]: props.name, [`${ANNOTATION_PREFIX}/canary-label`]: `${canary.key}=${canary.value}` },
+          annotations: {
+            ...annotations,
+            [`${ANNOTATION_PREFIX}/canary-of`]: props.name,
+            [`${ANNOTATION_PREFIX}/canary-label`]: `${canary.key}=${canary.value}`,
+          },
         },
         spec: {
           selector: { matchLabels: { ...canarySelector } },
@@ -482,15 +544,21 @@ export class NodeService extends Construct {
         const verdict = checkPodOnNode(half.manifest, node);
         const label = Object.keys(half.extraLabels).length > 0 ? ` (nodes labelled ${canaryLabel})` : '';
         if (!verdict.desired) {
-          errors.push(`coverage: DaemonSet ${half.what} would not run on node pool "${pool.name}"${label}: ${verdict.reason} (${verdict.detail}). Fix: ${coverageFix(verdict.reason)}`);
+          errors.push(
+            `coverage: DaemonSet ${half.what} would not run on node pool "${pool.name}"${label}: ${verdict.reason} (${verdict.detail}). Fix: ${coverageFix(verdict.reason)}`,
+          );
         } else if (!verdict.runs) {
-          errors.push(`coverage: DaemonSet ${half.what} is wanted on node pool "${pool.name}"${label} but its pod would stay Pending: ${verdict.reason} (${verdict.detail}). Fix: ${coverageFix(verdict.reason)}`);
+          errors.push(
+            `coverage: DaemonSet ${half.what} is wanted on node pool "${pool.name}"${label} but its pod would stay Pending: ${verdict.reason} (${verdict.detail}). Fix: ${coverageFix(verdict.reason)}`,
+          );
         }
       }
       for (const pool of this.excludePools) {
         const verdict = checkPodOnNode(half.manifest, withLabels(pool.toNode(), half.extraLabels));
         if (verdict.desired) {
-          errors.push(`coverage: DaemonSet ${half.what} would run on node pool "${pool.name}", which it must not cover. Fix: exclude the pool's labels with nodeAffinity (e.g. NodeRequirement.notIn / doesNotExist) or stop tolerating its taints`);
+          errors.push(
+            `coverage: DaemonSet ${half.what} would run on node pool "${pool.name}", which it must not cover. Fix: exclude the pool's labels with nodeAffinity (e.g. NodeRequirement.notIn / doesNotExist) or stop tolerating its taints`,
+          );
         }
       }
     }
@@ -540,7 +608,8 @@ function checkPools(field: string, pools: NodePool[], problems: ProblemCollector
     checkLabels(`${field}[${i}].labels`, pool.labels, problems);
     pool.taints.forEach((t, j) => {
       problems.check(`${field}[${i}].taints[${j}].key`, t.key, qualifiedNameError(t.key), 'use a taint key such as "nvidia.com/gpu"');
-      if (t.value !== undefined) problems.check(`${field}[${i}].taints[${j}].value`, t.value, labelValueError(t.value), 'use a valid label value');
+      if (t.value !== undefined)
+        problems.check(`${field}[${i}].taints[${j}].value`, t.value, labelValueError(t.value), 'use a valid label value');
     });
   });
 }
@@ -550,7 +619,9 @@ function poolTolerations(pools: NodePool[]): Toleration[] {
   return pools.flatMap((pool) =>
     pool.taints
       .filter((t) => t.effect !== TaintEffect.PREFER_NO_SCHEDULE)
-      .map((t) => (t.value !== undefined ? Toleration.equal(t.key, t.value, { effect: t.effect }) : Toleration.exists(t.key, { effect: t.effect }))),
+      .map((t) =>
+        t.value !== undefined ? Toleration.equal(t.key, t.value, { effect: t.effect }) : Toleration.exists(t.key, { effect: t.effect }),
+      ),
   );
 }
 

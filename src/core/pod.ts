@@ -66,7 +66,12 @@ function reasonProblem(reason: string | undefined): string | undefined {
 export function checkLabels(field: string, labels: { [key: string]: string } | undefined, problems: ProblemCollector): void {
   for (const [key, value] of Object.entries(labels ?? {})) {
     problems.check(`${field}["${key}"]`, key, qualifiedNameError(key), 'use a label key such as "example.com/team" or "team"');
-    problems.check(`${field}["${key}"]`, value, labelValueError(value), 'use at most 63 characters of [A-Za-z0-9-_.], starting and ending alphanumeric');
+    problems.check(
+      `${field}["${key}"]`,
+      value,
+      labelValueError(value),
+      'use at most 63 characters of [A-Za-z0-9-_.], starting and ending alphanumeric',
+    );
   }
 }
 
@@ -88,7 +93,12 @@ function checkToleration(field: string, t: Toleration, problems: ProblemCollecto
   }
   if (t.tolerationSeconds !== undefined) {
     if (t.effect !== TaintEffect.NO_EXECUTE) {
-      problems.add(`${field}.tolerationSeconds`, t.tolerationSeconds, 'tolerationSeconds is only valid with effect NoExecute', 'set effect: TaintEffect.NO_EXECUTE or drop tolerationSeconds');
+      problems.add(
+        `${field}.tolerationSeconds`,
+        t.tolerationSeconds,
+        'tolerationSeconds is only valid with effect NoExecute',
+        'set effect: TaintEffect.NO_EXECUTE or drop tolerationSeconds',
+      );
     } else if (!Number.isInteger(t.tolerationSeconds) || t.tolerationSeconds < 0) {
       problems.add(`${field}.tolerationSeconds`, t.tolerationSeconds, 'must be a non-negative integer', 'use a whole number of seconds');
     }
@@ -102,9 +112,7 @@ function checkRequirement(field: string, r: NodeRequirement, problems: ProblemCo
     if (!r.values || r.values.length === 0) {
       problems.add(`${field}.values`, r.values, `${r.operator} needs at least one value`, 'list the label values to match');
     }
-    (r.values ?? []).forEach((v, i) =>
-      problems.check(`${field}.values[${i}]`, v, labelValueError(v), 'use a valid label value'),
-    );
+    (r.values ?? []).forEach((v, i) => problems.check(`${field}.values[${i}]`, v, labelValueError(v), 'use a valid label value'));
   }
   if ((r.operator === 'Gt' || r.operator === 'Lt') && !(r.values && r.values.length === 1 && /^-?\d+$/.test(r.values[0]))) {
     problems.add(`${field}.values`, r.values, `${r.operator} needs exactly one integer`, 'pass a whole number');
@@ -135,7 +143,12 @@ function checkResources(field: string, r: Resources, problems: ProblemCollector)
     const a = parseQuantity(req);
     const b = parseQuantity(lim);
     if (a !== undefined && b !== undefined && a > b) {
-      problems.add(`${field}.${what}Request`, req, `is above the ${what} limit ${lim} (the API server rejects requests above limits)`, `lower the request or raise the limit`);
+      problems.add(
+        `${field}.${what}Request`,
+        req,
+        `is above the ${what} limit ${lim} (the API server rejects requests above limits)`,
+        `lower the request or raise the limit`,
+      );
     }
   };
   over(r.cpuRequest, r.cpuLimit, 'cpu');
@@ -155,7 +168,14 @@ function renderProbe(p: Probe | undefined): k8s.Probe | undefined {
     typeof v === 'number' ? k8s.IntOrString.fromNumber(v) : k8s.IntOrString.fromString(v);
   return {
     ...(h.httpGet
-      ? { httpGet: { path: h.httpGet.path, port: port(h.httpGet.port), scheme: h.httpGet.scheme, ...(h.httpGet.host ? { host: h.httpGet.host } : {}) } }
+      ? {
+          httpGet: {
+            path: h.httpGet.path,
+            port: port(h.httpGet.port),
+            scheme: h.httpGet.scheme,
+            ...(h.httpGet.host ? { host: h.httpGet.host } : {}),
+          },
+        }
       : {}),
     ...(h.tcpSocket ? { tcpSocket: { port: port(h.tcpSocket.port) } } : {}),
     ...(h.exec ? { exec: { command: h.exec.command } } : {}),
@@ -185,7 +205,10 @@ function checkProbe(field: string, p: Probe | undefined, portNames: Set<string>,
     problems.add(`${field}.command`, h.exec.command, 'must not be empty', 'give the command to run');
   }
   for (const [k, v] of Object.entries(p.options)) {
-    if (v !== undefined && (!Number.isInteger(v) || v < (k === 'periodSeconds' || k === 'timeoutSeconds' || k === 'failureThreshold' ? 1 : 0))) {
+    if (
+      v !== undefined &&
+      (!Number.isInteger(v) || v < (k === 'periodSeconds' || k === 'timeoutSeconds' || k === 'failureThreshold' ? 1 : 0))
+    ) {
       problems.add(`${field}.${k}`, v, 'must be a positive whole number', 'use whole seconds (or a count)');
     }
   }
@@ -206,7 +229,12 @@ export function buildPodTemplate(intent: PodIntent, problems: ProblemCollector):
     problems.check(`${field}.volumeName`, name, dns1123LabelError(name), 'give the mount a short lower-case volumeName');
     const existing = volumes.get(name);
     if (existing && existing.identity !== identity) {
-      problems.add(`${field}.volumeName`, name, `is already used by ${existing.field} for a different source`, 'give one of the mounts another volumeName');
+      problems.add(
+        `${field}.volumeName`,
+        name,
+        `is already used by ${existing.field} for a different source`,
+        'give one of the mounts another volumeName',
+      );
       return;
     }
     if (!existing) volumes.set(name, { volume, identity, field });
@@ -216,17 +244,32 @@ export function buildPodTemplate(intent: PodIntent, problems: ProblemCollector):
     problems.check(`${field}.name`, c.name, dns1123LabelError(c.name), 'use a short lower-case name such as "agent"');
     const previous = containerNames.get(c.name);
     if (previous) {
-      problems.add(`${field}.name`, c.name, `duplicates ${previous}.name (names must be unique across containers and init containers)`, 'rename one of the containers');
+      problems.add(
+        `${field}.name`,
+        c.name,
+        `duplicates ${previous}.name (names must be unique across containers and init containers)`,
+        'rename one of the containers',
+      );
     } else {
       containerNames.set(c.name, field);
     }
-    problems.check(`${field}.image`, c.image, imagePinError(c.image), 'pin the image with a version tag (e.g. "fluent/fluent-bit:3.1.9") or a digest ("repo@sha256:…")');
+    problems.check(
+      `${field}.image`,
+      c.image,
+      imagePinError(c.image),
+      'pin the image with a version tag (e.g. "fluent/fluent-bit:3.1.9") or a digest ("repo@sha256:…")',
+    );
 
     const portNames = new Set<string>();
     const ports: k8s.ContainerPort[] = [];
     (c.ports ?? []).forEach((p, i) => {
       const pf = `${field}.ports[${i}]`;
-      problems.check(`${pf}.name`, p.name, portNameError(p.name), 'use at most 15 lower-case letters, digits or single dashes, e.g. "metrics"');
+      problems.check(
+        `${pf}.name`,
+        p.name,
+        portNameError(p.name),
+        'use at most 15 lower-case letters, digits or single dashes, e.g. "metrics"',
+      );
       if (portNames.has(p.name)) problems.add(`${pf}.name`, p.name, 'is used twice in this container', 'give each port a unique name');
       portNames.add(p.name);
       if (!Number.isInteger(p.containerPort) || p.containerPort < 1 || p.containerPort > 65535) {
@@ -238,7 +281,12 @@ export function buildPodTemplate(intent: PodIntent, problems: ProblemCollector):
       }
       if (intent.hostNetwork) {
         if (hostPort !== undefined && hostPort !== p.containerPort) {
-          problems.add(`${pf}.hostPort`, hostPort, `must equal containerPort ${p.containerPort} with hostNetwork (the pod binds the node's port directly)`, 'drop hostPort or make it equal to containerPort');
+          problems.add(
+            `${pf}.hostPort`,
+            hostPort,
+            `must equal containerPort ${p.containerPort} with hostNetwork (the pod binds the node's port directly)`,
+            'drop hostPort or make it equal to containerPort',
+          );
         }
         hostPort = p.containerPort;
       }
@@ -252,11 +300,21 @@ export function buildPodTemplate(intent: PodIntent, problems: ProblemCollector):
 
     const env: k8s.EnvVar[] = [];
     for (const [name, value] of Object.entries(c.env ?? {})) {
-      problems.check(`${field}.env["${name}"]`, name, envVarNameError(name), 'use letters, digits, "_", "-" or "." and do not start with a digit');
+      problems.check(
+        `${field}.env["${name}"]`,
+        name,
+        envVarNameError(name),
+        'use letters, digits, "_", "-" or "." and do not start with a digit',
+      );
       env.push({ name, value: String(value) });
     }
     for (const [name, fieldPath] of Object.entries(c.fieldEnv ?? {})) {
-      problems.check(`${field}.fieldEnv["${name}"]`, name, envVarNameError(name), 'use letters, digits, "_", "-" or "." and do not start with a digit');
+      problems.check(
+        `${field}.fieldEnv["${name}"]`,
+        name,
+        envVarNameError(name),
+        'use letters, digits, "_", "-" or "." and do not start with a digit',
+      );
       if (c.env && name in c.env) problems.add(`${field}.fieldEnv["${name}"]`, name, 'is also set in env', 'set each variable once');
       env.push({ name, valueFrom: { fieldRef: { fieldPath } } });
     }
@@ -278,18 +336,38 @@ export function buildPodTemplate(intent: PodIntent, problems: ProblemCollector):
 
     const privileged = c.privileged === true;
     if (privileged) {
-      problems.check(`${field}.privilegedReason`, c.privilegedReason, reasonProblem(c.privilegedReason), 'say why the container must be privileged (privilegedReason), or grant named capabilities instead');
+      problems.check(
+        `${field}.privilegedReason`,
+        c.privilegedReason,
+        reasonProblem(c.privilegedReason),
+        'say why the container must be privileged (privilegedReason), or grant named capabilities instead',
+      );
       if (!intent.profile.privilegedAllowed) {
-        problems.add(`${field}.privileged`, true, `a ${intent.kind} must not be privileged`, 'grant the named capabilities it needs instead, or build it with the generic NodeService if privilege is really intended');
+        problems.add(
+          `${field}.privileged`,
+          true,
+          `a ${intent.kind} must not be privileged`,
+          'grant the named capabilities it needs instead, or build it with the generic NodeService if privilege is really intended',
+        );
       }
     }
 
     const caps = c.capabilities ?? [];
     caps.forEach((cap, i) => {
       if (typeof cap !== 'string' || !CAPABILITY.test(cap) || cap === 'ALL') {
-        problems.add(`${field}.capabilities[${i}]`, cap, 'is not a capability name', 'use an upper-case Linux capability name such as "NET_ADMIN"');
+        problems.add(
+          `${field}.capabilities[${i}]`,
+          cap,
+          'is not a capability name',
+          'use an upper-case Linux capability name such as "NET_ADMIN"',
+        );
       } else if (cap.startsWith('CAP_')) {
-        problems.add(`${field}.capabilities[${i}]`, cap, 'must not carry the CAP_ prefix (Kubernetes uses bare names)', `use "${cap.slice(4)}"`);
+        problems.add(
+          `${field}.capabilities[${i}]`,
+          cap,
+          'must not carry the CAP_ prefix (Kubernetes uses bare names)',
+          `use "${cap.slice(4)}"`,
+        );
       } else if (intent.profile.capabilities && !intent.profile.capabilities.includes(cap)) {
         problems.add(
           `${field}.capabilities[${i}]`,
@@ -306,7 +384,8 @@ export function buildPodTemplate(intent: PodIntent, problems: ProblemCollector):
       if (typeof mountPath !== 'string' || !mountPath.startsWith('/')) {
         problems.add(`${mf}.mountPath`, mountPath, 'must be an absolute path', 'start the mount path with /');
       }
-      if (mountPaths.has(mountPath)) problems.add(`${mf}.mountPath`, mountPath, 'is mounted twice in this container', 'mount each path once');
+      if (mountPaths.has(mountPath))
+        problems.add(`${mf}.mountPath`, mountPath, 'is mounted twice in this container', 'mount each path once');
       mountPaths.add(mountPath);
     };
     (c.hostPaths ?? []).forEach((h: HostPath, i) => {
@@ -314,7 +393,12 @@ export function buildPodTemplate(intent: PodIntent, problems: ProblemCollector):
       const pathProblem = hostPathError(h.path);
       problems.check(`${hf}.path`, h.path, pathProblem, 'use an absolute, normalized host path such as "/var/log"');
       if (h.isWritable) {
-        problems.check(`${hf}.reason`, h.reason, reasonProblem(h.reason), 'say why the service must write to the host, e.g. HostPath.writable(path, { reason: "keeps read positions across restarts" })');
+        problems.check(
+          `${hf}.reason`,
+          h.reason,
+          reasonProblem(h.reason),
+          'say why the service must write to the host, e.g. HostPath.writable(path, { reason: "keeps read positions across restarts" })',
+        );
       }
       if (!pathProblem && !isHostPathAllowed(intent.profile, h.path, h.isWritable)) {
         problems.add(
@@ -325,7 +409,12 @@ export function buildPodTemplate(intent: PodIntent, problems: ProblemCollector):
         );
       }
       if (h.propagation === MountPropagation.BIDIRECTIONAL && !privileged) {
-        problems.add(`${hf}.propagation`, h.propagation, 'Bidirectional propagation requires a privileged container (the API server rejects it otherwise)', 'use HostToContainer, or make the container privileged with a reason');
+        problems.add(
+          `${hf}.propagation`,
+          h.propagation,
+          'Bidirectional propagation requires a privileged container (the API server rejects it otherwise)',
+          'use HostToContainer, or make the container privileged with a reason',
+        );
       }
       addMountPath(hf, h.mountPath);
       addVolume(h.volumeName, { name: h.volumeName, hostPath: { path: h.path, type: h.type } }, `host:${h.path}:${h.type}`, hf);
@@ -343,7 +432,12 @@ export function buildPodTemplate(intent: PodIntent, problems: ProblemCollector):
         ? { emptyDir: { ...m._source.emptyDir, sizeLimit: k8s.Quantity.fromString(m._source.emptyDir.sizeLimit) } }
         : m._source;
       if (m._source.emptyDir?.sizeLimit) {
-        problems.check(`${mf}.sizeLimit`, m._source.emptyDir.sizeLimit, quantityError(m._source.emptyDir.sizeLimit), "use a quantity such as '64Mi'");
+        problems.check(
+          `${mf}.sizeLimit`,
+          m._source.emptyDir.sizeLimit,
+          quantityError(m._source.emptyDir.sizeLimit),
+          "use a quantity such as '64Mi'",
+        );
       }
       addVolume(m.volumeName, { name: m.volumeName, ...source }, JSON.stringify(m._source), mf);
       mounts.push({ name: m.volumeName, mountPath: m.mountPath, readOnly: m.readOnly, ...(m.subPath ? { subPath: m.subPath } : {}) });
@@ -412,18 +506,38 @@ export function buildPodTemplate(intent: PodIntent, problems: ProblemCollector):
   intent.tolerations.forEach((t, i) => checkToleration(`tolerations[${i}]`, t, problems));
   intent.affinityTerms.forEach((term, i) => {
     if (!term.requirements || term.requirements.length === 0) {
-      problems.add(`nodeAffinity[${i}]`, term.requirements, 'an empty term matches no node', 'give the term at least one requirement, or drop it');
+      problems.add(
+        `nodeAffinity[${i}]`,
+        term.requirements,
+        'an empty term matches no node',
+        'give the term at least one requirement, or drop it',
+      );
     }
     (term.requirements ?? []).forEach((r, j) => checkRequirement(`nodeAffinity[${i}].requirements[${j}]`, r, problems));
   });
   if (intent.priorityClassName !== undefined) {
-    problems.check('priorityClassName', intent.priorityClassName, dns1123SubdomainError(intent.priorityClassName), 'use a PriorityClass name such as "system-node-critical"');
+    problems.check(
+      'priorityClassName',
+      intent.priorityClassName,
+      dns1123SubdomainError(intent.priorityClassName),
+      'use a PriorityClass name such as "system-node-critical"',
+    );
   }
   if (intent.serviceAccountName !== undefined) {
-    problems.check('serviceAccountName', intent.serviceAccountName, dns1123SubdomainError(intent.serviceAccountName), 'use a ServiceAccount name');
+    problems.check(
+      'serviceAccountName',
+      intent.serviceAccountName,
+      dns1123SubdomainError(intent.serviceAccountName),
+      'use a ServiceAccount name',
+    );
   }
   if (!Number.isInteger(intent.terminationGracePeriodSeconds) || intent.terminationGracePeriodSeconds < 0) {
-    problems.add('terminationGracePeriodSeconds', intent.terminationGracePeriodSeconds, 'must be a non-negative whole number', 'use whole seconds, e.g. 30');
+    problems.add(
+      'terminationGracePeriodSeconds',
+      intent.terminationGracePeriodSeconds,
+      'must be a non-negative whole number',
+      'use whole seconds, e.g. 30',
+    );
   }
 
   const tolerations = dedupe(intent.tolerations).map((t) => t.toJson() as k8s.Toleration);

@@ -153,7 +153,12 @@ export class NodeServiceGuardrails extends Construct {
     super(scope, id);
     const problems = new ProblemCollector();
     if (!props || typeof props !== 'object') {
-      problems.add('props', props, 'props are required', 'pass at least { contact: "#platform-team", platformGroups: ["platform-admins"] }');
+      problems.add(
+        'props',
+        props,
+        'props are required',
+        'pass at least { contact: "#platform-team", platformGroups: ["platform-admins"] }',
+      );
       problems.throwIfAny(this.node.path);
     }
 
@@ -161,9 +166,19 @@ export class NodeServiceGuardrails extends Construct {
     problems.check('name', name, dns1123LabelError(name), 'use a short lower-case prefix such as "node-services"');
 
     if (typeof props.contact !== 'string' || props.contact.trim().length === 0) {
-      problems.add('contact', props.contact, 'is required: every denial tells the user where to ask', 'name a channel or team, e.g. "#platform-team"');
+      problems.add(
+        'contact',
+        props.contact,
+        'is required: every denial tells the user where to ask',
+        'name a channel or team, e.g. "#platform-team"',
+      );
     } else if (CONTROL_CHARS.test(props.contact) || props.contact.length > 200) {
-      problems.add('contact', props.contact, 'must be one line of at most 200 characters (admission messages may not contain line breaks)', 'shorten it, e.g. "#platform-team"');
+      problems.add(
+        'contact',
+        props.contact,
+        'must be one line of at most 200 characters (admission messages may not contain line breaks)',
+        'shorten it, e.g. "#platform-team"',
+      );
     }
 
     const registryAllowlist = props.registryAllowlist === undefined ? undefined : this.checkRegistries(props.registryAllowlist, problems);
@@ -173,27 +188,49 @@ export class NodeServiceGuardrails extends Construct {
     let platformGroups: string[] | undefined;
     if (protect) {
       if (!Array.isArray(props.platformGroups) || props.platformGroups.length === 0) {
-        problems.add('platformGroups', props.platformGroups, `is required while protectTrustLabel is on: nobody could set ${TRUST_LABEL_KEY}=${TRUST_LABEL_VALUE}`, 'list the groups that manage node-service namespaces, e.g. ["platform-admins", "system:serviceaccounts:argocd"]');
+        problems.add(
+          'platformGroups',
+          props.platformGroups,
+          `is required while protectTrustLabel is on: nobody could set ${TRUST_LABEL_KEY}=${TRUST_LABEL_VALUE}`,
+          'list the groups that manage node-service namespaces, e.g. ["platform-admins", "system:serviceaccounts:argocd"]',
+        );
       } else {
         props.platformGroups.forEach((g, i) => {
           if (typeof g !== 'string' || g.trim().length === 0 || CONTROL_CHARS.test(g)) {
-            problems.add(`platformGroups[${i}]`, g, 'must be a non-empty group name on one line', 'use a group as the API server sees it, e.g. "platform-admins"');
+            problems.add(
+              `platformGroups[${i}]`,
+              g,
+              'must be a non-empty group name on one line',
+              'use a group as the API server sees it, e.g. "platform-admins"',
+            );
           }
         });
         platformGroups = [...props.platformGroups];
       }
     } else if (props.platformGroups !== undefined) {
-      problems.add('platformGroups', props.platformGroups, 'has no effect while protectTrustLabel is false', 'remove platformGroups, or turn protectTrustLabel on');
+      problems.add(
+        'platformGroups',
+        props.platformGroups,
+        'has no effect while protectTrustLabel is false',
+        'remove platformGroups, or turn protectTrustLabel on',
+      );
     }
 
     const exempt = props.exemptNamespaces ?? ['kube-system'];
-    exempt.forEach((ns, i) => problems.check(`exemptNamespaces[${i}]`, ns, dns1123LabelError(ns), 'use namespace names such as "kube-system"'));
+    exempt.forEach((ns, i) =>
+      problems.check(`exemptNamespaces[${i}]`, ns, dns1123LabelError(ns), 'use namespace names such as "kube-system"'),
+    );
 
     this.validationActions = this.resolveActions(props, problems);
 
     this.apiVersion = props.apiVersion ?? AdmissionPolicyApiVersion.V1BETA1;
     if (!Object.values(AdmissionPolicyApiVersion).includes(this.apiVersion)) {
-      problems.add('apiVersion', this.apiVersion, 'is not a ValidatingAdmissionPolicy API version', 'use AdmissionPolicyApiVersion.V1BETA1 (Kubernetes 1.28) or V1 (1.30+)');
+      problems.add(
+        'apiVersion',
+        this.apiVersion,
+        'is not a ValidatingAdmissionPolicy API version',
+        'use AdmissionPolicyApiVersion.V1BETA1 (Kubernetes 1.28) or V1 (1.30+)',
+      );
     }
     const failurePolicy = props.failurePolicy ?? AdmissionFailurePolicy.FAIL;
     if (!Object.values(AdmissionFailurePolicy).includes(failurePolicy)) {
@@ -220,9 +257,14 @@ export class NodeServiceGuardrails extends Construct {
 
   private resolveActions(props: NodeServiceGuardrailsProps, problems: ProblemCollector): ValidationAction[] {
     if (props.dryRun && props.validationActions !== undefined) {
-      problems.add('dryRun', props.dryRun, 'and validationActions both choose what a violation does', 'keep one: dryRun: true means [Warn, Audit]');
+      problems.add(
+        'dryRun',
+        props.dryRun,
+        'and validationActions both choose what a violation does',
+        'keep one: dryRun: true means [Warn, Audit]',
+      );
     }
-    const actions = props.dryRun ? [ValidationAction.WARN, ValidationAction.AUDIT] : props.validationActions ?? [ValidationAction.DENY];
+    const actions = props.dryRun ? [ValidationAction.WARN, ValidationAction.AUDIT] : (props.validationActions ?? [ValidationAction.DENY]);
     if (!Array.isArray(actions) || actions.length === 0) {
       problems.add('validationActions', actions, 'must name at least one action', 'use [ValidationAction.DENY], or dryRun: true');
       return [];
@@ -236,14 +278,24 @@ export class NodeServiceGuardrails extends Construct {
       problems.add('validationActions', actions, 'lists an action twice', 'list each action once');
     }
     if (actions.includes(ValidationAction.DENY) && actions.includes(ValidationAction.WARN)) {
-      problems.add('validationActions', actions, 'combines Deny and Warn, which the API server rejects (a denial is already reported to the client)', 'use [DENY] or [DENY, AUDIT] to enforce, [WARN, AUDIT] (dryRun) to observe');
+      problems.add(
+        'validationActions',
+        actions,
+        'combines Deny and Warn, which the API server rejects (a denial is already reported to the client)',
+        'use [DENY] or [DENY, AUDIT] to enforce, [WARN, AUDIT] (dryRun) to observe',
+      );
     }
     return [...actions];
   }
 
   private checkRegistries(list: string[], problems: ProblemCollector): string[] {
     if (!Array.isArray(list) || list.length === 0) {
-      problems.add('registryAllowlist', list, 'is empty, which would deny every image in trusted namespaces', 'list the registries node services pull from, or omit registryAllowlist to skip the check');
+      problems.add(
+        'registryAllowlist',
+        list,
+        'is empty, which would deny every image in trusted namespaces',
+        'list the registries node services pull from, or omit registryAllowlist to skip the check',
+      );
       return [];
     }
     const normalised = list.map((entry, i) => {
@@ -255,9 +307,10 @@ export class NodeServiceGuardrails extends Construct {
       const prefix = entry.replace(/\/+$/, '');
       const probe = parseImage(`${prefix}/x`);
       if (!probe || `${probe.registry}/${probe.repository}` !== `${prefix}/x`) {
-        const hint = probe && probe.registry === 'docker.io' && !prefix.includes(':') && !prefix.includes('@')
-          ? `write it with its registry host, e.g. "docker.io/${prefix}"`
-          : 'use a registry host, optionally with a path and without tag or digest, e.g. "registry.example.com/platform"';
+        const hint =
+          probe && probe.registry === 'docker.io' && !prefix.includes(':') && !prefix.includes('@')
+            ? `write it with its registry host, e.g. "docker.io/${prefix}"`
+            : 'use a registry host, optionally with a path and without tag or digest, e.g. "registry.example.com/platform"';
         problems.add(field, entry, 'is not a registry host with an optional repository path', hint);
       }
       return prefix;
@@ -270,7 +323,12 @@ export class NodeServiceGuardrails extends Construct {
 
   private checkHostPaths(list: string[], problems: ProblemCollector): string[] {
     if (!Array.isArray(list) || list.length === 0) {
-      problems.add('hostPathAllowlist', list, 'is empty, which would deny every hostPath volume in trusted namespaces', 'list the host paths node services mount, or omit hostPathAllowlist to skip the check');
+      problems.add(
+        'hostPathAllowlist',
+        list,
+        'is empty, which would deny every hostPath volume in trusted namespaces',
+        'list the host paths node services mount, or omit hostPathAllowlist to skip the check',
+      );
       return [];
     }
     const normalised = list.map((entry, i) => {

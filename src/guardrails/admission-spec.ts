@@ -186,7 +186,7 @@ interface HostAccessCheck {
 }
 
 const HOST_ACCESS_CHECKS: readonly HostAccessCheck[] = [
-  { variable: 'hostPathVolumes', what: 'hostPath volumes', expression: "variables.volumes.filter(v, has(v.hostPath)).map(v, v.name)" },
+  { variable: 'hostPathVolumes', what: 'hostPath volumes', expression: 'variables.volumes.filter(v, has(v.hostPath)).map(v, v.name)' },
   { variable: 'privilegedContainers', what: 'privileged containers', expression: offendingContainers(PRIVILEGED, 'c.name') },
   {
     variable: 'hostNamespaces',
@@ -201,7 +201,10 @@ const HOST_ACCESS_CHECKS: readonly HostAccessCheck[] = [
   {
     variable: 'hostPorts',
     what: 'host ports',
-    expression: offendingContainers(USES_HOST_PORT, `c.name + ' uses ' + c.ports.filter(p, ${HOST_PORT}).map(p, string(p.hostPort)).join('+')`),
+    expression: offendingContainers(
+      USES_HOST_PORT,
+      `c.name + ' uses ' + c.ports.filter(p, ${HOST_PORT}).map(p, string(p.hostPort)).join('+')`,
+    ),
   },
 ];
 
@@ -355,8 +358,7 @@ function trustLabelPolicy(settings: GuardrailSettings): PolicyPair | undefined {
         {
           expression: `has(request.userInfo.groups) && request.userInfo.groups.exists(g, g in ${celStringList(groups)})`,
           message: `The namespace label ${TRUST_LABEL_KEY} lets a namespace run node services with host access; ${advice}.`,
-          messageExpression:
-            `'user ' + (has(request.userInfo.username) ? request.userInfo.username : '') + ' may not set, change or remove the label ${TRUST_LABEL_KEY} on namespace ' + ${OBJECT_NAME} + ': ${escapeInLiteral(advice)}.'`,
+          messageExpression: `'user ' + (has(request.userInfo.username) ? request.userInfo.username : '') + ' may not set, change or remove the label ${TRUST_LABEL_KEY} on namespace ' + ${OBJECT_NAME} + ': ${escapeInLiteral(advice)}.'`,
           reason: 'Forbidden',
         },
       ],

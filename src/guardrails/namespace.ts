@@ -157,52 +157,112 @@ export class NodeServicesNamespace extends Construct {
     const name = props.name ?? DEFAULT_NAMESPACE;
     problems.check('name', name, dns1123LabelError(name), 'use a DNS-1123 label such as "node-services"');
     if (name === 'default') {
-      problems.add('name', name, 'node services must not share the default namespace with ordinary workloads', `use a platform namespace such as "${DEFAULT_NAMESPACE}"`);
+      problems.add(
+        'name',
+        name,
+        'node services must not share the default namespace with ordinary workloads',
+        `use a platform namespace such as "${DEFAULT_NAMESPACE}"`,
+      );
     } else if (name.startsWith('kube-') && name !== 'kube-system') {
-      problems.add('name', name, 'the kube- prefix is reserved for Kubernetes system namespaces', `use a platform namespace such as "${DEFAULT_NAMESPACE}" (or "kube-system" for components that live there)`);
+      problems.add(
+        'name',
+        name,
+        'the kube- prefix is reserved for Kubernetes system namespaces',
+        `use a platform namespace such as "${DEFAULT_NAMESPACE}" (or "kube-system" for components that live there)`,
+      );
     }
 
     const explicitLevel = props.podSecurityLevel;
     if (explicitLevel !== undefined && !Object.values(PodSecurityLevel).includes(explicitLevel)) {
-      problems.add('podSecurityLevel', explicitLevel, 'is not a Pod Security level', 'use PodSecurityLevel.PRIVILEGED, BASELINE or RESTRICTED');
+      problems.add(
+        'podSecurityLevel',
+        explicitLevel,
+        'is not a Pod Security level',
+        'use PodSecurityLevel.PRIVILEGED, BASELINE or RESTRICTED',
+      );
     }
     const services = props.services === undefined ? [] : Array.isArray(props.services) ? [...props.services] : undefined;
     if (services === undefined) {
-      problems.add('services', props.services, 'must be a list of node services', 'pass the NodeService (or preset) constructs that run in this namespace, e.g. [logs, metrics]');
+      problems.add(
+        'services',
+        props.services,
+        'must be a list of node services',
+        'pass the NodeService (or preset) constructs that run in this namespace, e.g. [logs, metrics]',
+      );
     } else if (props.services !== undefined && services.length === 0) {
-      problems.add('services', services, 'is empty, so no Pod Security level can be derived from it (often the namespace was built before the services)', 'build the services first and pass them, or omit services and set podSecurityLevel');
+      problems.add(
+        'services',
+        services,
+        'is empty, so no Pod Security level can be derived from it (often the namespace was built before the services)',
+        'build the services first and pass them, or omit services and set podSecurityLevel',
+      );
     }
     (services ?? []).forEach((service, i) => {
       if (!(service instanceof NodeService)) {
         const given: unknown = service;
-        problems.add(`services[${i}]`, given instanceof Construct ? given.node.path : given, 'is not a NodeService', 'pass NodeService or preset (LogAgent, MonitoringAgent, …) constructs');
+        problems.add(
+          `services[${i}]`,
+          given instanceof Construct ? given.node.path : given,
+          'is not a NodeService',
+          'pass NodeService or preset (LogAgent, MonitoringAgent, …) constructs',
+        );
       } else if (service.namespace !== name) {
-        problems.add(`services[${i}]`, service.node.path, `runs in namespace "${service.namespace}", not "${name}", so its pods are not checked by this namespace's labels`, `list only the services of namespace "${name}", or set their namespace to "${name}"`);
+        problems.add(
+          `services[${i}]`,
+          service.node.path,
+          `runs in namespace "${service.namespace}", not "${name}", so its pods are not checked by this namespace's labels`,
+          `list only the services of namespace "${name}", or set their namespace to "${name}"`,
+        );
       }
     });
     const version = props.podSecurityVersion ?? 'v1.28';
     if (typeof version !== 'string' || !POD_SECURITY_VERSION.test(version)) {
-      problems.add('podSecurityVersion', version, "must be a pinned policy version v1.N ('latest' would change the checks when the cluster is upgraded)", 'use the cluster minor version, e.g. "v1.28"');
+      problems.add(
+        'podSecurityVersion',
+        version,
+        "must be a pinned policy version v1.N ('latest' would change the checks when the cluster is upgraded)",
+        'use the cluster minor version, e.g. "v1.28"',
+      );
     }
 
     const classes = props.criticalPriorityClasses ?? [];
     classes.forEach((c, i) => {
       if (!Object.values(SystemPriorityClass).includes(c)) {
-        problems.add(`criticalPriorityClasses[${i}]`, c, 'is not a system priority class', 'use SystemPriorityClass.SYSTEM_NODE_CRITICAL or SYSTEM_CLUSTER_CRITICAL');
+        problems.add(
+          `criticalPriorityClasses[${i}]`,
+          c,
+          'is not a system priority class',
+          'use SystemPriorityClass.SYSTEM_NODE_CRITICAL or SYSTEM_CLUSTER_CRITICAL',
+        );
       }
     });
     if (new Set(classes).size !== classes.length) {
       problems.add('criticalPriorityClasses', classes, 'lists a class twice', 'list each class once');
     }
     if (classes.length > 0 && name === 'kube-system') {
-      problems.add('criticalPriorityClasses', classes, 'kube-system is where critical pods are always admitted; a quota there would compete with the cluster administrator\'s own', 'remove criticalPriorityClasses for kube-system');
+      problems.add(
+        'criticalPriorityClasses',
+        classes,
+        "kube-system is where critical pods are always admitted; a quota there would compete with the cluster administrator's own",
+        'remove criticalPriorityClasses for kube-system',
+      );
     }
     const limit = props.criticalPodsLimit ?? DEFAULT_CRITICAL_PODS_LIMIT;
     if (!Number.isInteger(limit) || limit < 1) {
-      problems.add('criticalPodsLimit', limit, 'must be a positive whole number', `keep the default ${DEFAULT_CRITICAL_PODS_LIMIT}, or a number above nodes × node services`);
+      problems.add(
+        'criticalPodsLimit',
+        limit,
+        'must be a positive whole number',
+        `keep the default ${DEFAULT_CRITICAL_PODS_LIMIT}, or a number above nodes × node services`,
+      );
     }
     if (props.criticalPodsLimit !== undefined && classes.length === 0) {
-      problems.add('criticalPodsLimit', props.criticalPodsLimit, 'has no effect without criticalPriorityClasses', 'set criticalPriorityClasses, or remove criticalPodsLimit');
+      problems.add(
+        'criticalPodsLimit',
+        props.criticalPodsLimit,
+        'has no effect without criticalPriorityClasses',
+        'set criticalPriorityClasses, or remove criticalPodsLimit',
+      );
     }
 
     const partOf = props.partOf ?? 'node-services';
@@ -211,7 +271,12 @@ export class NodeServicesNamespace extends Construct {
     checkAnnotations('annotations', props.annotations, problems);
     for (const key of Object.keys(props.labels ?? {})) {
       if (key.startsWith(POD_SECURITY_LABEL_PREFIX) || key === TRUST_LABEL_KEY) {
-        problems.add(`labels["${key}"]`, key, 'is set by the construct', key === TRUST_LABEL_KEY ? 'use the trusted prop' : 'use podSecurityLevel / podSecurityVersion');
+        problems.add(
+          `labels["${key}"]`,
+          key,
+          'is set by the construct',
+          key === TRUST_LABEL_KEY ? 'use the trusted prop' : 'use podSecurityLevel / podSecurityVersion',
+        );
       }
     }
     problems.throwIfAny(this.node.path);
@@ -243,8 +308,7 @@ export class NodeServicesNamespace extends Construct {
           namespace: name,
           labels: recommendedLabels({ name: 'critical-pods', instance: name, component: 'resource-quota', partOf }),
           annotations: {
-            [`${ANNOTATION_PREFIX}/purpose`]:
-              `Authorises pods with priority class ${classes.join(', ')} in ${name} on clusters that limit critical pods to kube-system; hard.pods is deliberately large.`,
+            [`${ANNOTATION_PREFIX}/purpose`]: `Authorises pods with priority class ${classes.join(', ')} in ${name} on clusters that limit critical pods to kube-system; hard.pods is deliberately large.`,
           },
         },
         spec: {
@@ -275,7 +339,11 @@ export class NodeServicesNamespace extends Construct {
   /** The Namespace labels with `auditLevel` (a level, or a value resolved at synth) on `audit` and `warn`. */
   private labelsWith(auditLevel: string): { [key: string]: string } {
     const podSecurity: { [key: string]: string } = {};
-    for (const [mode, value] of [['enforce', PodSecurityLevel.PRIVILEGED], ['audit', auditLevel], ['warn', auditLevel]] as const) {
+    for (const [mode, value] of [
+      ['enforce', PodSecurityLevel.PRIVILEGED],
+      ['audit', auditLevel],
+      ['warn', auditLevel],
+    ] as const) {
       podSecurity[`${POD_SECURITY_LABEL_PREFIX}${mode}`] = value;
       podSecurity[`${POD_SECURITY_LABEL_PREFIX}${mode}-version`] = this.podSecurityVersion;
     }

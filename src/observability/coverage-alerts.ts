@@ -136,7 +136,12 @@ export class NodeServiceAlerts extends Construct {
     super(scope, id);
     const problems = new ProblemCollector();
     if (!props || typeof props !== 'object' || !Array.isArray(props.services) || props.services.length === 0) {
-      problems.add('services', props?.services, 'at least one node service is required', 'pass services: [{ name: "fluent-bit", namespace: "node-services", kind: "log-agent" }]');
+      problems.add(
+        'services',
+        props?.services,
+        'at least one node service is required',
+        'pass services: [{ name: "fluent-bit", namespace: "node-services", kind: "log-agent" }]',
+      );
       problems.throwIfAny(this.node.path);
     }
 
@@ -145,15 +150,30 @@ export class NodeServiceAlerts extends Construct {
       problems.add('layout', layout, 'is not a layout', 'use AlertRuleLayout.PER_SERVICE or PER_NAMESPACE');
     }
     const ksm = props.kubeStateMetricsSelector ?? DEFAULT_KUBE_STATE_METRICS_SELECTOR;
-    problems.check('kubeStateMetricsSelector', ksm, labelMatchersError(ksm), 'use label matchers such as job="kube-state-metrics", cluster="prod"');
+    problems.check(
+      'kubeStateMetricsSelector',
+      ksm,
+      labelMatchersError(ksm),
+      'use label matchers such as job="kube-state-metrics", cluster="prod"',
+    );
     const team = props.team ?? 'platform';
     problems.check('team', team, labelValueError(team), 'use a short team name such as "platform"');
     if (props.ruleNamespace !== undefined) {
-      problems.check('ruleNamespace', props.ruleNamespace, dns1123LabelError(props.ruleNamespace), 'use a namespace name such as "monitoring"');
+      problems.check(
+        'ruleNamespace',
+        props.ruleNamespace,
+        dns1123LabelError(props.ruleNamespace),
+        'use a namespace name such as "monitoring"',
+      );
     }
     checkLabels('ruleLabels', props.ruleLabels, problems);
     if (props.runbookBaseUrl !== undefined && !/^https?:\/\/\S+$/.test(props.runbookBaseUrl)) {
-      problems.add('runbookBaseUrl', props.runbookBaseUrl, 'is not an http(s) URL', 'use e.g. "https://runbooks.example.com/node-services"');
+      problems.add(
+        'runbookBaseUrl',
+        props.runbookBaseUrl,
+        'is not an http(s) URL',
+        'use e.g. "https://runbooks.example.com/node-services"',
+      );
     }
     const partOf = props.partOf ?? 'node-services';
     problems.check('partOf', partOf, labelValueError(partOf), 'use a valid label value such as "node-services"');
@@ -166,10 +186,16 @@ export class NodeServiceAlerts extends Construct {
       if (!NODE_SERVICE_KINDS.includes(s.kind)) {
         problems.add(`${f}.kind`, s.kind, 'is not a node-service kind', `use one of ${NODE_SERVICE_KINDS.join(', ')}`);
       }
-      if (s.team !== undefined) problems.check(`${f}.team`, s.team, labelValueError(s.team), 'use a short team name such as "observability"');
+      if (s.team !== undefined)
+        problems.check(`${f}.team`, s.team, labelValueError(s.team), 'use a short team name such as "observability"');
       checkLabels(`${f}.selector`, s.selector, problems);
       if (s.metrics) {
-        problems.check(`${f}.metrics.port`, s.metrics.port, portNameError(s.metrics.port), 'use the name of the container port that serves metrics, e.g. "metrics"');
+        problems.check(
+          `${f}.metrics.port`,
+          s.metrics.port,
+          portNameError(s.metrics.port),
+          'use the name of the container port that serves metrics, e.g. "metrics"',
+        );
         if (s.metrics.path !== undefined && (typeof s.metrics.path !== 'string' || !s.metrics.path.startsWith('/'))) {
           problems.add(`${f}.metrics.path`, s.metrics.path, 'must be an absolute HTTP path', 'use e.g. "/metrics"');
         }
@@ -177,7 +203,12 @@ export class NodeServiceAlerts extends Construct {
           problems.add(`${f}.metrics.interval`, s.metrics.interval, 'is not a Prometheus duration', 'use e.g. "30s" or "1m"');
         }
         if (!s.selector || Object.keys(s.selector).length === 0) {
-          problems.add(`${f}.selector`, s.selector, 'is required with metrics: the PodMonitor selects the pods by these labels', 'pass the pod labels, e.g. { "app.kubernetes.io/name": "fluent-bit" }');
+          problems.add(
+            `${f}.selector`,
+            s.selector,
+            'is required with metrics: the PodMonitor selects the pods by these labels',
+            'pass the pod labels, e.g. { "app.kubernetes.io/name": "fluent-bit" }',
+          );
         }
       }
       const key = `${s.namespace}/${s.name}`;
@@ -188,7 +219,12 @@ export class NodeServiceAlerts extends Construct {
       const names = props.services.map((s) => s.name);
       const dup = names.find((n, i) => names.indexOf(n) !== i);
       if (dup) {
-        problems.add('ruleNamespace', props.ruleNamespace, `would hold two PrometheusRules named ${dup}-alerts (services in different namespaces share the name)`, 'use layout: AlertRuleLayout.PER_NAMESPACE, or leave ruleNamespace unset');
+        problems.add(
+          'ruleNamespace',
+          props.ruleNamespace,
+          `would hold two PrometheusRules named ${dup}-alerts (services in different namespaces share the name)`,
+          'use layout: AlertRuleLayout.PER_NAMESPACE, or leave ruleNamespace unset',
+        );
       }
     }
     problems.throwIfAny(this.node.path);
@@ -209,14 +245,26 @@ export class NodeServiceAlerts extends Construct {
 
     if (layout === AlertRuleLayout.PER_SERVICE) {
       for (const input of inputs) {
-        this.addRule(`${input.name}-alerts`, objectNamespace(input), [serviceRuleGroup(input, settings)], recommendedLabels({ name: input.name, instance: input.name, component: 'alert-rules', partOf }), extraLabels);
+        this.addRule(
+          `${input.name}-alerts`,
+          objectNamespace(input),
+          [serviceRuleGroup(input, settings)],
+          recommendedLabels({ name: input.name, instance: input.name, component: 'alert-rules', partOf }),
+          extraLabels,
+        );
       }
     } else {
       const namespaces = [...new Set(inputs.map((i) => i.namespace))];
       for (const ns of namespaces) {
         const groups = inputs.filter((i) => i.namespace === ns).map((i) => serviceRuleGroup(i, settings));
         const name = props.ruleNamespace !== undefined ? `${ns}-node-service-alerts` : 'node-service-alerts';
-        this.addRule(name, props.ruleNamespace ?? ns, groups, recommendedLabels({ name: 'node-service-alerts', instance: ns, component: 'alert-rules', partOf }), extraLabels);
+        this.addRule(
+          name,
+          props.ruleNamespace ?? ns,
+          groups,
+          recommendedLabels({ name: 'node-service-alerts', instance: ns, component: 'alert-rules', partOf }),
+          extraLabels,
+        );
       }
     }
 
@@ -234,14 +282,22 @@ export class NodeServiceAlerts extends Construct {
           spec: {
             selector: { matchLabels: { ...(s.selector as { [key: string]: string }) } },
             namespaceSelector: { matchNames: [s.namespace] },
-            podMetricsEndpoints: [{ port: s.metrics.port, path: s.metrics.path ?? '/metrics', ...(s.metrics.interval ? { interval: s.metrics.interval } : {}) }],
+            podMetricsEndpoints: [
+              { port: s.metrics.port, path: s.metrics.path ?? '/metrics', ...(s.metrics.interval ? { interval: s.metrics.interval } : {}) },
+            ],
           },
         }),
       );
     }
   }
 
-  private addRule(name: string, namespace: string, groups: RuleGroup[], labels: { [key: string]: string }, extra: { [key: string]: string }): void {
+  private addRule(
+    name: string,
+    namespace: string,
+    groups: RuleGroup[],
+    labels: { [key: string]: string },
+    extra: { [key: string]: string },
+  ): void {
     this.rules.push(
       new ApiObject(this, `${namespace}-${name}`, {
         apiVersion: 'monitoring.coreos.com/v1',

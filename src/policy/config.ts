@@ -106,7 +106,8 @@ export function resolveConfig(config: RuleConfig | undefined): ResolvedConfig {
     levels.set(id, level);
   }
   const registries = config?.imageRegistries ?? [];
-  if (!Array.isArray(registries)) throw new PolicyConfigError(`imageRegistries must be a list of registry prefixes (has ${show(registries)})`);
+  if (!Array.isArray(registries))
+    throw new PolicyConfigError(`imageRegistries must be a list of registry prefixes (has ${show(registries)})`);
   registries.forEach((r, i) => {
     if (typeof r !== 'string' || r.trim() === '' || /\s/.test(r)) {
       throw new PolicyConfigError(`imageRegistries[${i}]: ${show(r)} is not a registry prefix such as 'registry.example.com/'`);
@@ -121,7 +122,8 @@ export function resolveConfig(config: RuleConfig | undefined): ResolvedConfig {
  */
 export function ruleConfigFromValue(value: unknown, source: string): RuleConfig {
   if (value === null || value === undefined) return {};
-  if (!isObject(value)) throw new PolicyConfigError(`${source}: must be a mapping with 'rules' and/or 'imageRegistries' (has ${show(value)})`);
+  if (!isObject(value))
+    throw new PolicyConfigError(`${source}: must be a mapping with 'rules' and/or 'imageRegistries' (has ${show(value)})`);
   for (const key of Object.keys(value)) {
     if (key !== 'rules' && key !== 'imageRegistries') {
       throw new PolicyConfigError(`${source}: unknown key '${key}' (expected 'rules' or 'imageRegistries')`);

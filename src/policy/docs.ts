@@ -94,7 +94,7 @@ export function renderRulesDoc(): string {
     '## Configuration',
     '',
     'Rules can be switched off or given another severity, and an image registry allowlist can be set (`NodeServiceChecks.of(app, {...})`, ' +
-      'the plugin\'s `properties`, or `node-services lint --config FILE` with YAML or JSON):',
+      "the plugin's `properties`, or `node-services lint --config FILE` with YAML or JSON):",
     '',
     '```yaml',
     'rules:',
@@ -112,7 +112,9 @@ export function renderRulesDoc(): string {
     '',
     '| Rule | Severity | Category | Suppressible | Title |',
     '|---|---|---|---|---|',
-    ...RULES.map((r) => `| [\`${r.id}\`](#${r.id}) | ${r.severity} | ${r.category} | ${yesNo(r.suppressible)} | ${r.title.replace(/\|/g, '\\|')} |`),
+    ...RULES.map(
+      (r) => `| [\`${r.id}\`](#${r.id}) | ${r.severity} | ${r.category} | ${yesNo(r.suppressible)} | ${r.title.replace(/\|/g, '\\|')} |`,
+    ),
     '',
   ];
   for (const category of Object.values(RuleCategory)) {

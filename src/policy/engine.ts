@@ -97,7 +97,9 @@ function namespaceIndex(manifests: readonly any[]): Map<string, any> {
 }
 
 /** What rules may know about other rules (for `invalid-suppression`), one frozen object per rule id. */
-const RULE_INFO = new Map<string, { readonly suppressible: boolean }>(RULES.map((r) => [r.id, Object.freeze({ suppressible: r.suppressible })]));
+const RULE_INFO = new Map<string, { readonly suppressible: boolean }>(
+  RULES.map((r) => [r.id, Object.freeze({ suppressible: r.suppressible })]),
+);
 const ruleInfo = (id: string): { readonly suppressible: boolean } | undefined => RULE_INFO.get(id);
 
 /**

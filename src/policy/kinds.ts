@@ -103,13 +103,7 @@ const PROFILES: Record<NodeServiceKind, KindProfile> = {
   },
   [NodeServiceKind.LOG_AGENT]: {
     kind: NodeServiceKind.LOG_AGENT,
-    hostPaths: [
-      ro('/var/log'),
-      ro('/var/lib/docker/containers'),
-      ro('/run/log/journal'),
-      ro('/etc/machine-id'),
-      rw('/var/lib/*'),
-    ],
+    hostPaths: [ro('/var/log'), ro('/var/lib/docker/containers'), ro('/run/log/journal'), ro('/etc/machine-id'), rw('/var/lib/*')],
     capabilities: ['DAC_READ_SEARCH'],
     critical: false,
     infrastructure: false,
@@ -232,7 +226,7 @@ export function describeHostPathAllowlist(profile: KindProfile): string {
 /** Whether `path` is a container runtime socket (or a directory that contains one). */
 export function isContainerRuntimeSocket(path: string): boolean {
   const p = normalizeHostPath(path);
-  return CONTAINER_RUNTIME_SOCKETS.some((s) => s === p || isPathWithin(s, p) && p !== '/' && p.split('/').length >= 3);
+  return CONTAINER_RUNTIME_SOCKETS.some((s) => s === p || (isPathWithin(s, p) && p !== '/' && p.split('/').length >= 3));
 }
 
 /** Whether `path` is one of the sensitive host paths (or an ancestor of one, like `/`). */

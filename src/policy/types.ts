@@ -215,8 +215,8 @@ export function defineRule(def: RuleDefinition): IPolicyRule {
     rationale: def.rationale,
     fix: def.fix,
     example: def.example,
-    suppressible: api ? false : def.suppressible ?? true,
-    configurable: api ? false : def.configurable ?? true,
+    suppressible: api ? false : (def.suppressible ?? true),
+    configurable: api ? false : (def.configurable ?? true),
     check: def.check,
   };
 }

@@ -170,13 +170,28 @@ export class CniPlugin extends NodeService {
     const problems = new ProblemCollector();
     const { capabilities: extraCapabilities, suppressions: extraSuppressions } = checkExtraCapabilities(props, problems, 'agent');
     if (props.privileged && !isReason(props.privilegedReason)) {
-      problems.add('privilegedReason', props.privilegedReason, `a privileged CNI agent needs a reason of at least ${MIN_REASON_LENGTH} characters`, 'say why named capabilities are not enough (privilegedReason), or drop privileged and use extraCapabilities');
+      problems.add(
+        'privilegedReason',
+        props.privilegedReason,
+        `a privileged CNI agent needs a reason of at least ${MIN_REASON_LENGTH} characters`,
+        'say why named capabilities are not enough (privilegedReason), or drop privileged and use extraCapabilities',
+      );
     }
     if (!props.install || !Array.isArray(props.install.command) || props.install.command.length === 0) {
-      problems.add('install.command', props.install?.command, 'the installer needs a command (an init container that does not exit blocks the agent)', 'give the command that copies the plugin binaries to /host/opt/cni/bin and the configuration to /host/etc/cni/net.d');
+      problems.add(
+        'install.command',
+        props.install?.command,
+        'the installer needs a command (an init container that does not exit blocks the agent)',
+        'give the command that copies the plugin binaries to /host/opt/cni/bin and the configuration to /host/etc/cni/net.d',
+      );
     }
     if (props.healthPort === undefined && props.readiness === undefined) {
-      problems.add('healthPort', props.healthPort, 'a CNI agent needs a readiness probe so that a rollout stops at a broken node', 'set healthPort (HTTP GET healthPath on it), or pass readiness');
+      problems.add(
+        'healthPort',
+        props.healthPort,
+        'a CNI agent needs a readiness probe so that a rollout stops at a broken node',
+        'set healthPort (HTTP GET healthPath on it), or pass readiness',
+      );
     }
     rejectSurge(props.rollout, problems);
     problems.throwIfAny(constructPath(scope, id));
@@ -255,7 +270,11 @@ export class CniPlugin extends NodeService {
       fieldEnv: props.fieldEnv ?? { NODE_NAME: EnvField.NODE_NAME },
       ports: props.healthPort !== undefined ? [{ name: 'health', containerPort: props.healthPort }] : undefined,
       readiness: props.readiness ?? Probe.httpGet(healthPath, 'health', { periodSeconds: 10 }),
-      liveness: props.liveness ?? (props.healthPort !== undefined ? Probe.httpGet(healthPath, 'health', { initialDelaySeconds: 10, periodSeconds: 30, failureThreshold: 6 }) : undefined),
+      liveness:
+        props.liveness ??
+        (props.healthPort !== undefined
+          ? Probe.httpGet(healthPath, 'health', { initialDelaySeconds: 10, periodSeconds: 30, failureThreshold: 6 })
+          : undefined),
       resources: props.resources ?? CNI_PLUGIN_RESOURCES,
       hostPaths,
       mounts: props.mounts,
@@ -292,7 +311,12 @@ function isReason(reason: string | undefined): boolean {
 
 function rejectSurge(rollout: Rollout | undefined, problems: ProblemCollector): void {
   if (rollout && rollout.type === 'RollingUpdate' && !isZeroIntOrPercent(rollout.maxSurgeValue)) {
-    problems.add('rollout', { maxSurge: rollout.maxSurgeValue }, 'a CNI agent must never surge: two agents on one node would fight over its host ports and CNI configuration', 'use Rollout.maxUnavailable(1), or Rollout.onDelete(reason) if you roll nodes yourself');
+    problems.add(
+      'rollout',
+      { maxSurge: rollout.maxSurgeValue },
+      'a CNI agent must never surge: two agents on one node would fight over its host ports and CNI configuration',
+      'use Rollout.maxUnavailable(1), or Rollout.onDelete(reason) if you roll nodes yourself',
+    );
   }
 }
 

@@ -221,5 +221,8 @@ export function checkExtraCapabilities(
     );
     return { capabilities, suppressions: [] };
   }
-  return { capabilities, suppressions: [{ ruleId: 'dangerous-capability', reason: `${capabilities.join(', ')}: ${props.extraCapabilitiesReason}` }] };
+  return {
+    capabilities,
+    suppressions: [{ ruleId: 'dangerous-capability', reason: `${capabilities.join(', ')}: ${props.extraCapabilitiesReason}` }],
+  };
 }

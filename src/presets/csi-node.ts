@@ -120,12 +120,22 @@ export class CsiNode extends NodeService {
 
   private static serviceProps(scope: Construct, id: string, props: CsiNodeProps): NodeServiceProps {
     const problems = new ProblemCollector();
-    problems.check('driverName', props.driverName, dns1123SubdomainError(props.driverName), 'use the driver name the driver registers, a DNS subdomain such as "ebs.csi.aws.com"');
+    problems.check(
+      'driverName',
+      props.driverName,
+      dns1123SubdomainError(props.driverName),
+      'use the driver name the driver registers, a DNS subdomain such as "ebs.csi.aws.com"',
+    );
     const nodeNameEnv = props.nodeNameEnv ?? 'CSI_NODE_NAME';
     problems.check('nodeNameEnv', nodeNameEnv, envVarNameError(nodeNameEnv), 'use an environment variable name such as "CSI_NODE_NAME"');
     const { capabilities: extraCapabilities, suppressions: extraSuppressions } = checkExtraCapabilities(props, problems, 'driver');
     if (props.rollout && props.rollout.type === 'RollingUpdate' && !isZeroIntOrPercent(props.rollout.maxSurgeValue)) {
-      problems.add('rollout', { maxSurge: props.rollout.maxSurgeValue }, 'a CSI node plugin must never surge: two drivers on one node would fight over the driver socket and its mounts', "use Rollout.maxUnavailable('10%'), or Rollout.onDelete(reason) if you roll nodes yourself");
+      problems.add(
+        'rollout',
+        { maxSurge: props.rollout.maxSurgeValue },
+        'a CSI node plugin must never surge: two drivers on one node would fight over the driver socket and its mounts',
+        "use Rollout.maxUnavailable('10%'), or Rollout.onDelete(reason) if you roll nodes yourself",
+      );
     }
     problems.throwIfAny(scope.node.path ? `${scope.node.path}/${id}` : id);
 
@@ -152,7 +162,9 @@ export class CsiNode extends NodeService {
       fieldEnv: { [nodeNameEnv]: EnvField.NODE_NAME },
       ports: [{ name: 'healthz', containerPort: CSI_HEALTH_PORT }],
       readiness: props.readiness ?? Probe.httpGet('/healthz', 'healthz', { periodSeconds: 5, timeoutSeconds: 3, failureThreshold: 3 }),
-      liveness: props.liveness ?? Probe.httpGet('/healthz', 'healthz', { initialDelaySeconds: 10, periodSeconds: 10, timeoutSeconds: 3, failureThreshold: 5 }),
+      liveness:
+        props.liveness ??
+        Probe.httpGet('/healthz', 'healthz', { initialDelaySeconds: 10, periodSeconds: 10, timeoutSeconds: 3, failureThreshold: 5 }),
       resources: props.resources ?? CSI_DRIVER_RESOURCES,
       hostPaths: [
         HostPath.writable(KUBELET_DIR, {
@@ -170,7 +182,8 @@ export class CsiNode extends NodeService {
       mounts: props.mounts,
       capabilities: extraCapabilities,
       privileged: true,
-      privilegedReason: 'the CSI driver mounts volumes for pods: Bidirectional mount propagation into the kubelet directory requires a privileged container',
+      privilegedReason:
+        'the CSI driver mounts volumes for pods: Bidirectional mount propagation into the kubelet directory requires a privileged container',
       runAsUser: 0,
       runAsNonRoot: false,
       preStop: props.preStop,
@@ -179,7 +192,11 @@ export class CsiNode extends NodeService {
     const registrar: ContainerSpec = {
       name: 'node-driver-registrar',
       image: props.registrarImage ?? CSI_NODE_DRIVER_REGISTRAR_IMAGE,
-      args: [`--csi-address=${socket}`, `--kubelet-registration-path=${pluginDir}/csi.sock`, `--http-endpoint=:${CSI_REGISTRAR_HEALTH_PORT}`],
+      args: [
+        `--csi-address=${socket}`,
+        `--kubelet-registration-path=${pluginDir}/csi.sock`,
+        `--http-endpoint=:${CSI_REGISTRAR_HEALTH_PORT}`,
+      ],
       ports: [{ name: 'healthz', containerPort: CSI_REGISTRAR_HEALTH_PORT }],
       readiness: Probe.httpGet('/healthz', 'healthz', { initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5 }),
       liveness: Probe.httpGet('/healthz', 'healthz', { initialDelaySeconds: 30, periodSeconds: 90, timeoutSeconds: 15 }),
@@ -226,7 +243,6 @@ export class CsiNode extends NodeService {
     };
   }
 }
-
 
 function pluginDirOf(driverName: string): string {
   return `${KUBELET_DIR}/plugins/${driverName}`;

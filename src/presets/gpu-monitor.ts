@@ -80,7 +80,10 @@ export class GpuMonitor extends NodeService {
     const baseCapabilities = profiling ? ['SYS_ADMIN'] : [];
     const suppressions: RuleSuppression[] = [];
     if (profiling) {
-      suppressions.push({ ruleId: 'dangerous-capability', reason: 'SYS_ADMIN: DCGM reads the GPU profiling counters (DCGM_FI_PROF_*) only with it' });
+      suppressions.push({
+        ruleId: 'dangerous-capability',
+        reason: 'SYS_ADMIN: DCGM reads the GPU profiling counters (DCGM_FI_PROF_*) only with it',
+      });
     }
     suppressions.push(...extraSuppressions);
     suppressions.push(...(props.suppressions ?? []));
@@ -124,4 +127,3 @@ export class GpuMonitor extends NodeService {
     };
   }
 }
-

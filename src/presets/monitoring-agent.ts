@@ -92,7 +92,10 @@ export class MonitoringAgent extends NodeService {
           resources: props.resources ?? MONITORING_AGENT_RESOURCES,
           hostPaths,
           mounts: props.mounts,
-          capabilities: [...(props.timeCollector ? ['SYS_TIME'] : []), ...extra.capabilities.filter((c) => c !== 'SYS_TIME' || !props.timeCollector)],
+          capabilities: [
+            ...(props.timeCollector ? ['SYS_TIME'] : []),
+            ...extra.capabilities.filter((c) => c !== 'SYS_TIME' || !props.timeCollector),
+          ],
           runAsUser: 65534,
           runAsGroup: 65534,
           runAsNonRoot: true,

@@ -160,12 +160,27 @@ export class SecurityAgent extends NodeService {
     }
     const { capabilities: extraCapabilities, suppressions: extraSuppressions } = checkExtraCapabilities(props, problems, 'agent');
     if (props.privileged && !runtime) {
-      problems.add('privileged', true, 'a compliance scanner only reads files and processes and must not be privileged', 'drop privileged (add DAC_READ_SEARCH with a reason if it cannot read a file)');
+      problems.add(
+        'privileged',
+        true,
+        'a compliance scanner only reads files and processes and must not be privileged',
+        'drop privileged (add DAC_READ_SEARCH with a reason if it cannot read a file)',
+      );
     } else if (props.privileged && !isReason(props.privilegedReason)) {
-      problems.add('privilegedReason', props.privilegedReason, `a privileged sensor needs a reason of at least ${MIN_REASON_LENGTH} characters`, 'say why the eBPF capabilities are not enough (privilegedReason), or drop privileged');
+      problems.add(
+        'privilegedReason',
+        props.privilegedReason,
+        `a privileged sensor needs a reason of at least ${MIN_REASON_LENGTH} characters`,
+        'say why the eBPF capabilities are not enough (privilegedReason), or drop privileged',
+      );
     }
     if (props.complianceHostPaths !== undefined && runtime) {
-      problems.add('complianceHostPaths', props.complianceHostPaths.map((h) => h.path), 'only applies in compliance mode', 'set mode: SecurityAgentMode.COMPLIANCE, or use extraHostPaths');
+      problems.add(
+        'complianceHostPaths',
+        props.complianceHostPaths.map((h) => h.path),
+        'only applies in compliance mode',
+        'set mode: SecurityAgentMode.COMPLIANCE, or use extraHostPaths',
+      );
     }
     problems.throwIfAny(scope.node.path ? `${scope.node.path}/${id}` : id);
 
@@ -191,11 +206,17 @@ export class SecurityAgent extends NodeService {
 
     const suppressions: RuleSuppression[] = [];
     if (runtime) {
-      suppressions.push({ ruleId: 'dangerous-capability', reason: 'BPF and SYS_PTRACE: the sensor loads its eBPF probes and reads the processes it watches' });
+      suppressions.push({
+        ruleId: 'dangerous-capability',
+        reason: 'BPF and SYS_PTRACE: the sensor loads its eBPF probes and reads the processes it watches',
+      });
     }
     suppressions.push(...extraSuppressions);
     if (props.runtimeSocket !== undefined) {
-      suppressions.push({ ruleId: 'container-runtime-socket', reason: `${props.runtimeSocket} (read-only): the sensor reads container metadata to attribute events to pods` });
+      suppressions.push({
+        ruleId: 'container-runtime-socket',
+        reason: `${props.runtimeSocket} (read-only): the sensor reads container metadata to attribute events to pods`,
+      });
     }
     suppressions.push(...(props.suppressions ?? []));
 
@@ -219,7 +240,9 @@ export class SecurityAgent extends NodeService {
           envFrom: props.envFrom,
           fieldEnv: { NODE_NAME: EnvField.NODE_NAME },
           ports: [{ name: 'health', containerPort: props.healthPort ?? 8765 }],
-          startup: props.startup ?? Probe.httpGet(healthPath, 'health', { initialDelaySeconds: 3, periodSeconds: 5, timeoutSeconds: 5, failureThreshold: 20 }),
+          startup:
+            props.startup ??
+            Probe.httpGet(healthPath, 'health', { initialDelaySeconds: 3, periodSeconds: 5, timeoutSeconds: 5, failureThreshold: 20 }),
           readiness: props.readiness ?? Probe.httpGet(healthPath, 'health', { periodSeconds: 15, timeoutSeconds: 5 }),
           liveness: props.liveness ?? Probe.httpGet(healthPath, 'health', { periodSeconds: 15, timeoutSeconds: 5, failureThreshold: 3 }),
           resources: props.resources ?? (runtime ? SECURITY_AGENT_RESOURCES : COMPLIANCE_SCANNER_RESOURCES),

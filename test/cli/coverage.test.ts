@@ -9,8 +9,17 @@ const PODS = path.join(FIXTURES, 'coverage', 'pods.json');
 const MANIFESTS = path.join(FIXTURES, 'coverage', 'daemonsets.yaml');
 const GPU_ONLY = path.join(FIXTURES, 'coverage', 'gpu-only.yaml');
 const MALFORMED = path.join(FIXTURES, 'coverage', 'malformed.yaml');
-const NODE_NAMES = ['worker-a-1', 'worker-b-1', 'worker-c-1', 'gpu-a-1', 'edge-1', 'cp-1', 'worker-cordoned', 'worker-notready', 'worker-small'];
-
+const NODE_NAMES = [
+  'worker-a-1',
+  'worker-b-1',
+  'worker-c-1',
+  'gpu-a-1',
+  'edge-1',
+  'cp-1',
+  'worker-cordoned',
+  'worker-notready',
+  'worker-small',
+];
 
 function coverage(args: string[], options: { stdin?: string; isTTY?: boolean } = {}): Promise<Run> {
   return runCli(['coverage', ...args], options);
@@ -35,7 +44,14 @@ describe('node-services coverage: text output', () => {
     const block = run.out.split('\n\n').find((b) => b.startsWith('DaemonSet monitoring/node-exporter'))!;
     const lines = block.split('\n');
     expect(lines[1].trim().split(/\s{2,}/)).toEqual(['NODE', 'STATUS', 'REASON', 'DETAIL']);
-    expect(lines.slice(2).map((l) => l.trim().split(/\s{2,}/).slice(0, 3))).toEqual([
+    expect(
+      lines.slice(2).map((l) =>
+        l
+          .trim()
+          .split(/\s{2,}/)
+          .slice(0, 3),
+      ),
+    ).toEqual([
       ['worker-b-1', 'pending', 'hostPort'],
       ['worker-small', 'pending', 'resources'],
     ]);
@@ -110,9 +126,18 @@ describe('node-services coverage: --output json', () => {
       detail: 'TCP 0.0.0.0:9100 conflicts with 0.0.0.0:9100 of pod monitoring/legacy-node-exporter-q8d4z',
     });
     // runtime-audit: no tolerations; the control plane's taint is named
-    expect(byName('runtime-audit').nodes[5]).toEqual({ node: 'cp-1', runs: false, reason: 'taint', detail: 'node-role.kubernetes.io/control-plane:NoSchedule' });
+    expect(byName('runtime-audit').nodes[5]).toEqual({
+      node: 'cp-1',
+      runs: false,
+      reason: 'taint',
+      detail: 'node-role.kubernetes.io/control-plane:NoSchedule',
+    });
     // edge-agent: required affinity on the edge role label
-    expect(byName('edge-agent').nodes.filter((n: any) => n.runs).map((n: any) => n.node)).toEqual(['edge-1']);
+    expect(
+      byName('edge-agent')
+        .nodes.filter((n: any) => n.runs)
+        .map((n: any) => n.node),
+    ).toEqual(['edge-1']);
     // dcgm-exporter: the GPU node only
     expect(byName('dcgm-exporter').nodes[3]).toEqual({ node: 'gpu-a-1', runs: true, reason: 'ok', detail: '' });
     // desired counts Pending pods (fluent-bit on worker-small), schedulable does not
@@ -162,7 +187,9 @@ describe('node-services coverage: exit codes and input', () => {
   });
 
   test('a DaemonSet without a pod template exits 2 naming it', async () => {
-    const run = await coverage(['--nodes', NODES, '-'], { stdin: 'apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: empty\nspec: {}\n' });
+    const run = await coverage(['--nodes', NODES, '-'], {
+      stdin: 'apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: empty\nspec: {}\n',
+    });
     expect(run.code).toBe(2);
     expect(run.err).toMatch(/-:1: DaemonSet "empty" has no spec\.template\.spec\.containers/);
   });

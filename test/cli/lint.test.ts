@@ -9,7 +9,6 @@ import { compliantDaemonSet } from '../policy/support';
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'policy');
 const fixture = (name: string) => path.join(FIXTURES, name);
 
-
 function lint(args: string[], options: { stdin?: string; isTTY?: boolean } = {}): Promise<Run> {
   return runCli(['lint', ...args], options);
 }
@@ -34,12 +33,17 @@ describe('node-services lint: exit codes', () => {
     expect(run.code).toBe(1);
     expect(run.out).toMatch(/^DaemonSet agents\/node-agent {2}\(.*errors\.yaml:2\)$/m);
     expect(run.out).toMatch(/error +selector-template-mismatch {2}spec\.template\.metadata\.labels/);
-    expect(run.out).toMatch(/error +container-runtime-socket-writable {2}spec\.template\.spec\.containers\[0\]\.volumeMounts\[0\]\.readOnly/);
+    expect(run.out).toMatch(
+      /error +container-runtime-socket-writable {2}spec\.template\.spec\.containers\[0\]\.volumeMounts\[0\]\.readOnly/,
+    );
     expect(run.out).toMatch(/image 'example\/node-agent:latest' uses the mutable ':latest' tag/);
     expect(run.out).toMatch(/fix: Use a version tag/);
     expect(run.out).toMatch(/1 DaemonSet checked, 0 other objects skipped: 4 errors/);
     // errors come first within the object
-    const severities = run.out.split('\n').map((l) => /^ {2}(error|warning|info) /.exec(l)?.[1]).filter(Boolean);
+    const severities = run.out
+      .split('\n')
+      .map((l) => /^ {2}(error|warning|info) /.exec(l)?.[1])
+      .filter(Boolean);
     expect(severities.slice(0, 4)).toEqual(['error', 'error', 'error', 'error']);
     expect(severities.slice(4)).not.toContain('error');
   });
@@ -67,7 +71,11 @@ describe('node-services lint: exit codes', () => {
   });
 
   test.each([
-    ['an unknown rule id', 'rules:\n  host-path-writeable: off\n', /config .*bad\.yaml: rules: unknown rule id 'host-path-writeable' \(did you mean 'host-path-writable'\?\)/],
+    [
+      'an unknown rule id',
+      'rules:\n  host-path-writeable: off\n',
+      /config .*bad\.yaml: rules: unknown rule id 'host-path-writeable' \(did you mean 'host-path-writable'\?\)/,
+    ],
     ['switching off an API-validity rule', 'rules:\n  selector-invalid: off\n', /selector-invalid: cannot be set to 'off'/],
     ['an unknown level', 'rules:\n  host-path-writable: ignore\n', /level 'ignore' is not one of off, warning, error/],
     ['malformed YAML', 'rules: {a: b\n', /bad\.yaml:\d+:\d+: /],
@@ -183,13 +191,23 @@ describe('node-services lint: output', () => {
     expect(warning.level).toBe('warning');
     expect(sarifRun.results.find((r: any) => r.ruleId === 'liveness-probe-missing').level).toBe('note');
     const suppressed = sarifRun.results.find((r: any) => r.ruleId === 'host-path-writable' && r.suppressions);
-    expect(suppressed.suppressions).toEqual([{ kind: 'inSource', justification: 'position database for tailed log files lives in /var/lib/fluent-bit' }]);
+    expect(suppressed.suppressions).toEqual([
+      { kind: 'inSource', justification: 'position database for tailed log files lives in /var/lib/fluent-bit' },
+    ]);
     expect(run.code).toBe(1);
   });
 
   test('SARIF validator rejects broken logs', () => {
     // The structural validator itself must catch the mistakes it exists for.
-    const good = { version: '2.1.0', runs: [{ tool: { driver: { name: 't', rules: [{ id: 'a' }] } }, results: [{ ruleId: 'a', ruleIndex: 0, level: 'error', message: { text: 'm' }, locations: [] }] }] };
+    const good = {
+      version: '2.1.0',
+      runs: [
+        {
+          tool: { driver: { name: 't', rules: [{ id: 'a' }] } },
+          results: [{ ruleId: 'a', ruleIndex: 0, level: 'error', message: { text: 'm' }, locations: [] }],
+        },
+      ],
+    };
     expect(sarifProblems(good)).toEqual([]);
     const broken = JSON.parse(JSON.stringify(good));
     broken.version = '2.0.0';
@@ -249,10 +267,12 @@ function sarifProblems(log: any): string[] {
       if (ids.has(rule.id)) problems.push(`${at}.tool.driver.rules[${i}].id ${rule.id} is duplicated`);
       ids.add(rule.id);
       for (const field of ['shortDescription', 'fullDescription', 'help']) {
-        if (rule[field] !== undefined && typeof rule[field]?.text !== 'string') problems.push(`${at}.tool.driver.rules[${i}].${field} needs text`);
+        if (rule[field] !== undefined && typeof rule[field]?.text !== 'string')
+          problems.push(`${at}.tool.driver.rules[${i}].${field} needs text`);
       }
       const level = rule.defaultConfiguration?.level;
-      if (level !== undefined && !LEVELS.includes(level)) problems.push(`${at}.tool.driver.rules[${i}].defaultConfiguration.level is invalid`);
+      if (level !== undefined && !LEVELS.includes(level))
+        problems.push(`${at}.tool.driver.rules[${i}].defaultConfiguration.level is invalid`);
     });
     if (!Array.isArray(run.results)) {
       problems.push(`${at}.results must be an array`);
@@ -283,7 +303,8 @@ function sarifProblems(log: any): string[] {
         if (!['inSource', 'external'].includes(s.kind)) problems.push(`${rat}.suppressions[${si}].kind must be inSource or external`);
       });
       if (r.partialFingerprints !== undefined) {
-        for (const v of Object.values(r.partialFingerprints)) if (typeof v !== 'string') problems.push(`${rat}.partialFingerprints values must be strings`);
+        for (const v of Object.values(r.partialFingerprints))
+          if (typeof v !== 'string') problems.push(`${rat}.partialFingerprints values must be strings`);
       }
     });
   });

@@ -147,7 +147,9 @@ describe('NodeService host access', () => {
   });
 
   test('GIVEN capabilities THEN ALL is dropped and only the named ones are added', () => {
-    const c = containersOf(only(build({ containers: [{ ...base.containers[0], capabilities: ['NET_ADMIN', 'NET_RAW'] }] }), 'DaemonSet'))[0];
+    const c = containersOf(
+      only(build({ containers: [{ ...base.containers[0], capabilities: ['NET_ADMIN', 'NET_RAW'] }] }), 'DaemonSet'),
+    )[0];
     expect(c.securityContext.capabilities).toEqual({ drop: ['ALL'], add: ['NET_ADMIN', 'NET_RAW'] });
   });
 
@@ -159,7 +161,12 @@ describe('NodeService host access', () => {
             ...base.containers[0],
             privileged: true,
             privilegedReason: 'mounts volumes for pods on the node',
-            hostPaths: [HostPath.writable('/var/lib/agent/mounts', { reason: 'propagates volume mounts', propagation: MountPropagation.BIDIRECTIONAL })],
+            hostPaths: [
+              HostPath.writable('/var/lib/agent/mounts', {
+                reason: 'propagates volume mounts',
+                propagation: MountPropagation.BIDIRECTIONAL,
+              }),
+            ],
           },
         ],
       }),
@@ -169,7 +176,9 @@ describe('NodeService host access', () => {
     expect(c.securityContext.privileged).toBe(true);
     expect(c.securityContext.allowPrivilegeEscalation).toBe(true);
     expect(c.volumeMounts[0].mountPropagation).toBe('Bidirectional');
-    expect(ds.metadata.annotations['ignore-check.node-services.cdk8s.io/privileged-container']).toBe('main: mounts volumes for pods on the node');
+    expect(ds.metadata.annotations['ignore-check.node-services.cdk8s.io/privileged-container']).toBe(
+      'main: mounts volumes for pods on the node',
+    );
   });
 
   test('GIVEN hostNetwork THEN dnsPolicy is ClusterFirstWithHostNet and host ports equal container ports', () => {
@@ -190,7 +199,11 @@ describe('NodeService host access', () => {
         containers: [
           {
             ...base.containers[0],
-            mounts: [Mount.emptyDir('/tmp', { sizeLimit: '64Mi' }), Mount.configMap('agent-config', '/etc/agent'), Mount.secret('agent-creds', '/var/run/creds')],
+            mounts: [
+              Mount.emptyDir('/tmp', { sizeLimit: '64Mi' }),
+              Mount.configMap('agent-config', '/etc/agent'),
+              Mount.secret('agent-creds', '/var/run/creds'),
+            ],
           },
         ],
       }),
@@ -210,8 +223,13 @@ describe('NodeService placement and rollout', () => {
     const pod = only(
       build({
         nodeSelector: { 'kubernetes.io/os': 'linux', 'node.example.com/pool': 'general' },
-        nodeAffinity: [{ requirements: [NodeRequirement.in('topology.kubernetes.io/zone', ['a', 'b']), NodeRequirement.doesNotExist('edge')] }],
-        tolerations: [Toleration.exists('nvidia.com/gpu', { effect: TaintEffect.NO_SCHEDULE }), Toleration.equal('dedicated', 'infra', { effect: TaintEffect.NO_EXECUTE, tolerationSeconds: 60 })],
+        nodeAffinity: [
+          { requirements: [NodeRequirement.in('topology.kubernetes.io/zone', ['a', 'b']), NodeRequirement.doesNotExist('edge')] },
+        ],
+        tolerations: [
+          Toleration.exists('nvidia.com/gpu', { effect: TaintEffect.NO_SCHEDULE }),
+          Toleration.equal('dedicated', 'infra', { effect: TaintEffect.NO_EXECUTE, tolerationSeconds: 60 }),
+        ],
         controlPlane: true,
       }),
       'DaemonSet',
@@ -286,7 +304,12 @@ describe('NodeService API access', () => {
 describe('NodeService probes', () => {
   test('GIVEN an HTTP probe on loopback over HTTPS with timings THEN host, scheme and only the given timings are emitted', () => {
     const c = only(
-      build({ hostNetwork: true, containers: [{ ...base.containers[0], readiness: Probe.httpGet('/healthz', 'http', { host: '127.0.0.1', https: true, periodSeconds: 5 }) }] }),
+      build({
+        hostNetwork: true,
+        containers: [
+          { ...base.containers[0], readiness: Probe.httpGet('/healthz', 'http', { host: '127.0.0.1', https: true, periodSeconds: 5 }) },
+        ],
+      }),
       'DaemonSet',
     ).spec.template.spec.containers[0];
     expect(c.readinessProbe).toEqual({ httpGet: { path: '/healthz', port: 'http', scheme: 'HTTPS', host: '127.0.0.1' }, periodSeconds: 5 });

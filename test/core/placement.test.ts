@@ -80,17 +80,26 @@ describe('node pools', () => {
 
   test('GIVEN an explicit affinity that admits a pool THEN the pool taint is still tolerated and synth passes', () => {
     const objects = build({ pools: [gpu], nodeAffinity: [{ requirements: [NodeRequirement.exists('nvidia.com/gpu.present')] }] });
-    expect(only(objects, 'DaemonSet').spec.template.spec.tolerations).toEqual([{ key: 'nvidia.com/gpu', operator: 'Equal', value: 'present', effect: 'NoSchedule' }]);
+    expect(only(objects, 'DaemonSet').spec.template.spec.tolerations).toEqual([
+      { key: 'nvidia.com/gpu', operator: 'Equal', value: 'present', effect: 'NoSchedule' },
+    ]);
   });
 
   test('GIVEN an explicit affinity that excludes a declared pool THEN synth fails with reason nodeAffinity', () => {
-    const message = synthError({ pools: [edge], nodeAffinity: [{ requirements: [NodeRequirement.doesNotExist('node-role.kubernetes.io/edge')] }] });
+    const message = synthError({
+      pools: [edge],
+      nodeAffinity: [{ requirements: [NodeRequirement.doesNotExist('node-role.kubernetes.io/edge')] }],
+    });
     expect(message).toMatch(/node pool "edge": nodeAffinity/);
   });
 
   test('GIVEN a preset with pools THEN it covers them, and excluded pools are verified', () => {
     const chart = testChart();
-    new LogAgent(chart, 'logs', { image: 'cr.fluentbit.io/fluent/fluent-bit:3.1.9', pools: [NodePool.all(), NodePool.controlPlane()], excludePools: [] });
+    new LogAgent(chart, 'logs', {
+      image: 'cr.fluentbit.io/fluent/fluent-bit:3.1.9',
+      pools: [NodePool.all(), NodePool.controlPlane()],
+      excludePools: [],
+    });
     expect(only(Testing.synth(chart), 'DaemonSet').spec.template.spec.tolerations).toEqual([
       { key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' },
     ]);
@@ -101,8 +110,16 @@ describe('node pools', () => {
 
   test('GIVEN tolerate-all and an excluded tainted pool THEN synth fails: the pool would be covered', () => {
     const chart = testChart();
-    new NodeService(chart, 'svc', { name: 'agent', containers: [main], pools: [NodePool.all()], tolerations: [Toleration.all()], excludePools: [edge] });
-    expect(() => Testing.synth(chart)).toThrow(/\[test\/svc\] coverage: DaemonSet agent would run on node pool "edge", which it must not cover/);
+    new NodeService(chart, 'svc', {
+      name: 'agent',
+      containers: [main],
+      pools: [NodePool.all()],
+      tolerations: [Toleration.all()],
+      excludePools: [edge],
+    });
+    expect(() => Testing.synth(chart)).toThrow(
+      /\[test\/svc\] coverage: DaemonSet agent would run on node pool "edge", which it must not cover/,
+    );
   });
 
   test('GIVEN a pool with allocatable but no pod count THEN the kubelet default of 110 pod slots applies', () => {
@@ -128,9 +145,13 @@ describe('canary', () => {
     expect(stable.spec.selector.matchLabels).toEqual({ 'app.kubernetes.io/name': 'agent', 'app.kubernetes.io/instance': 'agent' });
     expect(canaryDs.spec.selector.matchLabels).toEqual({ 'app.kubernetes.io/name': 'agent', 'app.kubernetes.io/instance': 'agent-canary' });
     const terms = (ds: any) => ds.spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms;
-    for (const [ds, op] of [[stable, 'NotIn'], [canaryDs, 'In']] as const) {
+    for (const [ds, op] of [
+      [stable, 'NotIn'],
+      [canaryDs, 'In'],
+    ] as const) {
       expect(terms(ds)).toHaveLength(2);
-      for (const term of terms(ds)) expect(term.matchExpressions).toContainEqual({ key: 'node-services.example.com/canary', operator: op, values: ['true'] });
+      for (const term of terms(ds))
+        expect(term.matchExpressions).toContainEqual({ key: 'node-services.example.com/canary', operator: op, values: ['true'] });
     }
     expect(stable.spec.template.spec.containers[0].image).toBe('registry.example.com/agent:1.2.3');
     expect(canaryDs.spec.template.spec.containers[0].image).toBe('registry.example.com/agent:1.3.0');
@@ -141,18 +162,38 @@ describe('canary', () => {
   });
 
   test('GIVEN a canary naming an unknown container image THEN construction fails', () => {
-    const message = errorOf((scope) => new NodeService(scope, 'svc', { name: 'agent', containers: [main], canary: Canary.byNodeLabel('c', 'true', { images: { sidecar: 'x/y:1' } }) }));
+    const message = errorOf(
+      (scope) =>
+        new NodeService(scope, 'svc', {
+          name: 'agent',
+          containers: [main],
+          canary: Canary.byNodeLabel('c', 'true', { images: { sidecar: 'x/y:1' } }),
+        }),
+    );
     expect(message).toContain('canary.images["sidecar"]');
   });
 
   test('GIVEN a canary image that is not pinned THEN construction fails', () => {
-    const message = errorOf((scope) => new NodeService(scope, 'svc', { name: 'agent', containers: [main], canary: Canary.byNodeLabel('c', 'true', { image: 'x/y:latest' }) }));
+    const message = errorOf(
+      (scope) =>
+        new NodeService(scope, 'svc', {
+          name: 'agent',
+          containers: [main],
+          canary: Canary.byNodeLabel('c', 'true', { image: 'x/y:latest' }),
+        }),
+    );
     expect(message).toContain('canary (containers[0].image)');
   });
 
   // Property: for random clusters and random placement, the split covers every node the unsplit service covers exactly
   // once, and no other node.
-  const labelKeys = ['zone', 'node.example.com/pool', 'nvidia.com/gpu.present', 'node-role.kubernetes.io/edge', 'node-services.example.com/canary'];
+  const labelKeys = [
+    'zone',
+    'node.example.com/pool',
+    'nvidia.com/gpu.present',
+    'node-role.kubernetes.io/edge',
+    'node-services.example.com/canary',
+  ];
   const labelValues = ['a', 'b', 'true', 'general', ''];
   const taints = [
     { key: 'nvidia.com/gpu', value: 'present', effect: 'NoSchedule' },
@@ -167,8 +208,12 @@ describe('canary', () => {
     os: fc.constantFrom('linux', 'linux', 'windows'),
   });
   const requirementArb = fc.oneof(
-    fc.record({ key: fc.constantFrom(...labelKeys.slice(0, 4)), values: fc.subarray(labelValues, { minLength: 1 }) }).map((r) => NodeRequirement.in(r.key, r.values)),
-    fc.record({ key: fc.constantFrom(...labelKeys.slice(0, 4)), values: fc.subarray(labelValues, { minLength: 1 }) }).map((r) => NodeRequirement.notIn(r.key, r.values)),
+    fc
+      .record({ key: fc.constantFrom(...labelKeys.slice(0, 4)), values: fc.subarray(labelValues, { minLength: 1 }) })
+      .map((r) => NodeRequirement.in(r.key, r.values)),
+    fc
+      .record({ key: fc.constantFrom(...labelKeys.slice(0, 4)), values: fc.subarray(labelValues, { minLength: 1 }) })
+      .map((r) => NodeRequirement.notIn(r.key, r.values)),
     fc.constantFrom(...labelKeys.slice(0, 4)).map((k) => NodeRequirement.exists(k)),
     fc.constantFrom(...labelKeys.slice(0, 4)).map((k) => NodeRequirement.doesNotExist(k)),
   );
@@ -196,13 +241,20 @@ describe('canary', () => {
         };
         const chart = testChart();
         const unsplit = new NodeService(chart, 'unsplit', props);
-        const split = new NodeService(chart, 'split', { ...props, canary: Canary.byNodeLabel('node-services.example.com/canary', placement.canaryValue) });
+        const split = new NodeService(chart, 'split', {
+          ...props,
+          canary: Canary.byNodeLabel('node-services.example.com/canary', placement.canaryValue),
+        });
         const nodes = nodeSpecs.map((n, i) => ({
           metadata: { name: `node-${i}`, labels: { ...n.labels, 'kubernetes.io/os': n.os, 'kubernetes.io/hostname': `node-${i}` } },
           spec: { taints: n.taints },
         }));
         const report = checkCanarySplit(unsplit.daemonSet.toJson(), [split.daemonSet.toJson(), split.canaryDaemonSet!.toJson()], nodes);
-        expect({ uncovered: report.uncovered, overlapping: report.overlapping, extra: report.extra }).toEqual({ uncovered: [], overlapping: [], extra: [] });
+        expect({ uncovered: report.uncovered, overlapping: report.overlapping, extra: report.extra }).toEqual({
+          uncovered: [],
+          overlapping: [],
+          extra: [],
+        });
         // And the canary runs exactly where the label is set among the targets.
         for (const entry of report.nodes) {
           if (!entry.target) continue;

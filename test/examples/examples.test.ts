@@ -55,7 +55,9 @@ describe('examples app', () => {
     expect(apiRuleViolations(objects)).toEqual([]);
     const privileged = objects
       .filter((o) => o.kind === 'DaemonSet')
-      .flatMap((ds) => [...(ds.spec.template.spec.initContainers ?? []), ...ds.spec.template.spec.containers].map((c: any) => [ds.metadata.name, c]))
+      .flatMap((ds) =>
+        [...(ds.spec.template.spec.initContainers ?? []), ...ds.spec.template.spec.containers].map((c: any) => [ds.metadata.name, c]),
+      )
       .filter(([, c]) => c.securityContext?.privileged === true)
       .map(([name, c]) => `${name}/${c.name}`);
     expect(privileged).toEqual(['ebs-csi-node/driver']);
@@ -63,16 +65,26 @@ describe('examples app', () => {
 
   test('GIVEN dist/ THEN every DaemonSet meets the foundation bars', () => {
     const daemonSets = readObjects(DIST).filter((o) => o.kind === 'DaemonSet');
-    expect(daemonSets.map((d) => d.metadata.annotations['node-services.cdk8s.io/kind'])).toEqual(expect.arrayContaining(['log-agent', 'monitoring-agent', 'cni-plugin', 'csi-node', 'security-agent', 'gpu-monitor']));
+    expect(daemonSets.map((d) => d.metadata.annotations['node-services.cdk8s.io/kind'])).toEqual(
+      expect.arrayContaining(['log-agent', 'monitoring-agent', 'cni-plugin', 'csi-node', 'security-agent', 'gpu-monitor']),
+    );
     for (const ds of daemonSets) {
       const id = `${ds.metadata.namespace}/${ds.metadata.name}`;
-      expect([id, Object.keys(ds.spec.selector.matchLabels).sort()]).toEqual([id, ['app.kubernetes.io/instance', 'app.kubernetes.io/name']]);
+      expect([id, Object.keys(ds.spec.selector.matchLabels).sort()]).toEqual([
+        id,
+        ['app.kubernetes.io/instance', 'app.kubernetes.io/name'],
+      ]);
       for (const [k, v] of Object.entries(ds.spec.selector.matchLabels)) expect(ds.spec.template.metadata.labels[k]).toBe(v);
       expect(ds.spec.updateStrategy.type).toMatch(/^(RollingUpdate|OnDelete)$/);
       const pod = ds.spec.template.spec;
       for (const c of [...(pod.initContainers ?? []), ...pod.containers]) {
         const where = `${id} ${c.name}`;
-        expect([where, c.resources.requests.cpu !== undefined, c.resources.requests.memory !== undefined, c.resources.limits.memory !== undefined]).toEqual([where, true, true, true]);
+        expect([
+          where,
+          c.resources.requests.cpu !== undefined,
+          c.resources.requests.memory !== undefined,
+          c.resources.limits.memory !== undefined,
+        ]).toEqual([where, true, true, true]);
         expect([where, c.image]).not.toEqual([where, expect.stringMatching(/:latest$|^[^:@]+$/)]);
         if (!c.securityContext.privileged) expect([where, c.securityContext.allowPrivilegeEscalation]).toEqual([where, false]);
         expect([where, c.securityContext.capabilities.drop]).toEqual([where, ['ALL']]);
@@ -80,14 +92,17 @@ describe('examples app', () => {
       }
       for (const c of pod.containers) expect([id, c.name, c.readinessProbe !== undefined]).toEqual([id, c.name, true]);
       const profile = kindProfile(ds.metadata.annotations['node-services.cdk8s.io/kind']);
-      const hostPaths = new Map<string, string>((pod.volumes ?? []).filter((v: any) => v.hostPath).map((v: any) => [v.name, v.hostPath.path]));
+      const hostPaths = new Map<string, string>(
+        (pod.volumes ?? []).filter((v: any) => v.hostPath).map((v: any) => [v.name, v.hostPath.path]),
+      );
       for (const c of [...(pod.initContainers ?? []), ...pod.containers]) {
         for (const m of c.volumeMounts ?? []) {
           const hostPath = hostPaths.get(m.name);
           if (hostPath && !m.readOnly) expect([id, hostPath, isHostPathAllowed(profile, hostPath, true)]).toEqual([id, hostPath, true]);
         }
       }
-      for (const v of pod.volumes ?? []) if (v.hostPath) expect([id, v.name, v.hostPath.type]).toEqual([id, v.name, expect.stringMatching(/^[A-Z]/)]);
+      for (const v of pod.volumes ?? [])
+        if (v.hostPath) expect([id, v.name, v.hostPath.type]).toEqual([id, v.name, expect.stringMatching(/^[A-Z]/)]);
     }
   });
 });

@@ -66,7 +66,9 @@ describe('NodeServiceGuardrails output', () => {
         'app.kubernetes.io/part-of': 'node-services',
         'app.kubernetes.io/managed-by': 'cdk8s-node-services',
       });
-      expect(m.metadata.labels['app.kubernetes.io/component']).toBe(m.kind === 'ValidatingAdmissionPolicy' ? 'admission-policy' : 'admission-policy-binding');
+      expect(m.metadata.labels['app.kubernetes.io/component']).toBe(
+        m.kind === 'ValidatingAdmissionPolicy' ? 'admission-policy' : 'admission-policy-binding',
+      );
     }
   });
 
@@ -85,7 +87,9 @@ describe('NodeServiceGuardrails output', () => {
       });
     }
     for (const name of ['node-services-allowlists-daemonsets', 'node-services-allowlists-pods']) {
-      expect(byName(manifests, 'ValidatingAdmissionPolicyBinding', name).spec.matchResources.namespaceSelector).toEqual({ matchLabels: { [TRUST_LABEL_KEY]: 'true' } });
+      expect(byName(manifests, 'ValidatingAdmissionPolicyBinding', name).spec.matchResources.namespaceSelector).toEqual({
+        matchLabels: { [TRUST_LABEL_KEY]: 'true' },
+      });
     }
   });
 
@@ -95,7 +99,10 @@ describe('NodeServiceGuardrails output', () => {
 
   test('GIVEN the Pod policies THEN they also match the ephemeralcontainers subresource used by kubectl debug', () => {
     for (const name of ['node-services-host-access-pods', 'node-services-allowlists-pods']) {
-      expect(byName(manifests, 'ValidatingAdmissionPolicy', name).spec.matchConstraints.resourceRules[0].resources).toEqual(['pods', 'pods/ephemeralcontainers']);
+      expect(byName(manifests, 'ValidatingAdmissionPolicy', name).spec.matchConstraints.resourceRules[0].resources).toEqual([
+        'pods',
+        'pods/ephemeralcontainers',
+      ]);
     }
   });
 
@@ -118,7 +125,9 @@ describe('NodeServiceGuardrails output', () => {
 
   test('GIVEN a CEL checker WHEN it sees optional syntax or a newer function THEN it reports it (the check above can fail)', () => {
     expect(celProblems('object.spec.?hostNetwork.orValue(false) == false')).not.toEqual([]);
-    expect(celProblems("quantity('1Gi').isGreaterThan(quantity('1Mi'))")).toEqual(expect.arrayContaining([expect.stringContaining('quantity')]));
+    expect(celProblems("quantity('1Gi').isGreaterThan(quantity('1Mi'))")).toEqual(
+      expect.arrayContaining([expect.stringContaining('quantity')]),
+    );
     expect(celProblems("'a'.format([])")).toEqual(expect.arrayContaining([expect.stringContaining('format')]));
     expect(celProblems("has(object.spec) && 'x'.split('/').join(',') == 'x'")).toEqual([]);
   });
@@ -127,11 +136,22 @@ describe('NodeServiceGuardrails output', () => {
     // Denied by every validation of the DaemonSet host-access policy at once.
     const object = {
       metadata: { name: 'bad' },
-      spec: { template: { spec: {
-        hostNetwork: true,
-        containers: [{ name: 'a', image: 'x', securityContext: { privileged: true, capabilities: { add: ['SYS_ADMIN'] } }, ports: [{ containerPort: 1n, hostPort: 1n }] }],
-        volumes: [{ name: 'h', hostPath: { path: '/' } }],
-      } } },
+      spec: {
+        template: {
+          spec: {
+            hostNetwork: true,
+            containers: [
+              {
+                name: 'a',
+                image: 'x',
+                securityContext: { privileged: true, capabilities: { add: ['SYS_ADMIN'] } },
+                ports: [{ containerPort: 1n, hostPort: 1n }],
+              },
+            ],
+            volumes: [{ name: 'h', hostPath: { path: '/' } }],
+          },
+        },
+      },
     };
     const policy = byName(manifests, 'ValidatingAdmissionPolicy', 'node-services-host-access-daemonsets');
     const variables: Record<string, unknown> = {};
@@ -161,14 +181,21 @@ describe('NodeServiceGuardrails options', () => {
   });
 
   test('GIVEN validationActions [DENY, AUDIT] and failurePolicy IGNORE THEN bindings and policies carry them', () => {
-    const manifests = build({ ...CORPUS_PROPS, validationActions: [ValidationAction.DENY, ValidationAction.AUDIT], failurePolicy: AdmissionFailurePolicy.IGNORE });
+    const manifests = build({
+      ...CORPUS_PROPS,
+      validationActions: [ValidationAction.DENY, ValidationAction.AUDIT],
+      failurePolicy: AdmissionFailurePolicy.IGNORE,
+    });
     for (const b of bindingsOf(manifests)) expect(b.spec.validationActions).toEqual(['Deny', 'Audit']);
     for (const p of policiesOf(manifests)) expect(p.spec.failurePolicy).toBe('Ignore');
   });
 
   test('GIVEN no allowlists and protectTrustLabel false THEN only the two host-access policies are emitted', () => {
     const manifests = build({ contact: '#platform', protectTrustLabel: false });
-    expect(policiesOf(manifests).map((p) => p.metadata.name)).toEqual(['node-services-host-access-daemonsets', 'node-services-host-access-pods']);
+    expect(policiesOf(manifests).map((p) => p.metadata.name)).toEqual([
+      'node-services-host-access-daemonsets',
+      'node-services-host-access-pods',
+    ]);
   });
 
   test('GIVEN only a registry allowlist THEN the allowlist policies check images only', () => {
@@ -181,7 +208,9 @@ describe('NodeServiceGuardrails options', () => {
 
   test('GIVEN no exempt namespaces THEN the untrusted selector only tests the trust label', () => {
     const manifests = build({ contact: '#platform', protectTrustLabel: false, exemptNamespaces: [] });
-    expect(bindingsOf(manifests)[0].spec.matchResources.namespaceSelector.matchExpressions).toEqual([{ key: TRUST_LABEL_KEY, operator: 'NotIn', values: ['true'] }]);
+    expect(bindingsOf(manifests)[0].spec.matchResources.namespaceSelector.matchExpressions).toEqual([
+      { key: TRUST_LABEL_KEY, operator: 'NotIn', values: ['true'] },
+    ]);
   });
 
   test('GIVEN a name and partOf THEN policy names and labels follow them', () => {
@@ -216,19 +245,35 @@ describe('NodeServiceGuardrails prop errors', () => {
     ['empty group name', { ...base, platformGroups: [''] }, ['platformGroups[0]', 'non-empty']],
     ['groups without protection', { ...base, protectTrustLabel: false }, ['platformGroups', 'no effect']],
     ['registry without host', { ...base, registryAllowlist: ['bitnami'] }, ['registryAllowlist[0] = "bitnami"', 'docker.io/bitnami']],
-    ['registry with a tag', { ...base, registryAllowlist: ['registry.example.com/x:1.0'] }, ['registryAllowlist[0]', 'without tag or digest']],
+    [
+      'registry with a tag',
+      { ...base, registryAllowlist: ['registry.example.com/x:1.0'] },
+      ['registryAllowlist[0]', 'without tag or digest'],
+    ],
     ['empty registry allowlist', { ...base, registryAllowlist: [] }, ['registryAllowlist', 'deny every image']],
     ['duplicate registry', { ...base, registryAllowlist: ['ghcr.io/a', 'ghcr.io/a/'] }, ['registryAllowlist', 'twice']],
     ['relative host path', { ...base, hostPathAllowlist: ['var/log'] }, ['hostPathAllowlist[0] = "var/log"', 'absolute']],
     ['host path with ..', { ...base, hostPathAllowlist: ['/var/log/../etc'] }, ['hostPathAllowlist[0]', "'..'"]],
     ['empty host path allowlist', { ...base, hostPathAllowlist: [] }, ['hostPathAllowlist', 'deny every hostPath']],
     ['exempt namespace not a label', { ...base, exemptNamespaces: ['Kube_System'] }, ['exemptNamespaces[0]', 'DNS-1123']],
-    ['Deny with Warn', { ...base, validationActions: [ValidationAction.DENY, ValidationAction.WARN] }, ['validationActions', 'Deny and Warn', 'dryRun']],
+    [
+      'Deny with Warn',
+      { ...base, validationActions: [ValidationAction.DENY, ValidationAction.WARN] },
+      ['validationActions', 'Deny and Warn', 'dryRun'],
+    ],
     ['no actions', { ...base, validationActions: [] }, ['validationActions', 'at least one']],
     ['duplicate action', { ...base, validationActions: [ValidationAction.AUDIT, ValidationAction.AUDIT] }, ['validationActions', 'twice']],
-    ['unknown action', { ...base, validationActions: ['Block' as ValidationAction] }, ['validationActions[0] = "Block"', 'ValidationAction.DENY']],
+    [
+      'unknown action',
+      { ...base, validationActions: ['Block' as ValidationAction] },
+      ['validationActions[0] = "Block"', 'ValidationAction.DENY'],
+    ],
     ['dryRun with actions', { ...base, dryRun: true, validationActions: [ValidationAction.DENY] }, ['dryRun', 'validationActions']],
-    ['unknown apiVersion', { ...base, apiVersion: 'admissionregistration.k8s.io/v1alpha1' as AdmissionPolicyApiVersion }, ['apiVersion', 'V1BETA1']],
+    [
+      'unknown apiVersion',
+      { ...base, apiVersion: 'admissionregistration.k8s.io/v1alpha1' as AdmissionPolicyApiVersion },
+      ['apiVersion', 'V1BETA1'],
+    ],
     ['unknown failure policy', { ...base, failurePolicy: 'Retry' as AdmissionFailurePolicy }, ['failurePolicy = "Retry"', 'FAIL']],
     ['bad partOf', { ...base, partOf: '-bad-' }, ['partOf = "-bad-"']],
     ['no props', undefined, ['props', 'contact']],

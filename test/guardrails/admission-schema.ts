@@ -28,7 +28,8 @@ const namedRule = (requireAll: boolean) =>
       }
       for (const res of r.resources ?? []) {
         const parts = String(res).split('/');
-        if (parts.length > 2 || parts.some((p: string) => p === '')) errors.push(`${path}.resources: ${JSON.stringify(res)} must be resource or resource/subresource`);
+        if (parts.length > 2 || parts.some((p: string) => p === ''))
+          errors.push(`${path}.resources: ${JSON.stringify(res)} must be resource or resource/subresource`);
       }
     },
   );
@@ -66,16 +67,22 @@ const policySpec = obj(
       arr(obj({ key: req(str({ minLength: 1 })), valueExpression: req(str({ minLength: 1 })) }), { maxItems: 20, uniqueBy: (a) => a.key }),
     ),
     matchConditions: opt(
-      arr(obj({ name: req(str({ grammar: qualifiedNameError })), expression: req(str({ minLength: 1 })) }), { maxItems: 64, uniqueBy: (c) => c.name }),
+      arr(obj({ name: req(str({ grammar: qualifiedNameError })), expression: req(str({ minLength: 1 })) }), {
+        maxItems: 64,
+        uniqueBy: (c) => c.name,
+      }),
     ),
-    variables: opt(arr(obj({ name: req(str({ pattern: CEL_IDENTIFIER })), expression: req(str({ minLength: 1 })) }), { uniqueBy: (v) => v.name })),
+    variables: opt(
+      arr(obj({ name: req(str({ pattern: CEL_IDENTIFIER })), expression: req(str({ minLength: 1 })) }), { uniqueBy: (v) => v.name }),
+    ),
   },
   (s, path, errors) => {
     if ((s.validations ?? []).length === 0 && (s.auditAnnotations ?? []).length === 0) {
       errors.push(`${path}: validations and auditAnnotations must not both be empty`);
     }
     for (const [i, v] of (s.validations ?? []).entries()) {
-      if (/[\r\n]/.test(v.expression ?? '') && !v.message) errors.push(`${path}.validations[${i}].message: required when the expression has line breaks`);
+      if (/[\r\n]/.test(v.expression ?? '') && !v.message)
+        errors.push(`${path}.validations[${i}].message: required when the expression has line breaks`);
     }
   },
 );

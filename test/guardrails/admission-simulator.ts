@@ -209,7 +209,8 @@ function matchResourcesMatches(match: Json | undefined, req: SimRequest, require
     if (!selectorMatches(match.namespaceSelector, labelsOf(req.object ?? req.oldObject))) return false;
   }
   if (match.objectSelector) {
-    if (!selectorMatches(match.objectSelector, labelsOf(req.object)) && !selectorMatches(match.objectSelector, labelsOf(req.oldObject))) return false;
+    if (!selectorMatches(match.objectSelector, labelsOf(req.object)) && !selectorMatches(match.objectSelector, labelsOf(req.oldObject)))
+      return false;
   }
   return true;
 }

@@ -13,14 +13,66 @@ import { parse } from '@bufbuild/cel';
 /** Function names (as they appear in the parsed AST, operators included) available to 1.28 admission policies. */
 export const K8S_128_FUNCTIONS: ReadonlySet<string> = new Set([
   // Operators and standard functions.
-  '!_', '-_', '_!=_', '_%_', '_&&_', '_*_', '_+_', '_-_', '_/_', '_<=_', '_<_', '_==_', '_>=_', '_>_', '_?_:_',
-  '_[_]', '_||_', '@in', '@not_strictly_false', 'bool', 'bytes', 'contains', 'double', 'duration', 'dyn', 'endsWith',
-  'int', 'matches', 'size', 'startsWith', 'string', 'timestamp', 'type', 'uint',
+  '!_',
+  '-_',
+  '_!=_',
+  '_%_',
+  '_&&_',
+  '_*_',
+  '_+_',
+  '_-_',
+  '_/_',
+  '_<=_',
+  '_<_',
+  '_==_',
+  '_>=_',
+  '_>_',
+  '_?_:_',
+  '_[_]',
+  '_||_',
+  '@in',
+  '@not_strictly_false',
+  'bool',
+  'bytes',
+  'contains',
+  'double',
+  'duration',
+  'dyn',
+  'endsWith',
+  'int',
+  'matches',
+  'size',
+  'startsWith',
+  'string',
+  'timestamp',
+  'type',
+  'uint',
   // Extended strings library, version 1.
-  'charAt', 'indexOf', 'lastIndexOf', 'lowerAscii', 'upperAscii', 'replace', 'split', 'join', 'substring', 'trim',
+  'charAt',
+  'indexOf',
+  'lastIndexOf',
+  'lowerAscii',
+  'upperAscii',
+  'replace',
+  'split',
+  'join',
+  'substring',
+  'trim',
   // Kubernetes list, regex and URL libraries.
-  'isSorted', 'sum', 'min', 'max', 'find', 'findAll', 'url', 'isURL', 'getScheme', 'getHost', 'getHostname',
-  'getPort', 'getEscapedPath', 'getQuery',
+  'isSorted',
+  'sum',
+  'min',
+  'max',
+  'find',
+  'findAll',
+  'url',
+  'isURL',
+  'getScheme',
+  'getHost',
+  'getHostname',
+  'getPort',
+  'getEscapedPath',
+  'getQuery',
 ]);
 
 /** Syntax that only parses with optional types enabled (1.29+). */
@@ -83,11 +135,17 @@ export function policyExpressions(policy: Node): { where: string; expression: st
   const spec = policy.spec ?? {};
   const name = policy.metadata?.name;
   return [
-    ...(spec.matchConditions ?? []).map((c: Node) => ({ where: `${name} matchConditions[${c.name}]`, expression: c.expression, kind: 'bool' as const })),
+    ...(spec.matchConditions ?? []).map((c: Node) => ({
+      where: `${name} matchConditions[${c.name}]`,
+      expression: c.expression,
+      kind: 'bool' as const,
+    })),
     ...(spec.variables ?? []).map((v: Node) => ({ where: `${name} variables[${v.name}]`, expression: v.expression, kind: 'any' as const })),
     ...(spec.validations ?? []).flatMap((v: Node, i: number) => [
       { where: `${name} validations[${i}].expression`, expression: v.expression, kind: 'bool' as const },
-      ...(v.messageExpression ? [{ where: `${name} validations[${i}].messageExpression`, expression: v.messageExpression, kind: 'string' as const }] : []),
+      ...(v.messageExpression
+        ? [{ where: `${name} validations[${i}].messageExpression`, expression: v.messageExpression, kind: 'string' as const }]
+        : []),
     ]),
   ];
 }

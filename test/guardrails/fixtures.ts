@@ -21,9 +21,15 @@ export const NAMESPACES: Record<string, Record<string, string>> = {
 export const USERS = {
   tenant: { username: 'alice@example.com', groups: ['team-a', 'system:authenticated'] },
   platform: { username: 'bob@example.com', groups: ['platform-admins', 'system:authenticated'] },
-  argocd: { username: 'system:serviceaccount:argocd:argocd-application-controller', groups: ['system:serviceaccounts', 'system:serviceaccounts:argocd', 'system:authenticated'] },
+  argocd: {
+    username: 'system:serviceaccount:argocd:argocd-application-controller',
+    groups: ['system:serviceaccounts', 'system:serviceaccounts:argocd', 'system:authenticated'],
+  },
   noGroups: { username: 'carol@example.com', groups: [] as string[] },
-  daemonSetController: { username: 'system:serviceaccount:kube-system:daemon-set-controller', groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'] },
+  daemonSetController: {
+    username: 'system:serviceaccount:kube-system:daemon-set-controller',
+    groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
+  },
 };
 
 /** The guardrail props the evaluation corpus is written against. */
@@ -78,7 +84,12 @@ const DAEMONSETS = { group: 'apps', version: 'v1', resource: 'daemonsets' };
 const PODS = { group: '', version: 'v1', resource: 'pods' };
 
 /** CREATE (or UPDATE with `old`) of a DaemonSet. */
-export function daemonSetRequest(ds: Json, user = USERS.tenant, old: Json | null = null, operation: SimRequest['operation'] = old ? 'UPDATE' : 'CREATE'): SimRequest {
+export function daemonSetRequest(
+  ds: Json,
+  user = USERS.tenant,
+  old: Json | null = null,
+  operation: SimRequest['operation'] = old ? 'UPDATE' : 'CREATE',
+): SimRequest {
   const ns = ds.metadata.namespace;
   return {
     operation,

@@ -76,20 +76,29 @@ describe('NodeServicesNamespace', () => {
   });
 
   test('GIVEN trusted false, extra labels and annotations THEN no trust label, extras kept', () => {
-    const ns = synth({ name: 'edge-agents', trusted: false, labels: { team: 'edge' }, annotations: { 'example.com/owner': 'edge-team' } })[0];
+    const ns = synth({
+      name: 'edge-agents',
+      trusted: false,
+      labels: { team: 'edge' },
+      annotations: { 'example.com/owner': 'edge-team' },
+    })[0];
     expect(ns.metadata.labels[TRUST_LABEL_KEY]).toBeUndefined();
     expect(ns.metadata.labels.team).toBe('edge');
     expect(ns.metadata.annotations).toEqual({ 'example.com/owner': 'edge-team' });
   });
 
   test('GIVEN criticalPriorityClasses WHEN synthesized THEN a ResourceQuota scoped to those classes is emitted in the namespace', () => {
-    const manifests = synth({ criticalPriorityClasses: [SystemPriorityClass.SYSTEM_NODE_CRITICAL, SystemPriorityClass.SYSTEM_CLUSTER_CRITICAL] });
+    const manifests = synth({
+      criticalPriorityClasses: [SystemPriorityClass.SYSTEM_NODE_CRITICAL, SystemPriorityClass.SYSTEM_CLUSTER_CRITICAL],
+    });
     expect(manifests.map((m) => m.kind)).toEqual(['Namespace', 'ResourceQuota']);
     const quota = manifests[1];
     expect(quota.metadata).toMatchObject({ name: 'critical-pods', namespace: 'node-services' });
     expect(quota.spec).toEqual({
       hard: { pods: String(DEFAULT_CRITICAL_PODS_LIMIT) },
-      scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['system-node-critical', 'system-cluster-critical'] }] },
+      scopeSelector: {
+        matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['system-node-critical', 'system-cluster-critical'] }],
+      },
     });
     expect(quota.metadata.labels['app.kubernetes.io/managed-by']).toBe('cdk8s-node-services');
     expect(manifests).toMatchSnapshot();
@@ -103,7 +112,10 @@ describe('NodeServicesNamespace', () => {
   test('GIVEN every variant WHEN validated with kubernetes-models THEN Namespace and ResourceQuota are valid', () => {
     const all = [
       ...synth(),
-      ...synth({ criticalPriorityClasses: [SystemPriorityClass.SYSTEM_NODE_CRITICAL], podSecurityLevel: PodSecurityLevel.PRIVILEGED }, undefined),
+      ...synth(
+        { criticalPriorityClasses: [SystemPriorityClass.SYSTEM_NODE_CRITICAL], podSecurityLevel: PodSecurityLevel.PRIVILEGED },
+        undefined,
+      ),
       ...synth({ name: 'kube-system', trusted: false }),
     ];
     for (const m of all) {
@@ -124,12 +136,32 @@ describe('NodeServicesNamespace', () => {
     ['unpinned version', { podSecurityVersion: 'latest' }, ['podSecurityVersion = "latest"', 'v1.28']],
     ['malformed version', { podSecurityVersion: '1.28' }, ['podSecurityVersion = "1.28"']],
     ['unknown level', { podSecurityLevel: 'strict' as PodSecurityLevel }, ['podSecurityLevel = "strict"', 'BASELINE']],
-    ['unknown priority class', { criticalPriorityClasses: ['high' as SystemPriorityClass] }, ['criticalPriorityClasses[0] = "high"', 'SYSTEM_NODE_CRITICAL']],
-    ['duplicate priority class', { criticalPriorityClasses: [SystemPriorityClass.SYSTEM_NODE_CRITICAL, SystemPriorityClass.SYSTEM_NODE_CRITICAL] }, ['criticalPriorityClasses', 'twice']],
-    ['quota in kube-system', { name: 'kube-system', criticalPriorityClasses: [SystemPriorityClass.SYSTEM_NODE_CRITICAL] }, ['criticalPriorityClasses', 'kube-system']],
-    ['zero limit', { criticalPriorityClasses: [SystemPriorityClass.SYSTEM_NODE_CRITICAL], criticalPodsLimit: 0 }, ['criticalPodsLimit = 0', 'positive']],
+    [
+      'unknown priority class',
+      { criticalPriorityClasses: ['high' as SystemPriorityClass] },
+      ['criticalPriorityClasses[0] = "high"', 'SYSTEM_NODE_CRITICAL'],
+    ],
+    [
+      'duplicate priority class',
+      { criticalPriorityClasses: [SystemPriorityClass.SYSTEM_NODE_CRITICAL, SystemPriorityClass.SYSTEM_NODE_CRITICAL] },
+      ['criticalPriorityClasses', 'twice'],
+    ],
+    [
+      'quota in kube-system',
+      { name: 'kube-system', criticalPriorityClasses: [SystemPriorityClass.SYSTEM_NODE_CRITICAL] },
+      ['criticalPriorityClasses', 'kube-system'],
+    ],
+    [
+      'zero limit',
+      { criticalPriorityClasses: [SystemPriorityClass.SYSTEM_NODE_CRITICAL], criticalPodsLimit: 0 },
+      ['criticalPodsLimit = 0', 'positive'],
+    ],
     ['limit without classes', { criticalPodsLimit: 10 }, ['criticalPodsLimit = 10', 'no effect']],
-    ['Pod Security label given directly', { labels: { 'pod-security.kubernetes.io/enforce': 'baseline' } }, ['pod-security.kubernetes.io/enforce', 'podSecurityLevel']],
+    [
+      'Pod Security label given directly',
+      { labels: { 'pod-security.kubernetes.io/enforce': 'baseline' } },
+      ['pod-security.kubernetes.io/enforce', 'podSecurityLevel'],
+    ],
     ['trust label given directly', { labels: { [TRUST_LABEL_KEY]: 'true' } }, [TRUST_LABEL_KEY, 'trusted prop']],
     ['bad label value', { labels: { team: 'not valid!' } }, ['labels["team"]', 'not valid!']],
     ['bad partOf', { partOf: 'x'.repeat(64) }, ['partOf', '63']],

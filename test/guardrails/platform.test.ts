@@ -49,22 +49,37 @@ function request(resource: string, object: Json, namespace: string, labels: Reco
 describe('platform composed of namespace, guardrails, a LogAgent and its alerts', () => {
   test('GIVEN the chart THEN cluster-scoped objects carry no namespace and every object is managed by the library', () => {
     for (const m of manifests) {
-      const clusterScoped = ['Namespace', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'ClusterRole', 'ClusterRoleBinding'].includes(m.kind);
+      const clusterScoped = [
+        'Namespace',
+        'ValidatingAdmissionPolicy',
+        'ValidatingAdmissionPolicyBinding',
+        'ClusterRole',
+        'ClusterRoleBinding',
+      ].includes(m.kind);
       if (clusterScoped) expect({ kind: m.kind, namespace: m.metadata.namespace }).toEqual({ kind: m.kind, namespace: undefined });
       expect(m.metadata.labels['app.kubernetes.io/managed-by']).toBe('cdk8s-node-services');
     }
   });
 
-  test.each([false, true])('GIVEN the LogAgent DaemonSet in the trusted namespace (API server view: %s) THEN the policies admit it', (apiServerView) => {
-    const decision = admit(manifests, request('daemonsets', daemonSet, 'node-services', namespaceObject.metadata.labels, USERS.platform), { apiServerView });
-    expect(decision.errors).toEqual([]);
-    expect(decision.denials).toEqual([]);
-    expect(decision.evaluated).toContain('node-services-allowlists-daemonsets/node-services-allowlists-daemonsets');
-  });
+  test.each([false, true])(
+    'GIVEN the LogAgent DaemonSet in the trusted namespace (API server view: %s) THEN the policies admit it',
+    (apiServerView) => {
+      const decision = admit(
+        manifests,
+        request('daemonsets', daemonSet, 'node-services', namespaceObject.metadata.labels, USERS.platform),
+        { apiServerView },
+      );
+      expect(decision.errors).toEqual([]);
+      expect(decision.denials).toEqual([]);
+      expect(decision.evaluated).toContain('node-services-allowlists-daemonsets/node-services-allowlists-daemonsets');
+    },
+  );
 
   test('GIVEN a pod the DaemonSet controller creates from the template THEN it is admitted in the trusted namespace', () => {
     const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: `${logs.name}-x7k2p` }, spec: daemonSet.spec.template.spec };
-    const decision = admit(manifests, request('pods', pod, 'node-services', namespaceObject.metadata.labels, USERS.daemonSetController), { apiServerView: true });
+    const decision = admit(manifests, request('pods', pod, 'node-services', namespaceObject.metadata.labels, USERS.daemonSetController), {
+      apiServerView: true,
+    });
     expect(decision).toMatchObject({ allowed: true, errors: [] });
   });
 

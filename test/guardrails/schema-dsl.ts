@@ -22,7 +22,9 @@ function typeName(v: unknown): string {
 }
 
 /** A string, optionally with a pattern, a minimum length and a semantic check returning an error or undefined. */
-export function str(opts: { pattern?: RegExp; minLength?: number; noLineBreaks?: boolean; grammar?: (v: string) => string | undefined } = {}): Check {
+export function str(
+  opts: { pattern?: RegExp; minLength?: number; noLineBreaks?: boolean; grammar?: (v: string) => string | undefined } = {},
+): Check {
   return (v, path, errors) => {
     if (typeof v !== 'string') return void errors.push(`${path}: must be a string (is ${typeName(v)})`);
     if (opts.minLength !== undefined && v.length < opts.minLength) errors.push(`${path}: must have at least ${opts.minLength} characters`);
@@ -115,11 +117,17 @@ export const labelSelector = obj({
   matchExpressions: opt(
     arr(
       obj(
-        { key: req(str({ grammar: qualifiedNameError })), operator: req(oneOf('In', 'NotIn', 'Exists', 'DoesNotExist')), values: opt(arr(str({ grammar: labelValueError }))) },
+        {
+          key: req(str({ grammar: qualifiedNameError })),
+          operator: req(oneOf('In', 'NotIn', 'Exists', 'DoesNotExist')),
+          values: opt(arr(str({ grammar: labelValueError }))),
+        },
         (r, path, errors) => {
           const n = (r.values ?? []).length;
-          if ((r.operator === 'In' || r.operator === 'NotIn') && n === 0) errors.push(`${path}.values: must be non-empty for ${r.operator}`);
-          if ((r.operator === 'Exists' || r.operator === 'DoesNotExist') && n > 0) errors.push(`${path}.values: must be empty for ${r.operator}`);
+          if ((r.operator === 'In' || r.operator === 'NotIn') && n === 0)
+            errors.push(`${path}.values: must be non-empty for ${r.operator}`);
+          if ((r.operator === 'Exists' || r.operator === 'DoesNotExist') && n > 0)
+            errors.push(`${path}.values: must be empty for ${r.operator}`);
         },
       ),
     ),

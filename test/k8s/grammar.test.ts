@@ -17,10 +17,16 @@ import {
 } from '../../src/k8s';
 
 describe('names and labels', () => {
-  test.each(['a', 'fluent-bit', 'a1', '0abc', 'a'.repeat(63)])('DNS-1123 label %s is valid', (v) => expect(dns1123LabelError(v)).toBeUndefined());
-  test.each(['', 'A', '-a', 'a-', 'a_b', 'a.b', 'a'.repeat(64)])('DNS-1123 label %j is invalid', (v) => expect(dns1123LabelError(v)).toBeDefined());
+  test.each(['a', 'fluent-bit', 'a1', '0abc', 'a'.repeat(63)])('DNS-1123 label %s is valid', (v) =>
+    expect(dns1123LabelError(v)).toBeUndefined(),
+  );
+  test.each(['', 'A', '-a', 'a-', 'a_b', 'a.b', 'a'.repeat(64)])('DNS-1123 label %j is invalid', (v) =>
+    expect(dns1123LabelError(v)).toBeDefined(),
+  );
   test.each(['ebs.csi.aws.com', 'a', 'a-b.c'])('subdomain %s is valid', (v) => expect(dns1123SubdomainError(v)).toBeUndefined());
-  test.each(['', 'a..b', '.a', 'A.b', 'a_b.c', 'x'.repeat(254)])('subdomain %j is invalid', (v) => expect(dns1123SubdomainError(v)).toBeDefined());
+  test.each(['', 'a..b', '.a', 'A.b', 'a_b.c', 'x'.repeat(254)])('subdomain %j is invalid', (v) =>
+    expect(dns1123SubdomainError(v)).toBeDefined(),
+  );
   test.each(['app', 'app.kubernetes.io/name', 'nvidia.com/gpu.present', 'A_b.C-d', 'node-role.kubernetes.io/control-plane'])(
     'qualified name %s is valid',
     (v) => expect(qualifiedNameError(v)).toBeUndefined(),
@@ -31,7 +37,9 @@ describe('names and labels', () => {
   test.each(['', 'true', '3.1.9', 'a_b-c.d', 'v'.repeat(63)])('label value %j is valid', (v) => expect(labelValueError(v)).toBeUndefined());
   test.each(['-a', 'a-', 'a b', 'a/b', 'v'.repeat(64)])('label value %j is invalid', (v) => expect(labelValueError(v)).toBeDefined());
   test.each(['http', 'metrics-9100', 'a'.repeat(15)])('port name %s is valid', (v) => expect(portNameError(v)).toBeUndefined());
-  test.each(['', '9100', 'a--b', '-a', 'a-', 'HTTP', 'a'.repeat(16)])('port name %j is invalid', (v) => expect(portNameError(v)).toBeDefined());
+  test.each(['', '9100', 'a--b', '-a', 'a-', 'HTTP', 'a'.repeat(16)])('port name %j is invalid', (v) =>
+    expect(portNameError(v)).toBeDefined(),
+  );
   test.each(['NODE_NAME', 'a.b-c', '_x'])('env name %s is valid', (v) => expect(envVarNameError(v)).toBeUndefined());
   test.each(['', '1A', 'A B', 'A=B'])('env name %j is invalid', (v) => expect(envVarNameError(v)).toBeDefined());
 });
@@ -48,7 +56,9 @@ describe('quantities', () => {
     ['1e3', 1000],
     ['2E', 2e18],
   ])('%s parses to %d', (text, value) => expect(parseQuantity(text)).toBeCloseTo(value));
-  test.each(['', 'abc', '1h', '128MB', '1.2.3', 'Mi', '1 Gi'])('%j is not a quantity', (text) => expect(parseQuantity(text)).toBeUndefined());
+  test.each(['', 'abc', '1h', '128MB', '1.2.3', 'Mi', '1 Gi'])('%j is not a quantity', (text) =>
+    expect(parseQuantity(text)).toBeUndefined(),
+  );
   test('negative quantities are refused', () => expect(quantityError('-1')).toMatch(/negative/));
 });
 
@@ -63,8 +73,18 @@ describe('IntOrString', () => {
 
 describe('images', () => {
   test('registry, repository, tag and digest are split like a container runtime does', () => {
-    expect(parseImage('fluent/fluent-bit:3.1.9')).toEqual({ registry: 'docker.io', repository: 'fluent/fluent-bit', tag: '3.1.9', digest: undefined });
-    expect(parseImage('localhost:5000/agent')).toEqual({ registry: 'localhost:5000', repository: 'agent', tag: undefined, digest: undefined });
+    expect(parseImage('fluent/fluent-bit:3.1.9')).toEqual({
+      registry: 'docker.io',
+      repository: 'fluent/fluent-bit',
+      tag: '3.1.9',
+      digest: undefined,
+    });
+    expect(parseImage('localhost:5000/agent')).toEqual({
+      registry: 'localhost:5000',
+      repository: 'agent',
+      tag: undefined,
+      digest: undefined,
+    });
     const digest = 'sha256:' + 'a'.repeat(64);
     expect(parseImage(`quay.io/prometheus/node-exporter:v1.8.2@${digest}`)).toEqual({
       registry: 'quay.io',
@@ -73,7 +93,9 @@ describe('images', () => {
       digest,
     });
   });
-  test.each(['nginx', 'nginx:latest', 'UPPER/case:1', 'a b:1', 'repo@sha256:short'])('%s is not pinned', (ref) => expect(imagePinError(ref)).toBeDefined());
+  test.each(['nginx', 'nginx:latest', 'UPPER/case:1', 'a b:1', 'repo@sha256:short'])('%s is not pinned', (ref) =>
+    expect(imagePinError(ref)).toBeDefined(),
+  );
   test.each(['nginx:1.27', 'nginx@sha256:' + 'b'.repeat(64), 'nginx:latest@sha256:' + 'c'.repeat(64)])('%s is pinned', (ref) =>
     expect(imagePinError(ref)).toBeUndefined(),
   );

@@ -1,10 +1,5 @@
 import { Chart, Testing } from 'cdk8s';
-import {
-  AlertRuleLayout,
-  NodeServiceAlerts,
-  NodeServiceAlertsProps,
-  NodeServiceAlertTarget,
-} from '../../src/observability';
+import { AlertRuleLayout, NodeServiceAlerts, NodeServiceAlertsProps, NodeServiceAlertTarget } from '../../src/observability';
 import { validatePodMonitor, validatePrometheusRule } from './monitoring-schema';
 import { promqlErrors, rangeDurations, vectorSelectors } from './promql';
 
@@ -65,7 +60,13 @@ const rulesOf = (manifests: Json[]): Json[] =>
   manifests.filter((m) => m.kind === 'PrometheusRule').flatMap((m) => m.spec.groups.flatMap((g: Json) => g.rules));
 
 const SERVICES: NodeServiceAlertTarget[] = [
-  { name: 'fluent-bit', namespace: 'node-services', kind: 'log-agent', selector: { 'app.kubernetes.io/name': 'fluent-bit', 'app.kubernetes.io/instance': 'fluent-bit' }, metrics: { port: 'metrics', path: '/api/v1/metrics/prometheus', interval: '30s' } },
+  {
+    name: 'fluent-bit',
+    namespace: 'node-services',
+    kind: 'log-agent',
+    selector: { 'app.kubernetes.io/name': 'fluent-bit', 'app.kubernetes.io/instance': 'fluent-bit' },
+    metrics: { port: 'metrics', path: '/api/v1/metrics/prometheus', interval: '30s' },
+  },
   { name: 'calico-node', namespace: 'calico-system', kind: 'cni-plugin', team: 'network' },
   { name: 'ebs-csi-node', namespace: 'node-services', kind: 'csi-node', team: 'storage' },
 ];
@@ -131,18 +132,29 @@ describe('NodeServiceAlerts', () => {
   test('GIVEN the coverage alerts THEN each uses the metrics its question needs', () => {
     const rules = rulesOf(manifests).filter((r) => r.labels.node_service === 'calico-node');
     const metrics = (alert: string) => new Set(vectorSelectors(rules.find((r) => r.alert === alert).expr).map((v) => v.metric));
-    expect(metrics('NodeServicePodsNotScheduled')).toEqual(new Set(['kube_daemonset_status_desired_number_scheduled', 'kube_daemonset_status_current_number_scheduled']));
-    expect(metrics('NodeServiceNodesWithoutAvailablePod')).toEqual(new Set(['kube_daemonset_status_desired_number_scheduled', 'kube_daemonset_status_number_available']));
+    expect(metrics('NodeServicePodsNotScheduled')).toEqual(
+      new Set(['kube_daemonset_status_desired_number_scheduled', 'kube_daemonset_status_current_number_scheduled']),
+    );
+    expect(metrics('NodeServiceNodesWithoutAvailablePod')).toEqual(
+      new Set(['kube_daemonset_status_desired_number_scheduled', 'kube_daemonset_status_number_available']),
+    );
     expect(metrics('NodeServicePodsMisscheduled')).toEqual(new Set(['kube_daemonset_status_number_misscheduled']));
     expect(metrics('NodeServiceRolloutStuck')).toEqual(
-      new Set(['kube_daemonset_status_updated_number_scheduled', 'kube_daemonset_status_desired_number_scheduled', 'kube_daemonset_status_observed_generation', 'kube_daemonset_metadata_generation']),
+      new Set([
+        'kube_daemonset_status_updated_number_scheduled',
+        'kube_daemonset_status_desired_number_scheduled',
+        'kube_daemonset_status_observed_generation',
+        'kube_daemonset_metadata_generation',
+      ]),
     );
     expect(metrics('NodeServicePodCrashLooping')).toEqual(new Set(['kube_pod_container_status_restarts_total', 'kube_pod_owner']));
     expect(rangeDurations(rules.find((r) => r.alert === 'NodeServiceRolloutStuck').expr)).toEqual(['5m']);
   });
 
   test.each(ALL_KINDS)('GIVEN kind %s THEN for and severity follow the tuning table (critical kinds page faster)', (kind) => {
-    const rules = rulesOf(synth({ services: [{ name: 'agent', namespace: 'node-services', kind, selector: { app: 'agent' }, metrics: { port: 'metrics' } }] }));
+    const rules = rulesOf(
+      synth({ services: [{ name: 'agent', namespace: 'node-services', kind, selector: { app: 'agent' }, metrics: { port: 'metrics' } }] }),
+    );
     const table = TUNING[CRITICAL_KINDS.includes(kind) ? 'critical' : 'standard'];
     expect(rules.map((r) => r.alert).sort()).toEqual(Object.keys(table).sort());
     for (const r of rules) {
@@ -152,20 +164,37 @@ describe('NodeServiceAlerts', () => {
   });
 
   test('GIVEN critical overridden per service THEN the tuning follows the override, not the kind', () => {
-    const rules = rulesOf(synth({ services: [{ name: 'falco', namespace: 'node-services', kind: 'security-agent', critical: true }, { name: 'dcgm', namespace: 'node-services', kind: 'gpu-monitor', critical: false }] }));
+    const rules = rulesOf(
+      synth({
+        services: [
+          { name: 'falco', namespace: 'node-services', kind: 'security-agent', critical: true },
+          { name: 'dcgm', namespace: 'node-services', kind: 'gpu-monitor', critical: false },
+        ],
+      }),
+    );
     const of = (svc: string, alert: string) => rules.find((r) => r.labels.node_service === svc && r.alert === alert);
     expect(of('falco', 'NodeServicePodsNotScheduled').labels.severity).toBe('critical');
     expect(of('dcgm', 'NodeServicePodsNotScheduled').labels.severity).toBe('warning');
   });
 
   test('GIVEN teams THEN the service team wins over the construct team, which wins over "platform"', () => {
-    const rules = rulesOf(synth({ team: 'sre', services: [{ name: 'a', namespace: 'ns', kind: 'log-agent' }, { name: 'b', namespace: 'ns', kind: 'log-agent', team: 'logging' }] }));
+    const rules = rulesOf(
+      synth({
+        team: 'sre',
+        services: [
+          { name: 'a', namespace: 'ns', kind: 'log-agent' },
+          { name: 'b', namespace: 'ns', kind: 'log-agent', team: 'logging' },
+        ],
+      }),
+    );
     expect(new Set(rules.filter((r) => r.labels.node_service === 'a').map((r) => r.labels.team))).toEqual(new Set(['sre']));
     expect(new Set(rules.filter((r) => r.labels.node_service === 'b').map((r) => r.labels.team))).toEqual(new Set(['logging']));
   });
 
   test('GIVEN the missing-pod alert THEN its description names the DaemonSet and the count', () => {
-    const rule = rulesOf(manifests).find((r) => r.labels.node_service === 'calico-node' && r.alert === 'NodeServiceNodesWithoutAvailablePod');
+    const rule = rulesOf(manifests).find(
+      (r) => r.labels.node_service === 'calico-node' && r.alert === 'NodeServiceNodesWithoutAvailablePod',
+    );
     expect(rule.annotations.description).toContain('{{ $labels.namespace }}/{{ $labels.daemonset }}');
     expect(rule.annotations.description).toContain('$value');
   });
@@ -185,11 +214,14 @@ describe('NodeServiceAlerts', () => {
       'affinity',
       'node-services coverage --nodes nodes.json',
       'amtool silence add node_service=fluent-bit',
-    ]) expect(missing).toContain(step);
+    ])
+      expect(missing).toContain(step);
     const crash = runbook('NodeServicePodCrashLooping');
-    for (const step of ['logs <pod> -c <container> --previous', 'Host path permissions', 'Kernel modules', 'Configuration', 'dependencies']) expect(crash).toContain(step);
+    for (const step of ['logs <pod> -c <container> --previous', 'Host path permissions', 'Kernel modules', 'Configuration', 'dependencies'])
+      expect(crash).toContain(step);
     const stuck = runbook('NodeServiceRolloutStuck');
-    for (const step of ['rollout status daemonset/fluent-bit', 'readiness probe', 'maxUnavailable', 'rollout undo daemonset/fluent-bit']) expect(stuck).toContain(step);
+    for (const step of ['rollout status daemonset/fluent-bit', 'readiness probe', 'maxUnavailable', 'rollout undo daemonset/fluent-bit'])
+      expect(stuck).toContain(step);
   });
 
   test('GIVEN a service without selector THEN the runbook finds its pods by name prefix', () => {
@@ -220,7 +252,13 @@ describe('NodeServiceAlerts', () => {
   });
 
   test('GIVEN ruleNamespace, ruleLabels and runbookBaseUrl THEN objects go to that namespace with those labels and alerts link their runbook', () => {
-    const out = synth({ services: SERVICES, layout: AlertRuleLayout.PER_NAMESPACE, ruleNamespace: 'monitoring', ruleLabels: { release: 'kube-prometheus-stack' }, runbookBaseUrl: 'https://runbooks.example.com/node-services/' });
+    const out = synth({
+      services: SERVICES,
+      layout: AlertRuleLayout.PER_NAMESPACE,
+      ruleNamespace: 'monitoring',
+      ruleLabels: { release: 'kube-prometheus-stack' },
+      runbookBaseUrl: 'https://runbooks.example.com/node-services/',
+    });
     expect(out.map((m) => [m.kind, m.metadata.namespace, m.metadata.name])).toEqual([
       ['PrometheusRule', 'monitoring', 'node-services-node-service-alerts'],
       ['PrometheusRule', 'monitoring', 'calico-system-node-service-alerts'],
@@ -228,9 +266,14 @@ describe('NodeServiceAlerts', () => {
     ]);
     for (const m of out) expect(m.metadata.labels.release).toBe('kube-prometheus-stack');
     const rules = rulesOf(out);
-    expect(rules.find((r) => r.alert === 'NodeServiceRolloutStuck').annotations.runbook_url).toBe('https://runbooks.example.com/node-services/nodeservicerolloutstuck');
+    expect(rules.find((r) => r.alert === 'NodeServiceRolloutStuck').annotations.runbook_url).toBe(
+      'https://runbooks.example.com/node-services/nodeservicerolloutstuck',
+    );
     // The scrape job of a PodMonitor is <its namespace>/<its name>.
-    expect(vectorSelectors(rules.find((r) => r.alert === 'NodeServiceMetricsDown').expr)[0].matchers.job).toEqual(['=', 'monitoring/fluent-bit']);
+    expect(vectorSelectors(rules.find((r) => r.alert === 'NodeServiceMetricsDown').expr)[0].matchers.job).toEqual([
+      '=',
+      'monitoring/fluent-bit',
+    ]);
   });
 
   test('GIVEN a custom kube-state-metrics selector THEN every kube-state-metrics series carries it', () => {
@@ -250,16 +293,32 @@ describe('NodeServiceAlerts prop errors', () => {
     ['bad namespace', { services: [{ ...svc, namespace: 'Node_Services' }] }, ['services[0].namespace']],
     ['bad name', { services: [{ ...svc, name: 'Fluent Bit' }] }, ['services[0].name = "Fluent Bit"']],
     ['duplicate service', { services: [svc, svc] }, ['services[1]', 'twice']],
-    ['bad selector', { kubeStateMetricsSelector: 'job=kube-state-metrics', services: [svc] }, ['kubeStateMetricsSelector', 'label matchers']],
+    [
+      'bad selector',
+      { kubeStateMetricsSelector: 'job=kube-state-metrics', services: [svc] },
+      ['kubeStateMetricsSelector', 'label matchers'],
+    ],
     ['metrics without selector', { services: [{ ...svc, metrics: { port: 'metrics' } }] }, ['services[0].selector', 'PodMonitor']],
     ['bad metrics port', { services: [{ ...svc, selector: { a: 'b' }, metrics: { port: 'Metrics_Port' } }] }, ['services[0].metrics.port']],
-    ['bad metrics path', { services: [{ ...svc, selector: { a: 'b' }, metrics: { port: 'metrics', path: 'metrics' } }] }, ['services[0].metrics.path']],
-    ['bad interval', { services: [{ ...svc, selector: { a: 'b' }, metrics: { port: 'metrics', interval: '30 seconds' } }] }, ['services[0].metrics.interval']],
+    [
+      'bad metrics path',
+      { services: [{ ...svc, selector: { a: 'b' }, metrics: { port: 'metrics', path: 'metrics' } }] },
+      ['services[0].metrics.path'],
+    ],
+    [
+      'bad interval',
+      { services: [{ ...svc, selector: { a: 'b' }, metrics: { port: 'metrics', interval: '30 seconds' } }] },
+      ['services[0].metrics.interval'],
+    ],
     ['bad team', { team: 'Platform Team!', services: [svc] }, ['team = "Platform Team!"']],
     ['bad rule namespace', { ruleNamespace: 'Monitoring', services: [svc] }, ['ruleNamespace']],
     ['bad rule label', { ruleLabels: { 'bad key!': 'x' }, services: [svc] }, ['ruleLabels']],
     ['bad runbook URL', { runbookBaseUrl: 'runbooks.example.com', services: [svc] }, ['runbookBaseUrl', 'https://']],
-    ['name clash in one rule namespace', { ruleNamespace: 'monitoring', services: [svc, { ...svc, namespace: 'other' }] }, ['ruleNamespace', 'fluent-bit-alerts', 'PER_NAMESPACE']],
+    [
+      'name clash in one rule namespace',
+      { ruleNamespace: 'monitoring', services: [svc, { ...svc, namespace: 'other' }] },
+      ['ruleNamespace', 'fluent-bit-alerts', 'PER_NAMESPACE'],
+    ],
     ['unknown layout', { layout: 'flat', services: [svc] }, ['layout = "flat"']],
   ])('GIVEN %s WHEN constructed THEN it throws naming the construct path, field, value and fix', (_t, props, fragments) => {
     const message = errorOf(props);

@@ -22,7 +22,8 @@ const rule = obj(
   },
   (r, path, errors) => {
     if ((r.alert === undefined) === (r.record === undefined)) errors.push(`${path}: exactly one of alert and record`);
-    if (r.record !== undefined && (r.for !== undefined || r.annotations !== undefined)) errors.push(`${path}: for and annotations are only valid on alerting rules`);
+    if (r.record !== undefined && (r.for !== undefined || r.annotations !== undefined))
+      errors.push(`${path}: for and annotations are only valid on alerting rules`);
   },
 );
 
@@ -68,7 +69,12 @@ export function validatePodMonitor(manifest: unknown): string[] {
       metadata: req(metadata(true)),
       spec: req(
         obj({
-          selector: req(obj({ matchLabels: opt(labels), matchExpressions: opt(arr(obj({ key: req(str()), operator: req(str()), values: opt(arr(str())) }))) })),
+          selector: req(
+            obj({
+              matchLabels: opt(labels),
+              matchExpressions: opt(arr(obj({ key: req(str()), operator: req(str()), values: opt(arr(str())) }))),
+            }),
+          ),
           namespaceSelector: opt(obj({ any: opt(bool), matchNames: opt(arr(str())) })),
           podMetricsEndpoints: opt(arr(podMetricsEndpoint)),
           jobLabel: opt(str()),

@@ -63,7 +63,12 @@ describe('checkManifests', () => {
         const shapes = [
           { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata, spec },
           { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'x' }, spec: { selector: {}, template: { spec: pod } } },
-          { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'x' }, spec: { template: { spec: { containers: [container], volumes } } } },
+          {
+            apiVersion: 'apps/v1',
+            kind: 'DaemonSet',
+            metadata: { name: 'x' },
+            spec: { template: { spec: { containers: [container], volumes } } },
+          },
         ];
         // WHEN checked THEN no rule fails on them
         const report = checkManifests(shapes);
@@ -90,7 +95,11 @@ describe('suppressions', () => {
     const report = checkManifests([ds]);
     // THEN the finding is marked suppressed with its reason and not counted as a warning
     expect(report.findings).toHaveLength(1);
-    expect(report.findings[0]).toMatchObject({ ruleId: 'host-path-writable', suppressed: true, suppressionReason: 'position database for tailed log files' });
+    expect(report.findings[0]).toMatchObject({
+      ruleId: 'host-path-writable',
+      suppressed: true,
+      suppressionReason: 'position database for tailed log files',
+    });
     expect(report.warningCount).toBe(0);
     expect(report.suppressedCount).toBe(1);
   });
@@ -209,7 +218,17 @@ describe('RuleCatalogue and PolicyEngine (class API)', () => {
     const { RuleCatalogue, PolicyEngine } = require('../../src/policy/engine') as typeof import('../../src/policy/engine');
     const all = RuleCatalogue.all();
     expect(all.length).toBeGreaterThanOrEqual(35);
-    expect(Object.keys(all[0]).sort()).toEqual(['category', 'configurable', 'example', 'fix', 'id', 'rationale', 'severity', 'suppressible', 'title']);
+    expect(Object.keys(all[0]).sort()).toEqual([
+      'category',
+      'configurable',
+      'example',
+      'fix',
+      'id',
+      'rationale',
+      'severity',
+      'suppressible',
+      'title',
+    ]);
     expect(RuleCatalogue.find('host-path-not-allowed')).toMatchObject({ severity: 'error', category: 'host-access', suppressible: true });
     expect(RuleCatalogue.find('nope')).toBeUndefined();
     const ds = compliantDaemonSet();
@@ -338,8 +357,24 @@ describe('checkInputFingerprint', () => {
     ['a function', () => () => 'value'],
     ['a symbol', () => Symbol('value')],
     ['a non-enumerable property', () => Object.defineProperty({}, 'hostPath', { value: { path: '/' }, enumerable: false })],
-    ['a getter that throws', () => Object.defineProperty({}, 'name', { get: () => { throw new Error('no'); }, enumerable: true })],
-    ['a cycle', () => { const o: any = {}; o.self = o; return o; }],
+    [
+      'a getter that throws',
+      () =>
+        Object.defineProperty({}, 'name', {
+          get: () => {
+            throw new Error('no');
+          },
+          enumerable: true,
+        }),
+    ],
+    [
+      'a cycle',
+      () => {
+        const o: any = {};
+        o.self = o;
+        return o;
+      },
+    ],
   ])('has none for input containing %s, so that such input is always checked afresh', (_what, make) => {
     const ds = compliantDaemonSet();
     ds.spec.template.spec.extra = make();

@@ -5,12 +5,15 @@ describe('jsonPath', () => {
   test('appends identifiers with a dot and quotes every other key, as the identifier grammar says', () => {
     const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.constantFrom('name', '_x', '$ref', 'a1', '1a', 'app.kubernetes.io/name', 'it\'s', 'back\\slash', 'ü')), (key) => {
-        // GIVEN any key WHEN appended THEN it is `.key` exactly when the key is an identifier, else a quoted bracket
-        const path = jsonPath('metadata', key);
-        if (identifier.test(key)) expect(path).toBe(`metadata.${key}`);
-        else expect(path).toBe(`metadata['${key.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}']`);
-      }),
+      fc.property(
+        fc.oneof(fc.string(), fc.constantFrom('name', '_x', '$ref', 'a1', '1a', 'app.kubernetes.io/name', "it's", 'back\\slash', 'ü')),
+        (key) => {
+          // GIVEN any key WHEN appended THEN it is `.key` exactly when the key is an identifier, else a quoted bracket
+          const path = jsonPath('metadata', key);
+          if (identifier.test(key)) expect(path).toBe(`metadata.${key}`);
+          else expect(path).toBe(`metadata['${key.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}']`);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -50,7 +53,7 @@ describe('memoizeByString', () => {
     expect(memo('x')).toBe('X');
   });
 
-  test('keeps returning the function\'s results beyond the number of values it remembers', () => {
+  test("keeps returning the function's results beyond the number of values it remembers", () => {
     const memo = memoizeByString((value: string) => value.length);
     const values = Array.from({ length: 10000 }, (_, i) => 'v'.repeat(i % 50) + i);
     expect(values.map(memo)).toEqual(values.map((v) => v.length));

@@ -75,6 +75,8 @@ describe('NodeServicesValidation (cdk8s CLI validation plugin)', () => {
   });
 
   test('refuses an invalid configuration when constructed', () => {
-    expect(() => new NodeServicesValidation({ rules: { 'no-such-rule': 'off' as any } })).toThrow(/properties: rules: unknown rule id 'no-such-rule'/);
+    expect(() => new NodeServicesValidation({ rules: { 'no-such-rule': 'off' as any } })).toThrow(
+      /properties: rules: unknown rule id 'no-such-rule'/,
+    );
   });
 });

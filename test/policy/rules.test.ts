@@ -47,10 +47,28 @@ const POD = 'spec.template.spec';
 
 const nonCompliant: BadCase[] = [
   // API validity
-  { rule: 'daemonset-api-version', name: 'extensions/v1beta1', mutate: (ds) => (ds.apiVersion = 'extensions/v1beta1'), path: 'apiVersion', message: /extensions\/v1beta1/ },
+  {
+    rule: 'daemonset-api-version',
+    name: 'extensions/v1beta1',
+    mutate: (ds) => (ds.apiVersion = 'extensions/v1beta1'),
+    path: 'apiVersion',
+    message: /extensions\/v1beta1/,
+  },
   { rule: 'daemonset-spec-invalid', name: 'no containers', mutate: (ds) => (podOf(ds).containers = []), path: `${POD}.containers` },
-  { rule: 'daemonset-spec-invalid', name: 'activeDeadlineSeconds', mutate: (ds) => (podOf(ds).activeDeadlineSeconds = 60), path: `${POD}.activeDeadlineSeconds`, message: /60/ },
-  { rule: 'daemonset-spec-invalid', name: 'negative minReadySeconds', mutate: (ds) => (ds.spec.minReadySeconds = -1), path: 'spec.minReadySeconds', message: /-1/ },
+  {
+    rule: 'daemonset-spec-invalid',
+    name: 'activeDeadlineSeconds',
+    mutate: (ds) => (podOf(ds).activeDeadlineSeconds = 60),
+    path: `${POD}.activeDeadlineSeconds`,
+    message: /60/,
+  },
+  {
+    rule: 'daemonset-spec-invalid',
+    name: 'negative minReadySeconds',
+    mutate: (ds) => (ds.spec.minReadySeconds = -1),
+    path: 'spec.minReadySeconds',
+    message: /-1/,
+  },
   { rule: 'selector-invalid', name: 'missing selector', mutate: (ds) => delete ds.spec.selector, path: 'spec.selector' },
   { rule: 'selector-invalid', name: 'empty selector', mutate: (ds) => (ds.spec.selector = {}), path: 'spec.selector', message: /empty/ },
   {
@@ -142,7 +160,9 @@ const nonCompliant: BadCase[] = [
     name: 'In without values',
     mutate: (ds) =>
       (podOf(ds).affinity = {
-        nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'pool', operator: 'In' }] }] } },
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'pool', operator: 'In' }] }] },
+        },
       }),
     path: `${POD}.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0]`,
     message: /at least one value/,
@@ -159,17 +179,62 @@ const nonCompliant: BadCase[] = [
     name: 'preferred weight 0',
     mutate: (ds) =>
       (podOf(ds).affinity = {
-        nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 0, preference: { matchExpressions: [{ key: 'a', operator: 'Exists' }] } }] },
+        nodeAffinity: {
+          preferredDuringSchedulingIgnoredDuringExecution: [
+            { weight: 0, preference: { matchExpressions: [{ key: 'a', operator: 'Exists' }] } },
+          ],
+        },
       }),
     path: `${POD}.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight`,
   },
-  { rule: 'object-name-invalid', name: 'upper case and underscore', mutate: (ds) => (ds.metadata.name = 'Fluent_Bit'), path: 'metadata.name', message: /Fluent_Bit/ },
-  { rule: 'object-name-invalid', name: 'namespace with a dot', mutate: (ds) => (ds.metadata.namespace = 'team.logging'), path: 'metadata.namespace', message: /team\.logging/ },
-  { rule: 'label-invalid', name: 'value with a space', mutate: (ds) => (ds.metadata.labels.team = 'log team'), path: "metadata.labels.team", message: /log team/ },
-  { rule: 'label-invalid', name: 'numeric value on the template', mutate: (ds) => (ds.spec.template.metadata.labels.tier = 3), path: 'spec.template.metadata.labels.tier', message: /3/ },
-  { rule: 'annotation-invalid', name: 'key with a space', mutate: (ds) => (ds.metadata.annotations['owner team'] = 'x'), path: "metadata.annotations['owner team']" },
-  { rule: 'annotation-invalid', name: 'oversized annotations', mutate: (ds) => (ds.metadata.annotations['example.com/blob'] = 'x'.repeat(262145)), path: 'metadata.annotations', message: /262144/ },
-  { rule: 'quantity-invalid', name: '512MB', mutate: (ds) => (mainContainer(ds).resources.limits.memory = '512MB'), path: `${C0}.resources.limits.memory`, message: /512MB/ },
+  {
+    rule: 'object-name-invalid',
+    name: 'upper case and underscore',
+    mutate: (ds) => (ds.metadata.name = 'Fluent_Bit'),
+    path: 'metadata.name',
+    message: /Fluent_Bit/,
+  },
+  {
+    rule: 'object-name-invalid',
+    name: 'namespace with a dot',
+    mutate: (ds) => (ds.metadata.namespace = 'team.logging'),
+    path: 'metadata.namespace',
+    message: /team\.logging/,
+  },
+  {
+    rule: 'label-invalid',
+    name: 'value with a space',
+    mutate: (ds) => (ds.metadata.labels.team = 'log team'),
+    path: 'metadata.labels.team',
+    message: /log team/,
+  },
+  {
+    rule: 'label-invalid',
+    name: 'numeric value on the template',
+    mutate: (ds) => (ds.spec.template.metadata.labels.tier = 3),
+    path: 'spec.template.metadata.labels.tier',
+    message: /3/,
+  },
+  {
+    rule: 'annotation-invalid',
+    name: 'key with a space',
+    mutate: (ds) => (ds.metadata.annotations['owner team'] = 'x'),
+    path: "metadata.annotations['owner team']",
+  },
+  {
+    rule: 'annotation-invalid',
+    name: 'oversized annotations',
+    mutate: (ds) => (ds.metadata.annotations['example.com/blob'] = 'x'.repeat(262145)),
+    path: 'metadata.annotations',
+    message: /262144/,
+  },
+  {
+    rule: 'quantity-invalid',
+    name: '512MB',
+    mutate: (ds) => (mainContainer(ds).resources.limits.memory = '512MB'),
+    path: `${C0}.resources.limits.memory`,
+    message: /512MB/,
+  },
   {
     rule: 'quantity-invalid',
     name: 'emptyDir sizeLimit 1h',
@@ -184,7 +249,13 @@ const nonCompliant: BadCase[] = [
     path: `${C0}.resources.requests.memory`,
     message: /512Mi.*256Mi/,
   },
-  { rule: 'container-name-invalid', name: 'upper case', mutate: (ds) => (mainContainer(ds).name = 'FluentBit'), path: `${C0}.name`, message: /FluentBit/ },
+  {
+    rule: 'container-name-invalid',
+    name: 'upper case',
+    mutate: (ds) => (mainContainer(ds).name = 'FluentBit'),
+    path: `${C0}.name`,
+    message: /FluentBit/,
+  },
   { rule: 'container-name-invalid', name: 'missing', mutate: (ds) => delete mainContainer(ds).name, path: `${C0}.name` },
   {
     rule: 'duplicate-container-name',
@@ -194,9 +265,27 @@ const nonCompliant: BadCase[] = [
     message: /fluent-bit/,
   },
   { rule: 'container-image-missing', name: 'no image', mutate: (ds) => delete mainContainer(ds).image, path: `${C0}.image` },
-  { rule: 'port-invalid', name: 'containerPort out of range', mutate: (ds) => (mainContainer(ds).ports[0].containerPort = 70000), path: `${C0}.ports[0].containerPort`, message: /70000/ },
-  { rule: 'port-invalid', name: "name with '--'", mutate: (ds) => (mainContainer(ds).ports[0].name = 'http--x'), path: `${C0}.ports[0].name`, message: /http--x/ },
-  { rule: 'port-invalid', name: 'protocol HTTP', mutate: (ds) => (mainContainer(ds).ports[0].protocol = 'HTTP'), path: `${C0}.ports[0].protocol`, message: /HTTP/ },
+  {
+    rule: 'port-invalid',
+    name: 'containerPort out of range',
+    mutate: (ds) => (mainContainer(ds).ports[0].containerPort = 70000),
+    path: `${C0}.ports[0].containerPort`,
+    message: /70000/,
+  },
+  {
+    rule: 'port-invalid',
+    name: "name with '--'",
+    mutate: (ds) => (mainContainer(ds).ports[0].name = 'http--x'),
+    path: `${C0}.ports[0].name`,
+    message: /http--x/,
+  },
+  {
+    rule: 'port-invalid',
+    name: 'protocol HTTP',
+    mutate: (ds) => (mainContainer(ds).ports[0].protocol = 'HTTP'),
+    path: `${C0}.ports[0].protocol`,
+    message: /HTTP/,
+  },
   {
     rule: 'port-invalid',
     name: 'same hostPort twice',
@@ -223,8 +312,20 @@ const nonCompliant: BadCase[] = [
     path: `${POD}.volumes[0]`,
     message: /hostPath, emptyDir/,
   },
-  { rule: 'volume-invalid', name: 'no source', mutate: (ds) => podOf(ds).volumes.push({ name: 'empty' }), path: `${POD}.volumes[1]`, message: /no source/ },
-  { rule: 'volume-invalid', name: 'name with upper case', mutate: (ds) => podOf(ds).volumes.push({ name: 'Tmp', emptyDir: {} }), path: `${POD}.volumes[1].name`, message: /Tmp/ },
+  {
+    rule: 'volume-invalid',
+    name: 'no source',
+    mutate: (ds) => podOf(ds).volumes.push({ name: 'empty' }),
+    path: `${POD}.volumes[1]`,
+    message: /no source/,
+  },
+  {
+    rule: 'volume-invalid',
+    name: 'name with upper case',
+    mutate: (ds) => podOf(ds).volumes.push({ name: 'Tmp', emptyDir: {} }),
+    path: `${POD}.volumes[1].name`,
+    message: /Tmp/,
+  },
   {
     rule: 'duplicate-volume-name',
     name: 'two volumes named varlog',
@@ -263,7 +364,13 @@ const nonCompliant: BadCase[] = [
     path: `${C0}.volumeMounts[0].mountPropagation`,
     message: /Shared/,
   },
-  { rule: 'restart-policy-not-always', name: 'OnFailure', mutate: (ds) => (podOf(ds).restartPolicy = 'OnFailure'), path: `${POD}.restartPolicy`, message: /OnFailure/ },
+  {
+    rule: 'restart-policy-not-always',
+    name: 'OnFailure',
+    mutate: (ds) => (podOf(ds).restartPolicy = 'OnFailure'),
+    path: `${POD}.restartPolicy`,
+    message: /OnFailure/,
+  },
   {
     rule: 'host-path-invalid',
     name: "'..' element",
@@ -271,7 +378,13 @@ const nonCompliant: BadCase[] = [
     path: `${POD}.volumes[0].hostPath.path`,
     message: /\/var\/log\/\.\.\/\.\.\/etc/,
   },
-  { rule: 'host-path-invalid', name: 'unknown type', mutate: (ds) => (podOf(ds).volumes[0].hostPath.type = 'Dir'), path: `${POD}.volumes[0].hostPath.type`, message: /'Dir'/ },
+  {
+    rule: 'host-path-invalid',
+    name: 'unknown type',
+    mutate: (ds) => (podOf(ds).volumes[0].hostPath.type = 'Dir'),
+    path: `${POD}.volumes[0].hostPath.type`,
+    message: /'Dir'/,
+  },
   {
     rule: 'host-network-host-port-mismatch',
     name: 'hostPort differs from containerPort',
@@ -310,7 +423,13 @@ const nonCompliant: BadCase[] = [
     mutate: (ds) => sidecarInit(ds, { readinessProbe: { exec: { command: ['true'] } } }),
     path: 'spec.template.spec.initContainers[0].readinessProbe',
   },
-  { rule: 'env-var-invalid', name: 'name starting with a digit', mutate: (ds) => mainContainer(ds).env.push({ name: '1LEVEL', value: 'info' }), path: `${C0}.env[1].name`, message: /1LEVEL/ },
+  {
+    rule: 'env-var-invalid',
+    name: 'name starting with a digit',
+    mutate: (ds) => mainContainer(ds).env.push({ name: '1LEVEL', value: 'info' }),
+    path: `${C0}.env[1].name`,
+    message: /1LEVEL/,
+  },
   {
     rule: 'env-var-invalid',
     name: 'value and valueFrom',
@@ -396,8 +515,19 @@ const nonCompliant: BadCase[] = [
     path: `${C0}.volumeMounts[0].readOnly`,
     message: /docker\.sock/,
   },
-  { rule: 'host-path-type-missing', name: 'no type', mutate: (ds) => delete podOf(ds).volumes[0].hostPath.type, path: `${POD}.volumes[0].hostPath.type`, message: /varlog/ },
-  { rule: 'host-path-type-missing', name: 'empty type', mutate: (ds) => (podOf(ds).volumes[0].hostPath.type = ''), path: `${POD}.volumes[0].hostPath.type` },
+  {
+    rule: 'host-path-type-missing',
+    name: 'no type',
+    mutate: (ds) => delete podOf(ds).volumes[0].hostPath.type,
+    path: `${POD}.volumes[0].hostPath.type`,
+    message: /varlog/,
+  },
+  {
+    rule: 'host-path-type-missing',
+    name: 'empty type',
+    mutate: (ds) => (podOf(ds).volumes[0].hostPath.type = ''),
+    path: `${POD}.volumes[0].hostPath.type`,
+  },
   {
     rule: 'privileged-container',
     name: 'privileged CSI driver',
@@ -412,7 +542,13 @@ const nonCompliant: BadCase[] = [
     path: `${C0}.securityContext.privileged`,
     message: /log-agent/,
   },
-  { rule: 'capabilities-not-dropped', name: 'drops nothing', mutate: (ds) => delete mainContainer(ds).securityContext.capabilities.drop, path: `${C0}.securityContext.capabilities.drop`, message: /none/ },
+  {
+    rule: 'capabilities-not-dropped',
+    name: 'drops nothing',
+    mutate: (ds) => delete mainContainer(ds).securityContext.capabilities.drop,
+    path: `${C0}.securityContext.capabilities.drop`,
+    message: /none/,
+  },
   {
     rule: 'capabilities-not-dropped',
     name: 'drops NET_RAW only',
@@ -455,7 +591,12 @@ const nonCompliant: BadCase[] = [
     mutate: (ds) => (podOf(ds).securityContext.seccompProfile = { type: 'Unconfined' }),
     path: `${POD}.securityContext.seccompProfile.type`,
   },
-  { rule: 'seccomp-profile-missing', name: 'no profile anywhere', mutate: (ds) => delete podOf(ds).securityContext, path: `${C0}.securityContext.seccompProfile` },
+  {
+    rule: 'seccomp-profile-missing',
+    name: 'no profile anywhere',
+    mutate: (ds) => delete podOf(ds).securityContext,
+    path: `${C0}.securityContext.seccompProfile`,
+  },
   {
     rule: 'privilege-escalation-allowed',
     name: 'unset',
@@ -482,8 +623,20 @@ const nonCompliant: BadCase[] = [
     mutate: (ds) => sidecarInit(ds, { securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } } }),
     path: 'spec.template.spec.initContainers[0].securityContext.readOnlyRootFilesystem',
   },
-  { rule: 'host-pid-without-need', name: 'log agent with hostPID', mutate: (ds) => (podOf(ds).hostPID = true), path: `${POD}.hostPID`, message: /log-agent/ },
-  { rule: 'host-ipc-without-need', name: 'generic service with hostIPC', kind: 'node-service', mutate: (ds) => (podOf(ds).hostIPC = true), path: `${POD}.hostIPC` },
+  {
+    rule: 'host-pid-without-need',
+    name: 'log agent with hostPID',
+    mutate: (ds) => (podOf(ds).hostPID = true),
+    path: `${POD}.hostPID`,
+    message: /log-agent/,
+  },
+  {
+    rule: 'host-ipc-without-need',
+    name: 'generic service with hostIPC',
+    kind: 'node-service',
+    mutate: (ds) => (podOf(ds).hostIPC = true),
+    path: `${POD}.hostIPC`,
+  },
   {
     rule: 'host-network-without-need',
     name: 'GPU monitor on the host network',
@@ -493,19 +646,56 @@ const nonCompliant: BadCase[] = [
     message: /gpu-monitor/,
   },
   // Reliability
-  { rule: 'cpu-request-missing', name: 'no cpu request', mutate: (ds) => delete mainContainer(ds).resources.requests.cpu, path: `${C0}.resources.requests.cpu` },
-  { rule: 'cpu-request-missing', name: 'zero cpu request', mutate: (ds) => (mainContainer(ds).resources.requests.cpu = '0'), path: `${C0}.resources.requests.cpu` },
-  { rule: 'memory-request-missing', name: 'no memory request', mutate: (ds) => delete mainContainer(ds).resources.requests.memory, path: `${C0}.resources.requests.memory` },
-  { rule: 'memory-limit-missing', name: 'no limits', mutate: (ds) => delete mainContainer(ds).resources.limits, path: `${C0}.resources.limits.memory` },
+  {
+    rule: 'cpu-request-missing',
+    name: 'no cpu request',
+    mutate: (ds) => delete mainContainer(ds).resources.requests.cpu,
+    path: `${C0}.resources.requests.cpu`,
+  },
+  {
+    rule: 'cpu-request-missing',
+    name: 'zero cpu request',
+    mutate: (ds) => (mainContainer(ds).resources.requests.cpu = '0'),
+    path: `${C0}.resources.requests.cpu`,
+  },
+  {
+    rule: 'memory-request-missing',
+    name: 'no memory request',
+    mutate: (ds) => delete mainContainer(ds).resources.requests.memory,
+    path: `${C0}.resources.requests.memory`,
+  },
+  {
+    rule: 'memory-limit-missing',
+    name: 'no limits',
+    mutate: (ds) => delete mainContainer(ds).resources.limits,
+    path: `${C0}.resources.limits.memory`,
+  },
   {
     rule: 'memory-limit-missing',
     name: 'restartable sidecar without a limit',
     mutate: (ds) => sidecarInit(ds, { restartPolicy: 'Always', resources: { requests: { cpu: '10m', memory: '16Mi' } } }),
     path: 'spec.template.spec.initContainers[0].resources.limits.memory',
   },
-  { rule: 'readiness-probe-missing', name: 'no readiness probe', mutate: (ds) => delete mainContainer(ds).readinessProbe, path: `${C0}.readinessProbe` },
-  { rule: 'liveness-probe-missing', name: 'no liveness probe', mutate: (ds) => delete mainContainer(ds).livenessProbe, path: `${C0}.livenessProbe` },
-  { rule: 'priority-class-missing', name: 'CNI without priority class', kind: 'cni-plugin', mutate: () => undefined, path: `${POD}.priorityClassName`, message: /cni-plugin/ },
+  {
+    rule: 'readiness-probe-missing',
+    name: 'no readiness probe',
+    mutate: (ds) => delete mainContainer(ds).readinessProbe,
+    path: `${C0}.readinessProbe`,
+  },
+  {
+    rule: 'liveness-probe-missing',
+    name: 'no liveness probe',
+    mutate: (ds) => delete mainContainer(ds).livenessProbe,
+    path: `${C0}.livenessProbe`,
+  },
+  {
+    rule: 'priority-class-missing',
+    name: 'CNI without priority class',
+    kind: 'cni-plugin',
+    mutate: () => undefined,
+    path: `${POD}.priorityClassName`,
+    message: /cni-plugin/,
+  },
   {
     rule: 'surge-with-host-ports',
     name: 'surge with a hostPort',
@@ -552,8 +742,20 @@ const nonCompliant: BadCase[] = [
     },
     path: "spec.selector.matchLabels['cdk8s.io/metadata.addr']",
   },
-  { rule: 'image-not-pinned', name: ':latest', mutate: (ds) => (mainContainer(ds).image = 'fluent/fluent-bit:latest'), path: `${C0}.image`, message: /latest/ },
-  { rule: 'image-not-pinned', name: 'no tag', mutate: (ds) => (mainContainer(ds).image = 'fluent/fluent-bit'), path: `${C0}.image`, message: /no tag/ },
+  {
+    rule: 'image-not-pinned',
+    name: ':latest',
+    mutate: (ds) => (mainContainer(ds).image = 'fluent/fluent-bit:latest'),
+    path: `${C0}.image`,
+    message: /latest/,
+  },
+  {
+    rule: 'image-not-pinned',
+    name: 'no tag',
+    mutate: (ds) => (mainContainer(ds).image = 'fluent/fluent-bit'),
+    path: `${C0}.image`,
+    message: /no tag/,
+  },
   {
     rule: 'image-registry-not-allowed',
     name: 'registry outside the allowlist',
@@ -569,7 +771,12 @@ const nonCompliant: BadCase[] = [
     mutate: (ds) => (mainContainer(ds).image = 'registry.example.com.evil.io/fluent-bit:3.0.7'),
     path: `${C0}.image`,
   },
-  { rule: 'on-delete-without-reason', name: 'OnDelete', mutate: (ds) => (ds.spec.updateStrategy = { type: 'OnDelete' }), path: 'spec.updateStrategy.type' },
+  {
+    rule: 'on-delete-without-reason',
+    name: 'OnDelete',
+    mutate: (ds) => (ds.spec.updateStrategy = { type: 'OnDelete' }),
+    path: 'spec.updateStrategy.type',
+  },
   {
     rule: 'on-delete-without-reason',
     name: 'OnDelete with a short reason',
@@ -623,8 +830,20 @@ const nonCompliant: BadCase[] = [
     path: `${POD}.tolerations[0]`,
     message: /NoExecute/,
   },
-  { rule: 'default-namespace', name: 'namespace default', mutate: (ds) => (ds.metadata.namespace = 'default'), path: 'metadata.namespace', message: /'default'/ },
-  { rule: 'default-namespace', name: 'no namespace', mutate: (ds) => delete ds.metadata.namespace, path: 'metadata.namespace', message: /no namespace/ },
+  {
+    rule: 'default-namespace',
+    name: 'namespace default',
+    mutate: (ds) => (ds.metadata.namespace = 'default'),
+    path: 'metadata.namespace',
+    message: /'default'/,
+  },
+  {
+    rule: 'default-namespace',
+    name: 'no namespace',
+    mutate: (ds) => delete ds.metadata.namespace,
+    path: 'metadata.namespace',
+    message: /no namespace/,
+  },
   {
     rule: 'namespace-pod-security-labels',
     name: 'Namespace without labels',
@@ -651,7 +870,8 @@ const nonCompliant: BadCase[] = [
   {
     rule: 'invalid-suppression',
     name: 'unknown rule id',
-    mutate: (ds) => (ds.metadata.annotations['ignore-check.node-services.cdk8s.io/host-path-writeable'] = 'position database for tailed files'),
+    mutate: (ds) =>
+      (ds.metadata.annotations['ignore-check.node-services.cdk8s.io/host-path-writeable'] = 'position database for tailed files'),
     path: "metadata.annotations['ignore-check.node-services.cdk8s.io/host-path-writeable']",
     message: /host-path-writeable/,
   },
@@ -666,20 +886,48 @@ const nonCompliant: BadCase[] = [
 
 const compliant: Case[] = [
   { rule: 'daemonset-api-version', name: 'apps/v1', mutate: () => undefined },
-  { rule: 'daemonset-spec-invalid', name: 'counters set to valid values', mutate: (ds) => Object.assign(ds.spec, { minReadySeconds: 10, revisionHistoryLimit: 0 }) },
-  { rule: 'selector-invalid', name: 'matchExpressions Exists', mutate: (ds) => (ds.spec.selector.matchExpressions = [{ key: 'app.kubernetes.io/name', operator: 'Exists' }]) },
-  { rule: 'selector-template-mismatch', name: 'NotIn satisfied', mutate: (ds) => (ds.spec.selector.matchExpressions = [{ key: 'tier', operator: 'NotIn', values: ['web'] }]) },
-  { rule: 'rolling-update-invalid', name: 'surge with explicit maxUnavailable 0', mutate: (ds) => (ds.spec.updateStrategy.rollingUpdate = { maxUnavailable: 0, maxSurge: 1 }) },
-  { rule: 'rolling-update-invalid', name: 'percentage', mutate: (ds) => (ds.spec.updateStrategy.rollingUpdate = { maxUnavailable: '10%' }) },
+  {
+    rule: 'daemonset-spec-invalid',
+    name: 'counters set to valid values',
+    mutate: (ds) => Object.assign(ds.spec, { minReadySeconds: 10, revisionHistoryLimit: 0 }),
+  },
+  {
+    rule: 'selector-invalid',
+    name: 'matchExpressions Exists',
+    mutate: (ds) => (ds.spec.selector.matchExpressions = [{ key: 'app.kubernetes.io/name', operator: 'Exists' }]),
+  },
+  {
+    rule: 'selector-template-mismatch',
+    name: 'NotIn satisfied',
+    mutate: (ds) => (ds.spec.selector.matchExpressions = [{ key: 'tier', operator: 'NotIn', values: ['web'] }]),
+  },
+  {
+    rule: 'rolling-update-invalid',
+    name: 'surge with explicit maxUnavailable 0',
+    mutate: (ds) => (ds.spec.updateStrategy.rollingUpdate = { maxUnavailable: 0, maxSurge: 1 }),
+  },
+  {
+    rule: 'rolling-update-invalid',
+    name: 'percentage',
+    mutate: (ds) => (ds.spec.updateStrategy.rollingUpdate = { maxUnavailable: '10%' }),
+  },
   { rule: 'rolling-update-invalid', name: 'no strategy (defaults)', mutate: (ds) => delete ds.spec.updateStrategy },
-  { rule: 'rolling-update-invalid', name: 'OnDelete ignores rollingUpdate', mutate: (ds) => (ds.spec.updateStrategy = { type: 'OnDelete', rollingUpdate: { maxSurge: 5 } }) },
+  {
+    rule: 'rolling-update-invalid',
+    name: 'OnDelete ignores rollingUpdate',
+    mutate: (ds) => (ds.spec.updateStrategy = { type: 'OnDelete', rollingUpdate: { maxSurge: 5 } }),
+  },
   {
     rule: 'privileged-escalation-conflict',
     name: 'privileged with APE true',
     kind: 'csi-node',
     mutate: (ds) => Object.assign(mainContainer(ds).securityContext, { privileged: true, allowPrivilegeEscalation: true }),
   },
-  { rule: 'sys-admin-escalation-conflict', name: 'SYS_ADMIN without the prefix', mutate: (ds) => (mainContainer(ds).securityContext.capabilities.add = ['SYS_ADMIN']) },
+  {
+    rule: 'sys-admin-escalation-conflict',
+    name: 'SYS_ADMIN without the prefix',
+    mutate: (ds) => (mainContainer(ds).securityContext.capabilities.add = ['SYS_ADMIN']),
+  },
   {
     rule: 'bidirectional-propagation-unprivileged',
     name: 'Bidirectional in a privileged container',
@@ -689,13 +937,23 @@ const compliant: Case[] = [
       mainContainer(ds).volumeMounts[0].mountPropagation = 'Bidirectional';
     },
   },
-  { rule: 'bidirectional-propagation-unprivileged', name: 'HostToContainer', mutate: (ds) => (mainContainer(ds).volumeMounts[0].mountPropagation = 'HostToContainer') },
+  {
+    rule: 'bidirectional-propagation-unprivileged',
+    name: 'HostToContainer',
+    mutate: (ds) => (mainContainer(ds).volumeMounts[0].mountPropagation = 'HostToContainer'),
+  },
   {
     rule: 'toleration-invalid',
     name: 'Equal with NoExecute seconds',
-    mutate: (ds) => podOf(ds).tolerations.push({ key: 'maintenance', operator: 'Equal', value: 'true', effect: 'NoExecute', tolerationSeconds: 30 }),
+    mutate: (ds) =>
+      podOf(ds).tolerations.push({ key: 'maintenance', operator: 'Equal', value: 'true', effect: 'NoExecute', tolerationSeconds: 30 }),
   },
-  { rule: 'toleration-invalid', name: 'tolerate everything', kind: 'cni-plugin', mutate: (ds) => (podOf(ds).tolerations = [{ operator: 'Exists' }]) },
+  {
+    rule: 'toleration-invalid',
+    name: 'tolerate everything',
+    kind: 'cni-plugin',
+    mutate: (ds) => (podOf(ds).tolerations = [{ operator: 'Exists' }]),
+  },
   {
     rule: 'node-selector-invalid',
     name: 'nodeSelector and Gt',
@@ -704,22 +962,47 @@ const compliant: Case[] = [
         nodeSelector: { 'kubernetes.io/os': 'linux' },
         affinity: {
           nodeAffinity: {
-            requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'example.com/gpus', operator: 'Gt', values: ['0'] }] }] },
-            preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, preference: { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['node-1'] }] } }],
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              nodeSelectorTerms: [{ matchExpressions: [{ key: 'example.com/gpus', operator: 'Gt', values: ['0'] }] }],
+            },
+            preferredDuringSchedulingIgnoredDuringExecution: [
+              { weight: 100, preference: { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['node-1'] }] } },
+            ],
           },
         },
       }),
   },
   { rule: 'object-name-invalid', name: 'dotted name', mutate: (ds) => (ds.metadata.name = 'fluent-bit.logs') },
   { rule: 'label-invalid', name: 'prefixed keys and empty value', mutate: (ds) => (ds.metadata.labels['example.com/team'] = '') },
-  { rule: 'annotation-invalid', name: 'upper-case key (checked in lower case)', mutate: (ds) => (ds.metadata.annotations['example.com/Owner'] = 'platform') },
-  { rule: 'quantity-invalid', name: 'decimal and exponent quantities', mutate: (ds) => Object.assign(mainContainer(ds).resources.requests, { cpu: '0.1', memory: '1.28e8' }) },
+  {
+    rule: 'annotation-invalid',
+    name: 'upper-case key (checked in lower case)',
+    mutate: (ds) => (ds.metadata.annotations['example.com/Owner'] = 'platform'),
+  },
+  {
+    rule: 'quantity-invalid',
+    name: 'decimal and exponent quantities',
+    mutate: (ds) => Object.assign(mainContainer(ds).resources.requests, { cpu: '0.1', memory: '1.28e8' }),
+  },
   { rule: 'requests-exceed-limits', name: 'request equals limit', mutate: (ds) => (mainContainer(ds).resources.requests.memory = '256Mi') },
-  { rule: 'requests-exceed-limits', name: 'units differ', mutate: (ds) => Object.assign(mainContainer(ds).resources, { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '0.5', memory: '1Gi' } }) },
+  {
+    rule: 'requests-exceed-limits',
+    name: 'units differ',
+    mutate: (ds) =>
+      Object.assign(mainContainer(ds).resources, { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '0.5', memory: '1Gi' } }),
+  },
   { rule: 'container-name-invalid', name: 'DNS label', mutate: (ds) => (mainContainer(ds).name = 'fluent-bit-2') },
   { rule: 'duplicate-container-name', name: 'distinct init name', mutate: (ds) => sidecarInit(ds) },
-  { rule: 'container-image-missing', name: 'digest image', mutate: (ds) => (mainContainer(ds).image = `fluent/fluent-bit@sha256:${'a'.repeat(64)}`) },
-  { rule: 'port-invalid', name: 'hostPort and UDP', mutate: (ds) => mainContainer(ds).ports.push({ name: 'syslog', containerPort: 5140, hostPort: 514, protocol: 'UDP' }) },
+  {
+    rule: 'container-image-missing',
+    name: 'digest image',
+    mutate: (ds) => (mainContainer(ds).image = `fluent/fluent-bit@sha256:${'a'.repeat(64)}`),
+  },
+  {
+    rule: 'port-invalid',
+    name: 'hostPort and UDP',
+    mutate: (ds) => mainContainer(ds).ports.push({ name: 'syslog', containerPort: 5140, hostPort: 514, protocol: 'UDP' }),
+  },
   {
     rule: 'port-invalid',
     name: 'an init container may reuse a main container hostPort',
@@ -728,8 +1011,16 @@ const compliant: Case[] = [
       sidecarInit(ds, { ports: [{ name: 'setup', containerPort: 2020, hostPort: 2020 }] });
     },
   },
-  { rule: 'duplicate-port-name', name: 'distinct names', mutate: (ds) => mainContainer(ds).ports.push({ name: 'metrics', containerPort: 2021 }) },
-  { rule: 'volume-invalid', name: 'configMap volume', mutate: (ds) => podOf(ds).volumes.push({ name: 'config', configMap: { name: 'fluent-bit' } }) },
+  {
+    rule: 'duplicate-port-name',
+    name: 'distinct names',
+    mutate: (ds) => mainContainer(ds).ports.push({ name: 'metrics', containerPort: 2021 }),
+  },
+  {
+    rule: 'volume-invalid',
+    name: 'configMap volume',
+    mutate: (ds) => podOf(ds).volumes.push({ name: 'config', configMap: { name: 'fluent-bit' } }),
+  },
   { rule: 'duplicate-volume-name', name: 'distinct names', mutate: (ds) => podOf(ds).volumes.push({ name: 'tmp', emptyDir: {} }) },
   {
     rule: 'volume-mount-unknown-volume',
@@ -741,7 +1032,12 @@ const compliant: Case[] = [
   },
   { rule: 'volume-mount-invalid', name: 'relative subPath', mutate: (ds) => (mainContainer(ds).volumeMounts[0].subPath = 'pods') },
   { rule: 'restart-policy-not-always', name: 'Always', mutate: (ds) => (podOf(ds).restartPolicy = 'Always') },
-  { rule: 'host-path-invalid', name: 'relative path (accepted by the API)', kind: 'node-service', mutate: (ds) => (podOf(ds).volumes[0].hostPath.path = 'var/log') },
+  {
+    rule: 'host-path-invalid',
+    name: 'relative path (accepted by the API)',
+    kind: 'node-service',
+    mutate: (ds) => (podOf(ds).volumes[0].hostPath.path = 'var/log'),
+  },
   {
     rule: 'host-network-host-port-mismatch',
     name: 'hostPort equals containerPort',
@@ -751,10 +1047,27 @@ const compliant: Case[] = [
       mainContainer(ds).ports[0].hostPort = 2020;
     },
   },
-  { rule: 'probe-invalid', name: 'probe on a restartable sidecar', mutate: (ds) => sidecarInit(ds, { restartPolicy: 'Always', readinessProbe: { grpc: { port: 9090 } } }) },
-  { rule: 'env-var-invalid', name: 'dotted name and a literal value', mutate: (ds) => mainContainer(ds).env.push({ name: 'fluent.log_level', value: 'info' }) },
-  { rule: 'host-path-not-allowed', name: 'below an allowed directory', mutate: (ds) => (podOf(ds).volumes[0].hostPath.path = '/var/log/pods') },
-  { rule: 'host-path-not-allowed', name: 'generic kind has no allowlist', kind: 'node-service', mutate: (ds) => (podOf(ds).volumes[0].hostPath.path = '/etc') },
+  {
+    rule: 'probe-invalid',
+    name: 'probe on a restartable sidecar',
+    mutate: (ds) => sidecarInit(ds, { restartPolicy: 'Always', readinessProbe: { grpc: { port: 9090 } } }),
+  },
+  {
+    rule: 'env-var-invalid',
+    name: 'dotted name and a literal value',
+    mutate: (ds) => mainContainer(ds).env.push({ name: 'fluent.log_level', value: 'info' }),
+  },
+  {
+    rule: 'host-path-not-allowed',
+    name: 'below an allowed directory',
+    mutate: (ds) => (podOf(ds).volumes[0].hostPath.path = '/var/log/pods'),
+  },
+  {
+    rule: 'host-path-not-allowed',
+    name: 'generic kind has no allowlist',
+    kind: 'node-service',
+    mutate: (ds) => (podOf(ds).volumes[0].hostPath.path = '/etc'),
+  },
   {
     rule: 'host-path-not-allowed',
     name: 'no kind annotation means the generic profile',
@@ -797,17 +1110,39 @@ const compliant: Case[] = [
     kind: 'csi-node',
     mutate: (ds) => Object.assign(mainContainer(ds).securityContext, { privileged: true, allowPrivilegeEscalation: true }),
   },
-  { rule: 'capabilities-not-dropped', name: "drop 'all' in lower case", mutate: (ds) => (mainContainer(ds).securityContext.capabilities.drop = ['all']) },
+  {
+    rule: 'capabilities-not-dropped',
+    name: "drop 'all' in lower case",
+    mutate: (ds) => (mainContainer(ds).securityContext.capabilities.drop = ['all']),
+  },
   {
     rule: 'capabilities-not-dropped',
     name: 'privileged containers are skipped',
     kind: 'csi-node',
     mutate: (ds) => (mainContainer(ds).securityContext = { privileged: true, allowPrivilegeEscalation: true }),
   },
-  { rule: 'dangerous-capability', name: 'SYS_TIME', kind: 'monitoring-agent', mutate: (ds) => (mainContainer(ds).securityContext.capabilities.add = ['SYS_TIME']) },
-  { rule: 'capability-not-allowed', name: 'CAP_ prefix of an allowed capability', mutate: (ds) => (mainContainer(ds).securityContext.capabilities.add = ['CAP_DAC_READ_SEARCH']) },
-  { rule: 'capability-not-allowed', name: 'generic kind has no allowlist', kind: 'node-service', mutate: (ds) => (mainContainer(ds).securityContext.capabilities.add = ['NET_ADMIN']) },
-  { rule: 'seccomp-unconfined', name: 'Localhost profile', mutate: (ds) => (mainContainer(ds).securityContext.seccompProfile = { type: 'Localhost', localhostProfile: 'profiles/agent.json' }) },
+  {
+    rule: 'dangerous-capability',
+    name: 'SYS_TIME',
+    kind: 'monitoring-agent',
+    mutate: (ds) => (mainContainer(ds).securityContext.capabilities.add = ['SYS_TIME']),
+  },
+  {
+    rule: 'capability-not-allowed',
+    name: 'CAP_ prefix of an allowed capability',
+    mutate: (ds) => (mainContainer(ds).securityContext.capabilities.add = ['CAP_DAC_READ_SEARCH']),
+  },
+  {
+    rule: 'capability-not-allowed',
+    name: 'generic kind has no allowlist',
+    kind: 'node-service',
+    mutate: (ds) => (mainContainer(ds).securityContext.capabilities.add = ['NET_ADMIN']),
+  },
+  {
+    rule: 'seccomp-unconfined',
+    name: 'Localhost profile',
+    mutate: (ds) => (mainContainer(ds).securityContext.seccompProfile = { type: 'Localhost', localhostProfile: 'profiles/agent.json' }),
+  },
   {
     rule: 'seccomp-profile-missing',
     name: 'container-level profile',
@@ -824,25 +1159,52 @@ const compliant: Case[] = [
     mutate: (ds) => Object.assign(mainContainer(ds).securityContext, { privileged: true, allowPrivilegeEscalation: true }),
   },
   { rule: 'writable-root-filesystem', name: 'read-only root', mutate: () => undefined },
-  { rule: 'host-pid-without-need', name: 'node exporter with hostPID', kind: 'monitoring-agent', mutate: (ds) => (podOf(ds).hostPID = true) },
+  {
+    rule: 'host-pid-without-need',
+    name: 'node exporter with hostPID',
+    kind: 'monitoring-agent',
+    mutate: (ds) => (podOf(ds).hostPID = true),
+  },
   { rule: 'host-ipc-without-need', name: 'hostIPC false', mutate: (ds) => (podOf(ds).hostIPC = false) },
-  { rule: 'host-network-without-need', name: 'CNI on the host network', kind: 'cni-plugin', mutate: (ds) => Object.assign(podOf(ds), { hostNetwork: true, dnsPolicy: 'Default' }) },
+  {
+    rule: 'host-network-without-need',
+    name: 'CNI on the host network',
+    kind: 'cni-plugin',
+    mutate: (ds) => Object.assign(podOf(ds), { hostNetwork: true, dnsPolicy: 'Default' }),
+  },
   { rule: 'cpu-request-missing', name: 'request set', mutate: () => undefined },
   { rule: 'memory-request-missing', name: 'request set', mutate: () => undefined },
   { rule: 'memory-limit-missing', name: 'plain init containers need no limit', mutate: (ds) => sidecarInit(ds) },
   { rule: 'readiness-probe-missing', name: 'probe set', mutate: () => undefined },
   { rule: 'liveness-probe-missing', name: 'probe set', mutate: () => undefined },
-  { rule: 'priority-class-missing', name: 'CNI with system-node-critical', kind: 'cni-plugin', mutate: (ds) => (podOf(ds).priorityClassName = 'system-node-critical') },
+  {
+    rule: 'priority-class-missing',
+    name: 'CNI with system-node-critical',
+    kind: 'cni-plugin',
+    mutate: (ds) => (podOf(ds).priorityClassName = 'system-node-critical'),
+  },
   { rule: 'priority-class-missing', name: 'log agents are not node-critical', mutate: () => undefined },
-  { rule: 'surge-with-host-ports', name: 'surge without host ports', mutate: (ds) => (ds.spec.updateStrategy.rollingUpdate = { maxUnavailable: 0, maxSurge: 1 }) },
+  {
+    rule: 'surge-with-host-ports',
+    name: 'surge without host ports',
+    mutate: (ds) => (ds.spec.updateStrategy.rollingUpdate = { maxUnavailable: 0, maxSurge: 1 }),
+  },
   {
     rule: 'surge-with-host-ports',
     name: 'hostPort with maxUnavailable',
     mutate: (ds) => (mainContainer(ds).ports[0].hostPort = 2020),
   },
   { rule: 'selector-unstable', name: 'name and instance only', mutate: () => undefined },
-  { rule: 'image-not-pinned', name: 'digest only', mutate: (ds) => (mainContainer(ds).image = `fluent/fluent-bit@sha256:${'b'.repeat(64)}`) },
-  { rule: 'image-not-pinned', name: 'registry with a port and a tag', mutate: (ds) => (mainContainer(ds).image = 'registry.local:5000/fluent-bit:3.0.7') },
+  {
+    rule: 'image-not-pinned',
+    name: 'digest only',
+    mutate: (ds) => (mainContainer(ds).image = `fluent/fluent-bit@sha256:${'b'.repeat(64)}`),
+  },
+  {
+    rule: 'image-not-pinned',
+    name: 'registry with a port and a tag',
+    mutate: (ds) => (mainContainer(ds).image = 'registry.local:5000/fluent-bit:3.0.7'),
+  },
   { rule: 'image-registry-not-allowed', name: 'no allowlist configured', mutate: () => undefined },
   {
     rule: 'image-registry-not-allowed',
@@ -864,8 +1226,18 @@ const compliant: Case[] = [
       ds.metadata.annotations[ON_DELETE_REASON_ANNOTATION] = 'pods are replaced during node maintenance';
     },
   },
-  { rule: 'host-network-dns-policy', name: 'ClusterFirstWithHostNet', kind: 'monitoring-agent', mutate: (ds) => Object.assign(podOf(ds), { hostNetwork: true, dnsPolicy: 'ClusterFirstWithHostNet' }) },
-  { rule: 'host-network-dns-policy', name: 'Default for a CNI', kind: 'cni-plugin', mutate: (ds) => Object.assign(podOf(ds), { hostNetwork: true, dnsPolicy: 'Default' }) },
+  {
+    rule: 'host-network-dns-policy',
+    name: 'ClusterFirstWithHostNet',
+    kind: 'monitoring-agent',
+    mutate: (ds) => Object.assign(podOf(ds), { hostNetwork: true, dnsPolicy: 'ClusterFirstWithHostNet' }),
+  },
+  {
+    rule: 'host-network-dns-policy',
+    name: 'Default for a CNI',
+    kind: 'cni-plugin',
+    mutate: (ds) => Object.assign(podOf(ds), { hostNetwork: true, dnsPolicy: 'Default' }),
+  },
   { rule: 'no-node-local-need', name: 'hostPath', mutate: () => undefined },
   {
     rule: 'no-node-local-need',
@@ -876,20 +1248,36 @@ const compliant: Case[] = [
       delete mainContainer(ds).volumeMounts;
     },
   },
-  { rule: 'tolerates-all-taints', name: 'node infrastructure may tolerate everything', kind: 'csi-node', mutate: (ds) => (podOf(ds).tolerations = [{ operator: 'Exists' }]) },
+  {
+    rule: 'tolerates-all-taints',
+    name: 'node infrastructure may tolerate everything',
+    kind: 'csi-node',
+    mutate: (ds) => (podOf(ds).tolerations = [{ operator: 'Exists' }]),
+  },
   { rule: 'tolerates-all-taints', name: 'keyed Exists toleration', mutate: () => undefined },
   { rule: 'default-namespace', name: 'platform namespace', mutate: () => undefined },
   {
     rule: 'namespace-pod-security-labels',
     name: 'labelled Namespace',
     mutate: () => undefined,
-    others: [namespaceObject('logging', { 'pod-security.kubernetes.io/enforce': 'privileged', 'pod-security.kubernetes.io/enforce-version': 'v1.28' })],
+    others: [
+      namespaceObject('logging', {
+        'pod-security.kubernetes.io/enforce': 'privileged',
+        'pod-security.kubernetes.io/enforce-version': 'v1.28',
+      }),
+    ],
   },
-  { rule: 'namespace-pod-security-labels', name: 'Namespace not in the checked set', mutate: () => undefined, others: [namespaceObject('monitoring')] },
+  {
+    rule: 'namespace-pod-security-labels',
+    name: 'Namespace not in the checked set',
+    mutate: () => undefined,
+    others: [namespaceObject('monitoring')],
+  },
   {
     rule: 'invalid-suppression',
     name: 'reasoned suppression of a warning',
-    mutate: (ds) => (ds.metadata.annotations['ignore-check.node-services.cdk8s.io/host-path-writable'] = 'position database for tailed log files'),
+    mutate: (ds) =>
+      (ds.metadata.annotations['ignore-check.node-services.cdk8s.io/host-path-writable'] = 'position database for tailed log files'),
   },
 ];
 
@@ -968,7 +1356,13 @@ describe('the catalogue', () => {
   test('API-validity rules are errors that cannot be suppressed or configured', () => {
     const api = RULES.filter((r) => r.category === 'api-validity');
     expect(api.length).toBeGreaterThan(0);
-    for (const r of api) expect({ id: r.id, severity: r.severity, suppressible: r.suppressible, configurable: r.configurable }).toEqual({ id: r.id, severity: 'error', suppressible: false, configurable: false });
+    for (const r of api)
+      expect({ id: r.id, severity: r.severity, suppressible: r.suppressible, configurable: r.configurable }).toEqual({
+        id: r.id,
+        severity: 'error',
+        suppressible: false,
+        configurable: false,
+      });
   });
 
   test('each rule file is named after its rule id', () => {

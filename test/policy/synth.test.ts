@@ -45,7 +45,9 @@ describe('NodeServiceChecks at synth', () => {
     expect(message).toContain(
       "[test/raw] image-not-pinned: container 'fluent-bit' image 'fluent/fluent-bit:latest' uses the mutable ':latest' tag, so every node may pull a different version at spec.template.spec.containers[0].image. Fix: Use a version tag",
     );
-    expect(message).toMatch(/\[test\/plus\/Resource\] image-not-pinned: container 'main' image 'fluent\/fluent-bit' has no tag or digest.* at spec\.template\.spec\.containers\[0\]\.image\. Fix: /);
+    expect(message).toMatch(
+      /\[test\/plus\/Resource\] image-not-pinned: container 'main' image 'fluent\/fluent-bit' has no tag or digest.* at spec\.template\.spec\.containers\[0\]\.image\. Fix: /,
+    );
   });
 
   test('a reasoned suppression lets synthesis pass and is written into the manifest', () => {
@@ -57,7 +59,9 @@ describe('NodeServiceChecks at synth', () => {
     // WHEN synthesized
     const manifests = Testing.synth(chart);
     // THEN it passes, the annotation is in the output, and the report marks the finding suppressed
-    expect(manifests[0].metadata.annotations['ignore-check.node-services.cdk8s.io/image-not-pinned']).toBe('pinned by digest in the deploy pipeline');
+    expect(manifests[0].metadata.annotations['ignore-check.node-services.cdk8s.io/image-not-pinned']).toBe(
+      'pinned by digest in the deploy pipeline',
+    );
     const finding = checks.lastReport!.findings.find((f) => f.ruleId === 'image-not-pinned');
     expect(finding).toMatchObject({ suppressed: true, suppressionReason: 'pinned by digest in the deploy pipeline' });
   });
@@ -101,7 +105,10 @@ describe('NodeServiceChecks at synth', () => {
     rawDaemonSet(chart, 'raw', (ds) => delete mainContainer(ds).readinessProbe);
     const first = NodeServiceChecks.of(chart, { logger: PolicyLoggers.silent() });
     const second = NodeServiceChecks.of(other);
-    const third = NodeServiceChecks.of(chart, { rules: { 'readiness-probe-missing': RuleLevel.ERROR }, imageRegistries: ['cr.fluentbit.io/'] });
+    const third = NodeServiceChecks.of(chart, {
+      rules: { 'readiness-probe-missing': RuleLevel.ERROR },
+      imageRegistries: ['cr.fluentbit.io/'],
+    });
     // WHEN synthesized
     const message = expectSynthError(chart);
     // THEN it is one object, the raised rule fails synthesis, and the error appears once
@@ -136,7 +143,14 @@ function warningDaemonSet(scope: Construct, id: string): ApiObject {
 }
 
 /** An App with two charts (so cdk8s validates it three times per synthesis) and checks that count their runs. */
-function twoChartApp(logger: IPolicyLogger): { app: App; first: Chart; second: Chart; checks: NodeServiceChecks; runs: () => number; checked: () => number } {
+function twoChartApp(logger: IPolicyLogger): {
+  app: App;
+  first: Chart;
+  second: Chart;
+  checks: NodeServiceChecks;
+  runs: () => number;
+  checked: () => number;
+} {
   const app = Testing.app();
   const first = new Chart(app, 'first', { namespace: 'logging' });
   const second = new Chart(app, 'second', { namespace: 'logging' });
@@ -217,7 +231,10 @@ describe('NodeServiceChecks across repeated validation runs', () => {
   });
 
   test.each([
-    ['a JSON patch', (ds: ApiObject) => ds.addJsonPatch(JsonPatch.replace('/spec/template/spec/containers/0/image', 'fluent/fluent-bit:latest'))],
+    [
+      'a JSON patch',
+      (ds: ApiObject) => ds.addJsonPatch(JsonPatch.replace('/spec/template/spec/containers/0/image', 'fluent/fluent-bit:latest')),
+    ],
     ['a metadata change', (ds: ApiObject) => ds.metadata.addLabel('app.kubernetes.io/version', '-not-a-label-value-')],
   ])('%s made between two syntheses is seen by the second', (_what, mutate) => {
     // GIVEN an App that synthesizes cleanly
@@ -241,7 +258,9 @@ describe('NodeServiceChecks across repeated validation runs', () => {
     // WHEN the variable changes and the App is synthesized again
     image = 'cr.fluentbit.io/fluent/fluent-bit';
     // THEN the second synthesis fails on the untagged image
-    expect(synthError(() => app.synthYaml())).toContain("[first/raw] image-not-pinned: container 'fluent-bit' image 'cr.fluentbit.io/fluent/fluent-bit' has no tag or digest");
+    expect(synthError(() => app.synthYaml())).toContain(
+      "[first/raw] image-not-pinned: container 'fluent-bit' image 'cr.fluentbit.io/fluent/fluent-bit' has no tag or digest",
+    );
   });
 
   test('within one synthesis the DaemonSets are rendered and checked once, although cdk8s validates once per chart plus once', () => {
@@ -298,9 +317,17 @@ describe('NodeServiceChecks across repeated validation runs', () => {
 
 describe('Suppressions.add', () => {
   test.each([
-    ['host-path-writeable', 'a reason that is long enough', /\[test\/raw\] Suppressions\.add: unknown rule id 'host-path-writeable' \(did you mean 'host-path-writable'\?\)/],
+    [
+      'host-path-writeable',
+      'a reason that is long enough',
+      /\[test\/raw\] Suppressions\.add: unknown rule id 'host-path-writeable' \(did you mean 'host-path-writable'\?\)/,
+    ],
     ['selector-invalid', 'the API server will cope', /\[test\/raw\] Suppressions\.add: rule 'selector-invalid' cannot be suppressed/],
-    ['host-path-writable', 'needed', /\[test\/raw\] Suppressions\.add: the reason for suppressing 'host-path-writable' must be at least 10 characters \(has "needed"\)/],
+    [
+      'host-path-writable',
+      'needed',
+      /\[test\/raw\] Suppressions\.add: the reason for suppressing 'host-path-writable' must be at least 10 characters \(has "needed"\)/,
+    ],
   ])('refuses %s with reason %j', (ruleId, reason, message) => {
     const chart = Testing.chart();
     const ds = rawDaemonSet(chart, 'raw');
@@ -336,7 +363,9 @@ describe('Suppressions.add', () => {
     NodeServiceChecks.of(chart, { logger: PolicyLoggers.silent() });
     Testing.synth(chart);
     const manifests = Testing.synth(chart);
-    expect(manifests[0].metadata.annotations['ignore-check.node-services.cdk8s.io/host-path-writable']).toBe('position database for tailed log files');
+    expect(manifests[0].metadata.annotations['ignore-check.node-services.cdk8s.io/host-path-writable']).toBe(
+      'position database for tailed log files',
+    );
   });
 
   test('works on cdk8s-plus constructs (annotates their L1 child)', () => {
@@ -345,7 +374,9 @@ describe('Suppressions.add', () => {
     Suppressions.add(ds, 'no-node-local-need', 'serves a node-local cache on the pod network');
     const checks = NodeServiceChecks.of(chart, { logger: PolicyLoggers.silent() });
     const [manifest] = Testing.synth(chart);
-    expect(manifest.metadata.annotations['ignore-check.node-services.cdk8s.io/no-node-local-need']).toBe('serves a node-local cache on the pod network');
+    expect(manifest.metadata.annotations['ignore-check.node-services.cdk8s.io/no-node-local-need']).toBe(
+      'serves a node-local cache on the pod network',
+    );
     expect(checks.lastReport!.findings.filter((f) => f.ruleId === 'no-node-local-need').map((f) => f.suppressed)).toEqual([true]);
   });
 });

@@ -10,7 +10,11 @@ import { containersOf, errorOf, only, synth, testChart } from '../support/synth'
 const image = 'docker.io/flannel/flannel:v0.25.6';
 const install = {
   image: 'docker.io/flannel/flannel-cni-plugin:v1.5.1-flannel2',
-  command: ['sh', '-c', 'cp -f /flannel /host/opt/cni/bin/flannel && cp -f /etc/kube-flannel/cni-conf.json /host/etc/cni/net.d/10-flannel.conflist'],
+  command: [
+    'sh',
+    '-c',
+    'cp -f /flannel /host/opt/cni/bin/flannel && cp -f /etc/kube-flannel/cni-conf.json /host/etc/cni/net.d/10-flannel.conflist',
+  ],
   mounts: [Mount.configMap('kube-flannel-cfg', '/etc/kube-flannel')],
 };
 
@@ -19,7 +23,6 @@ function build(props: Partial<CniPluginProps> = {}): any[] {
   new CniPlugin(chart, 'network', { name: 'kube-flannel', image, install, healthPort: 8081, stateDir: '/run/flannel', ...props });
   return synth(chart);
 }
-
 
 const privilegedContainers = (objects: any[]): string[] =>
   containersOf(only(objects, 'DaemonSet'))
@@ -74,7 +77,12 @@ describe('CniPlugin', () => {
     expect(byName.get('cni-net-d').hostPath).toEqual({ path: '/etc/cni/net.d', type: 'DirectoryOrCreate' });
     expect(agent.volumeMounts.map((m: any) => m.name)).not.toContain('cni-bin');
     expect(agent.volumeMounts.map((m: any) => m.name)).not.toContain('cni-net-d');
-    expect(installer.securityContext).toMatchObject({ privileged: false, allowPrivilegeEscalation: false, runAsUser: 0, capabilities: { drop: ['ALL'] } });
+    expect(installer.securityContext).toMatchObject({
+      privileged: false,
+      allowPrivilegeEscalation: false,
+      runAsUser: 0,
+      capabilities: { drop: ['ALL'] },
+    });
   });
 
   test('THEN the agent has the xtables lock (FileOrCreate) and its state dir writable, /lib/modules read-only, each writable path with its reason', () => {
@@ -117,7 +125,9 @@ describe('CniPlugin', () => {
       { apiGroups: [''], resources: ['nodes/status'], verbs: ['patch'] },
       { apiGroups: [''], resources: ['pods'], verbs: ['get'] },
     ]);
-    expect(only(objects, 'ClusterRoleBinding').subjects).toEqual([{ kind: 'ServiceAccount', name: 'kube-flannel', namespace: 'kube-system' }]);
+    expect(only(objects, 'ClusterRoleBinding').subjects).toEqual([
+      { kind: 'ServiceAccount', name: 'kube-flannel', namespace: 'kube-system' },
+    ]);
     expect(pod.serviceAccountName).toBe('kube-flannel');
     expect(pod.automountServiceAccountToken).toBe(true);
   });
@@ -125,20 +135,36 @@ describe('CniPlugin', () => {
 
 describe('CniPlugin options', () => {
   test('GIVEN privileged with a reason and the BPF filesystem THEN the agent is privileged, admissible, and the BPF mount is Bidirectional', () => {
-    const objects = build({ privileged: true, privilegedReason: 'the iptables dataplane needs full network privileges', bpfFilesystem: true });
+    const objects = build({
+      privileged: true,
+      privilegedReason: 'the iptables dataplane needs full network privileges',
+      bpfFilesystem: true,
+    });
     const ds = only(objects, 'DaemonSet');
     const agent = ds.spec.template.spec.containers[0];
     expect(privilegedContainers(objects)).toEqual(['agent']);
     expect(agent.securityContext).toMatchObject({ privileged: true, allowPrivilegeEscalation: true });
-    expect(agent.volumeMounts).toContainEqual({ name: 'bpf-maps', mountPath: '/sys/fs/bpf', readOnly: false, mountPropagation: 'Bidirectional' });
-    expect(ds.metadata.annotations['ignore-check.node-services.cdk8s.io/privileged-container']).toBe('agent: the iptables dataplane needs full network privileges');
+    expect(agent.volumeMounts).toContainEqual({
+      name: 'bpf-maps',
+      mountPath: '/sys/fs/bpf',
+      readOnly: false,
+      mountPropagation: 'Bidirectional',
+    });
+    expect(ds.metadata.annotations['ignore-check.node-services.cdk8s.io/privileged-container']).toBe(
+      'agent: the iptables dataplane needs full network privileges',
+    );
     expect(apiRuleViolations(objects)).toEqual([]);
     validateAll(objects);
   });
 
   test('GIVEN the BPF filesystem without privilege THEN the mount uses HostToContainer propagation', () => {
     const agent = only(build({ bpfFilesystem: true }), 'DaemonSet').spec.template.spec.containers[0];
-    expect(agent.volumeMounts).toContainEqual({ name: 'bpf-maps', mountPath: '/sys/fs/bpf', readOnly: false, mountPropagation: 'HostToContainer' });
+    expect(agent.volumeMounts).toContainEqual({
+      name: 'bpf-maps',
+      mountPath: '/sys/fs/bpf',
+      readOnly: false,
+      mountPropagation: 'HostToContainer',
+    });
   });
 
   test('GIVEN the agent writes the CNI configuration THEN it shares the installer volume, writable', () => {
@@ -148,15 +174,22 @@ describe('CniPlugin options', () => {
   });
 
   test('GIVEN extra capabilities with a reason THEN they are added after the defaults and the reason is recorded', () => {
-    const ds = only(build({ extraCapabilities: ['BPF', 'PERFMON'], extraCapabilitiesReason: 'the eBPF dataplane loads its programs' }), 'DaemonSet');
+    const ds = only(
+      build({ extraCapabilities: ['BPF', 'PERFMON'], extraCapabilitiesReason: 'the eBPF dataplane loads its programs' }),
+      'DaemonSet',
+    );
     expect(ds.spec.template.spec.containers[0].securityContext.capabilities.add).toEqual(['NET_ADMIN', 'NET_RAW', 'BPF', 'PERFMON']);
-    expect(ds.metadata.annotations['ignore-check.node-services.cdk8s.io/dangerous-capability']).toContain('BPF, PERFMON: the eBPF dataplane loads its programs');
+    expect(ds.metadata.annotations['ignore-check.node-services.cdk8s.io/dangerous-capability']).toContain(
+      'BPF, PERFMON: the eBPF dataplane loads its programs',
+    );
   });
 
   test('GIVEN OnDelete with a reason THEN the update strategy is OnDelete and the reason is recorded', () => {
     const ds = only(build({ rollout: Rollout.onDelete('nodes are drained and replaced by the node upgrade pipeline') }), 'DaemonSet');
     expect(ds.spec.updateStrategy).toEqual({ type: 'OnDelete' });
-    expect(ds.metadata.annotations['ignore-check.node-services.cdk8s.io/on-delete-without-reason']).toBe('nodes are drained and replaced by the node upgrade pipeline');
+    expect(ds.metadata.annotations['ignore-check.node-services.cdk8s.io/on-delete-without-reason']).toBe(
+      'nodes are drained and replaced by the node upgrade pipeline',
+    );
   });
 
   test('GIVEN a readiness probe and no health port THEN no port is declared and the given probe is used', () => {
@@ -174,7 +207,12 @@ describe('CniPlugin options', () => {
 
   test('GIVEN a chart namespace THEN the ClusterRole and its binding still carry none', () => {
     const chart = new Chart(new App({ outdir: require('os').tmpdir() + '/cdk8s-node-services-test' }), 'ns', { namespace: 'kube-network' });
-    new CniPlugin(chart, 'network', { image, install, healthPort: 8081, apiAccess: [...CniPlugin.defaultApiAccess(), ApiPermission.read(['endpointslices'], 'discovery.k8s.io')] });
+    new CniPlugin(chart, 'network', {
+      image,
+      install,
+      healthPort: 8081,
+      apiAccess: [...CniPlugin.defaultApiAccess(), ApiPermission.read(['endpointslices'], 'discovery.k8s.io')],
+    });
     const objects = synth(chart);
     expect(apiRuleViolations(objects)).toEqual([]);
     expect(only(objects, 'ClusterRole').rules).toHaveLength(4);
@@ -189,7 +227,10 @@ describe('CniPlugin options', () => {
 
 describe('CniPlugin errors', () => {
   test('GIVEN a host path outside the cni-plugin allowlist THEN construction fails naming the path and the allowlist', () => {
-    const message = errorOf((scope) => new CniPlugin(scope, 'network', { image, install, healthPort: 8081, extraHostPaths: [HostPath.readOnly('/var/lib/kubelet')] }));
+    const message = errorOf(
+      (scope) =>
+        new CniPlugin(scope, 'network', { image, install, healthPort: 8081, extraHostPaths: [HostPath.readOnly('/var/lib/kubelet')] }),
+    );
     expect(message).toContain('[test/network]');
     expect(message).toContain('containers[0].hostPaths[3].path = "/var/lib/kubelet"');
     expect(message).toContain('cni-plugin host-path allowlist for read-only mounts');
@@ -203,7 +244,16 @@ describe('CniPlugin errors', () => {
   });
 
   test('GIVEN a capability outside the allowlist (with a reason) THEN construction fails naming the allowlist', () => {
-    const message = errorOf((scope) => new CniPlugin(scope, 'network', { image, install, healthPort: 8081, extraCapabilities: ['SYS_PTRACE'], extraCapabilitiesReason: 'inspects other processes' }));
+    const message = errorOf(
+      (scope) =>
+        new CniPlugin(scope, 'network', {
+          image,
+          install,
+          healthPort: 8081,
+          extraCapabilities: ['SYS_PTRACE'],
+          extraCapabilitiesReason: 'inspects other processes',
+        }),
+    );
     expect(message).toContain('containers[0].capabilities[2] = "SYS_PTRACE"');
     expect(message).toContain('cni-plugin capability allowlist (NET_ADMIN, NET_RAW, NET_BIND_SERVICE, BPF');
   });
@@ -221,7 +271,9 @@ describe('CniPlugin errors', () => {
   });
 
   test('GIVEN privileged with a too short reason THEN construction fails showing the reason', () => {
-    const message = errorOf((scope) => new CniPlugin(scope, 'network', { image, install, healthPort: 8081, privileged: true, privilegedReason: 'needed' }));
+    const message = errorOf(
+      (scope) => new CniPlugin(scope, 'network', { image, install, healthPort: 8081, privileged: true, privilegedReason: 'needed' }),
+    );
     expect(message).toContain('privilegedReason = "needed"');
   });
 
@@ -241,7 +293,14 @@ describe('CniPlugin errors', () => {
   });
 
   test('GIVEN an unpinned installer image THEN construction fails naming the init container', () => {
-    const message = errorOf((scope) => new CniPlugin(scope, 'network', { image, install: { ...install, image: 'docker.io/flannel/flannel-cni-plugin' }, healthPort: 8081 }));
+    const message = errorOf(
+      (scope) =>
+        new CniPlugin(scope, 'network', {
+          image,
+          install: { ...install, image: 'docker.io/flannel/flannel-cni-plugin' },
+          healthPort: 8081,
+        }),
+    );
     expect(message).toContain('initContainers[0].image = "docker.io/flannel/flannel-cni-plugin"');
   });
 });
@@ -253,7 +312,11 @@ describe('the API-rule checker used above', () => {
     installer.securityContext = { ...installer.securityContext, privileged: true, allowPrivilegeEscalation: false };
     agent.volumeMounts.push({ name: 'sock', mountPath: '/host/run/containerd/containerd.sock', mountPropagation: 'Bidirectional' });
     ds.spec.template.spec.volumes.push({ name: 'sock', hostPath: { path: '/run/containerd/containerd.sock', type: 'Socket' } });
-    const role = { kind: 'ClusterRole', metadata: { name: 'r', namespace: 'x' }, rules: [{ apiGroups: [''], resources: ['secrets', '*'], verbs: ['get'] }] };
+    const role = {
+      kind: 'ClusterRole',
+      metadata: { name: 'r', namespace: 'x' },
+      rules: [{ apiGroups: [''], resources: ['secrets', '*'], verbs: ['get'] }],
+    };
     expect(apiRuleViolations([ds, role])).toEqual([
       'install-cni: allowPrivilegeEscalation false beside privileged',
       'agent: Bidirectional mount /host/run/containerd/containerd.sock on an unprivileged container',

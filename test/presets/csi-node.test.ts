@@ -15,7 +15,6 @@ function build(props: Partial<CsiNodeProps> = {}): any[] {
   return synth(chart);
 }
 
-
 describe('CsiNode', () => {
   // GIVEN a CSI node plugin with only a driver name and an image WHEN synthesized
   const objects = build();
@@ -32,7 +31,11 @@ describe('CsiNode', () => {
   });
 
   test('THEN only the driver container is privileged, and it stays admissible (privilege escalation not forbidden)', () => {
-    expect(containersOf(ds).filter((c) => c.securityContext.privileged).map((c) => c.name)).toEqual(['driver']);
+    expect(
+      containersOf(ds)
+        .filter((c) => c.securityContext.privileged)
+        .map((c) => c.name),
+    ).toEqual(['driver']);
     expect(driver.securityContext).toMatchObject({ privileged: true, allowPrivilegeEscalation: true });
     expect(apiRuleViolations(objects)).toEqual([]);
     expect(ds.metadata.annotations['ignore-check.node-services.cdk8s.io/privileged-container']).toContain('driver: ');
@@ -80,7 +83,12 @@ describe('CsiNode', () => {
 
   test('THEN the sidecars share the socket dir read-only and are hardened; only the registrar writes the registration dir', () => {
     for (const sidecar of [registrar, probe]) {
-      expect(sidecar.securityContext).toMatchObject({ privileged: false, allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+      expect(sidecar.securityContext).toMatchObject({
+        privileged: false,
+        allowPrivilegeEscalation: false,
+        readOnlyRootFilesystem: true,
+        capabilities: { drop: ['ALL'] },
+      });
       expect(sidecar.securityContext.capabilities.add).toBeUndefined();
       expect(sidecar.volumeMounts).toContainEqual({ name: 'plugin-dir', mountPath: '/csi', readOnly: true });
       expect(sidecar.resources).toEqual({ requests: { cpu: '10m', memory: '32Mi' }, limits: { memory: '32Mi' } });
@@ -123,13 +131,18 @@ describe('CsiNode options', () => {
       }),
       'DaemonSet',
     ).spec.template.spec;
-    expect(pod.containers.map((c: any) => c.image)).toEqual([image, 'registry.example.com/csi-node-driver-registrar:v2.14.0', 'registry.example.com/livenessprobe:v2.16.0']);
+    expect(pod.containers.map((c: any) => c.image)).toEqual([
+      image,
+      'registry.example.com/csi-node-driver-registrar:v2.14.0',
+      'registry.example.com/livenessprobe:v2.16.0',
+    ]);
     expect(pod.containers[0].env[1]).toEqual({ name: 'KUBE_NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } });
     expect(pod.containers[0].lifecycle).toEqual({ preStop: { exec: { command: ['/bin/aws-ebs-csi-driver', 'pre-stop-hook'] } } });
   });
 
   test('GIVEN extra read-only host paths on the allowlist THEN the driver mounts them read-only', () => {
-    const driver = only(build({ extraHostPaths: [HostPath.readOnly('/run/udev'), HostPath.readOnly('/sys')] }), 'DaemonSet').spec.template.spec.containers[0];
+    const driver = only(build({ extraHostPaths: [HostPath.readOnly('/run/udev'), HostPath.readOnly('/sys')] }), 'DaemonSet').spec.template
+      .spec.containers[0];
     expect(driver.volumeMounts.slice(3)).toEqual([
       { name: 'host-run-udev', mountPath: '/run/udev', readOnly: true },
       { name: 'host-sys', mountPath: '/sys', readOnly: true },
@@ -137,9 +150,14 @@ describe('CsiNode options', () => {
   });
 
   test('GIVEN an allowed extra capability with a reason THEN it is added to the driver and the reason recorded', () => {
-    const ds = only(build({ extraCapabilities: ['SYS_ADMIN'], extraCapabilitiesReason: 'mounts filesystems from an unprivileged build' }), 'DaemonSet');
+    const ds = only(
+      build({ extraCapabilities: ['SYS_ADMIN'], extraCapabilitiesReason: 'mounts filesystems from an unprivileged build' }),
+      'DaemonSet',
+    );
     expect(ds.spec.template.spec.containers[0].securityContext.capabilities.add).toEqual(['SYS_ADMIN']);
-    expect(ds.metadata.annotations['ignore-check.node-services.cdk8s.io/dangerous-capability']).toBe('SYS_ADMIN: mounts filesystems from an unprivileged build');
+    expect(ds.metadata.annotations['ignore-check.node-services.cdk8s.io/dangerous-capability']).toBe(
+      'SYS_ADMIN: mounts filesystems from an unprivileged build',
+    );
   });
 
   test('GIVEN extra API access for the startup taint THEN the ClusterRole adds node patch, still without wildcards', () => {
@@ -149,12 +167,17 @@ describe('CsiNode options', () => {
   });
 
   test('GIVEN OnDelete with a reason THEN the update strategy is OnDelete', () => {
-    expect(only(build({ rollout: Rollout.onDelete('storage nodes are replaced by the upgrade pipeline') }), 'DaemonSet').spec.updateStrategy).toEqual({ type: 'OnDelete' });
+    expect(
+      only(build({ rollout: Rollout.onDelete('storage nodes are replaced by the upgrade pipeline') }), 'DaemonSet').spec.updateStrategy,
+    ).toEqual({ type: 'OnDelete' });
   });
 
   test('GIVEN the construct THEN it exposes the driver name, plugin dir and socket path', () => {
     const chart = testChart();
-    const csi = new CsiNode(chart, 'storage', { driverName: 'hostpath.csi.k8s.io', image: 'registry.k8s.io/sig-storage/hostpathplugin:v1.17.0' });
+    const csi = new CsiNode(chart, 'storage', {
+      driverName: 'hostpath.csi.k8s.io',
+      image: 'registry.k8s.io/sig-storage/hostpathplugin:v1.17.0',
+    });
     expect([csi.name, csi.driverName, csi.pluginDir, csi.socketPath]).toEqual([
       'hostpath-csi-node',
       'hostpath.csi.k8s.io',
@@ -178,13 +201,25 @@ describe('CsiNode errors', () => {
   });
 
   test('GIVEN a host path outside the csi-node allowlist THEN construction fails naming the allowlist', () => {
-    const message = errorOf((scope) => new CsiNode(scope, 'storage', { driverName, image, extraHostPaths: [HostPath.readOnly('/etc/kubernetes')] }));
+    const message = errorOf(
+      (scope) => new CsiNode(scope, 'storage', { driverName, image, extraHostPaths: [HostPath.readOnly('/etc/kubernetes')] }),
+    );
     expect(message).toContain('containers[0].hostPaths[3].path = "/etc/kubernetes"');
-    expect(message).toContain('csi-node host-path allowlist for read-only mounts (allowed: /var/lib/kubelet (read-write), /dev (read-write)');
+    expect(message).toContain(
+      'csi-node host-path allowlist for read-only mounts (allowed: /var/lib/kubelet (read-write), /dev (read-write)',
+    );
   });
 
   test('GIVEN a capability outside the allowlist (with a reason) THEN construction fails naming the allowlist', () => {
-    const message = errorOf((scope) => new CsiNode(scope, 'storage', { driverName, image, extraCapabilities: ['NET_ADMIN'], extraCapabilitiesReason: 'configures the storage network' }));
+    const message = errorOf(
+      (scope) =>
+        new CsiNode(scope, 'storage', {
+          driverName,
+          image,
+          extraCapabilities: ['NET_ADMIN'],
+          extraCapabilitiesReason: 'configures the storage network',
+        }),
+    );
     expect(message).toContain('containers[0].capabilities[0] = "NET_ADMIN"');
     expect(message).toContain('csi-node capability allowlist (SYS_ADMIN)');
   });
@@ -205,7 +240,14 @@ describe('CsiNode errors', () => {
   });
 
   test('GIVEN an unpinned sidecar image THEN construction fails naming the sidecar', () => {
-    const message = errorOf((scope) => new CsiNode(scope, 'storage', { driverName, image, registrarImage: 'registry.k8s.io/sig-storage/csi-node-driver-registrar:latest' }));
+    const message = errorOf(
+      (scope) =>
+        new CsiNode(scope, 'storage', {
+          driverName,
+          image,
+          registrarImage: 'registry.k8s.io/sig-storage/csi-node-driver-registrar:latest',
+        }),
+    );
     expect(message).toContain('containers[1].image = "registry.k8s.io/sig-storage/csi-node-driver-registrar:latest"');
   });
 });
@@ -218,7 +260,11 @@ describe('the API-rule checker used above', () => {
     registrar.volumeMounts.push({ name: 'sock', mountPath: '/host/run/crio/crio.sock', mountPropagation: 'Bidirectional' });
     ds.spec.template.spec.volumes.push({ name: 'sock', hostPath: { path: '/run/crio/crio.sock', type: 'Socket' } });
     const binding = { kind: 'ClusterRoleBinding', metadata: { name: 'b', namespace: 'x' } };
-    const role = { kind: 'ClusterRole', metadata: { name: 'r' }, rules: [{ apiGroups: ['*'], resources: ['secrets/status'], verbs: ['get'] }] };
+    const role = {
+      kind: 'ClusterRole',
+      metadata: { name: 'r' },
+      rules: [{ apiGroups: ['*'], resources: ['secrets/status'], verbs: ['get'] }],
+    };
     expect(apiRuleViolations([ds, binding, role])).toEqual([
       'driver: allowPrivilegeEscalation false beside privileged',
       'node-driver-registrar: Bidirectional mount /host/run/crio/crio.sock on an unprivileged container',
@@ -238,7 +284,11 @@ describe('CsiNode in the examples app', () => {
     const ds = objects.find((o) => o.kind === 'DaemonSet' && o.metadata.annotations['node-services.cdk8s.io/kind'] === 'csi-node');
     validateAll(objects);
     expect(apiRuleViolations(objects)).toEqual([]);
-    expect(containersOf(ds).filter((c) => c.securityContext.privileged).map((c) => c.name)).toEqual(['driver']);
+    expect(
+      containersOf(ds)
+        .filter((c) => c.securityContext.privileged)
+        .map((c) => c.name),
+    ).toEqual(['driver']);
     expect(checkManifests([ds]).errorCount).toBe(0);
     expect(ds.spec.template.spec.containers[0].image).toMatch(/aws-ebs-csi-driver:v\d/);
   });

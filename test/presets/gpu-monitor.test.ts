@@ -14,7 +14,6 @@ function build(props: Partial<GpuMonitorProps> = {}): any[] {
   return synth(chart);
 }
 
-
 describe('GpuMonitor', () => {
   // GIVEN a GPU monitor with only an image WHEN synthesized
   const objects = build();
@@ -57,7 +56,13 @@ describe('GpuMonitor', () => {
   });
 
   test('THEN it has no capability without profiling metrics, no privilege and no host namespaces', () => {
-    expect(exporter.securityContext).toMatchObject({ privileged: false, allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsUser: 0, capabilities: { drop: ['ALL'] } });
+    expect(exporter.securityContext).toMatchObject({
+      privileged: false,
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      runAsUser: 0,
+      capabilities: { drop: ['ALL'] },
+    });
     expect(exporter.securityContext.capabilities.add).toBeUndefined();
     expect(pod.hostNetwork).toBe(false);
     expect(pod.hostPID).toBe(false);
@@ -67,8 +72,14 @@ describe('GpuMonitor', () => {
     expect(pod.priorityClassName).toBe('system-node-critical');
     expect(ds.spec.updateStrategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } });
     expect(exporter.ports).toEqual([{ name: 'metrics', containerPort: 9400, protocol: 'TCP' }]);
-    expect(exporter.readinessProbe).toMatchObject({ httpGet: { path: '/health', port: 'metrics', scheme: 'HTTP' }, initialDelaySeconds: 45 });
-    expect(exporter.livenessProbe).toMatchObject({ httpGet: { path: '/health', port: 'metrics', scheme: 'HTTP' }, initialDelaySeconds: 45 });
+    expect(exporter.readinessProbe).toMatchObject({
+      httpGet: { path: '/health', port: 'metrics', scheme: 'HTTP' },
+      initialDelaySeconds: 45,
+    });
+    expect(exporter.livenessProbe).toMatchObject({
+      httpGet: { path: '/health', port: 'metrics', scheme: 'HTTP' },
+      initialDelaySeconds: 45,
+    });
     expect(exporter.resources).toEqual({ requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '512Mi' } });
     expect(exporter.env).toEqual([
       { name: 'DCGM_EXPORTER_KUBERNETES', value: 'true' },
@@ -93,14 +104,18 @@ describe('GpuMonitor options', () => {
   });
 
   test('GIVEN the GPU operator gate as node affinity THEN it replaces the default GPU selection', () => {
-    const pod = only(build({ nodeAffinity: [{ requirements: [NodeRequirement.in('nvidia.com/gpu.deploy.dcgm-exporter', ['true'])] }] }), 'DaemonSet').spec.template.spec;
+    const pod = only(
+      build({ nodeAffinity: [{ requirements: [NodeRequirement.in('nvidia.com/gpu.deploy.dcgm-exporter', ['true'])] }] }),
+      'DaemonSet',
+    ).spec.template.spec;
     expect(pod.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms).toEqual([
       { matchExpressions: [{ key: 'nvidia.com/gpu.deploy.dcgm-exporter', operator: 'In', values: ['true'] }] },
     ]);
   });
 
   test('GIVEN the control plane and another port THEN the control-plane toleration is added and the listener follows the port', () => {
-    const c = only(build({ controlPlane: true, port: 9401, tolerations: [Toleration.exists('example.com/gpu-pool')] }), 'DaemonSet').spec.template.spec;
+    const c = only(build({ controlPlane: true, port: 9401, tolerations: [Toleration.exists('example.com/gpu-pool')] }), 'DaemonSet').spec
+      .template.spec;
     expect(c.tolerations).toEqual([
       { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' },
       { key: 'example.com/gpu-pool', operator: 'Exists' },
@@ -133,7 +148,10 @@ describe('GpuMonitor errors', () => {
   });
 
   test('GIVEN a capability outside the allowlist (with a reason) THEN construction fails naming the allowlist', () => {
-    const message = errorOf((scope) => new GpuMonitor(scope, 'gpu', { image, extraCapabilities: ['SYS_RAWIO'], extraCapabilitiesReason: 'reads GPU registers directly' }));
+    const message = errorOf(
+      (scope) =>
+        new GpuMonitor(scope, 'gpu', { image, extraCapabilities: ['SYS_RAWIO'], extraCapabilitiesReason: 'reads GPU registers directly' }),
+    );
     expect(message).toContain('containers[0].capabilities[0] = "SYS_RAWIO"');
     expect(message).toContain('gpu-monitor capability allowlist (SYS_ADMIN)');
   });
@@ -158,7 +176,11 @@ describe('the API-rule checker used above', () => {
     exporter.securityContext = { ...exporter.securityContext, privileged: true };
     exporter.volumeMounts.push({ name: 'sock', mountPath: '/var/run/docker.sock' });
     ds.spec.template.spec.volumes.push({ name: 'sock', hostPath: { path: '/var/run/docker.sock' } });
-    ds.spec.template.spec.containers.push({ name: 'side', securityContext: {}, volumeMounts: [{ name: 'tmp', mountPath: '/x', mountPropagation: 'Bidirectional' }] });
+    ds.spec.template.spec.containers.push({
+      name: 'side',
+      securityContext: {},
+      volumeMounts: [{ name: 'tmp', mountPath: '/x', mountPropagation: 'Bidirectional' }],
+    });
     const role = only(objects, 'ClusterRole');
     role.metadata.namespace = 'gpu-monitoring';
     role.rules.push({ apiGroups: [''], resources: ['secrets'], verbs: ['list'] });

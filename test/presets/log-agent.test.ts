@@ -31,7 +31,9 @@ describe('LogAgent', () => {
       { name: 'host-var-log', mountPath: '/var/log', readOnly: true },
       { name: 'state', mountPath: '/var/lib/fluent-bit', readOnly: false },
     ]);
-    expect(ds.metadata.annotations['ignore-check.node-services.cdk8s.io/host-path-writable']).toContain('/var/lib/fluent-bit: keeps read positions');
+    expect(ds.metadata.annotations['ignore-check.node-services.cdk8s.io/host-path-writable']).toContain(
+      '/var/lib/fluent-bit: keeps read positions',
+    );
   });
 
   test('THEN it runs as root with every capability dropped, no host namespaces, and the node name', () => {
@@ -75,7 +77,10 @@ describe('LogAgent', () => {
   });
 
   test('GIVEN controlPlane, Docker and journal THEN the control-plane toleration and the extra read-only paths are added', () => {
-    const p = only(build({ controlPlane: true, containerRuntime: ContainerRuntime.DOCKER, journal: true, metadataEnrichment: false }), 'DaemonSet').spec.template.spec;
+    const p = only(
+      build({ controlPlane: true, containerRuntime: ContainerRuntime.DOCKER, journal: true, metadataEnrichment: false }),
+      'DaemonSet',
+    ).spec.template.spec;
     expect(p.tolerations).toEqual([{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' }]);
     expect(p.volumes.map((v: any) => [v.hostPath.path, v.hostPath.type])).toEqual([
       ['/var/log', 'Directory'],
@@ -98,17 +103,24 @@ describe('LogAgent', () => {
   });
 
   test('GIVEN a writable /var/log THEN construction fails: only the state dir may be written', () => {
-    const message = errorOf((scope) => new LogAgent(scope, 'logs', { image, extraHostPaths: [HostPath.writable('/var/log', { reason: 'writes its own log files' })] }));
+    const message = errorOf(
+      (scope) =>
+        new LogAgent(scope, 'logs', { image, extraHostPaths: [HostPath.writable('/var/log', { reason: 'writes its own log files' })] }),
+    );
     expect(message).toContain('allowlist for writable mounts');
   });
-
 });
 
 describe('LogAgent capability allowlist', () => {
   test('GIVEN an allowed extra capability THEN it is added', () => {
-    const ds = only(build({ extraCapabilities: ['DAC_READ_SEARCH'], extraCapabilitiesReason: 'reads journal files owned by another group' }), 'DaemonSet');
+    const ds = only(
+      build({ extraCapabilities: ['DAC_READ_SEARCH'], extraCapabilitiesReason: 'reads journal files owned by another group' }),
+      'DaemonSet',
+    );
     expect(ds.spec.template.spec.containers[0].securityContext.capabilities).toEqual({ drop: ['ALL'], add: ['DAC_READ_SEARCH'] });
-    expect(ds.metadata.annotations['ignore-check.node-services.cdk8s.io/dangerous-capability']).toBe('DAC_READ_SEARCH: reads journal files owned by another group');
+    expect(ds.metadata.annotations['ignore-check.node-services.cdk8s.io/dangerous-capability']).toBe(
+      'DAC_READ_SEARCH: reads journal files owned by another group',
+    );
   });
 
   test('GIVEN an extra capability without a reason THEN construction fails asking for one', () => {
@@ -118,7 +130,10 @@ describe('LogAgent capability allowlist', () => {
   });
 
   test('GIVEN a capability outside the allowlist THEN construction fails naming the allowlist', () => {
-    const message = errorOf((scope) => new LogAgent(scope, 'logs', { image, extraCapabilities: ['SYS_ADMIN'], extraCapabilitiesReason: 'mounts filesystems of its own' }));
+    const message = errorOf(
+      (scope) =>
+        new LogAgent(scope, 'logs', { image, extraCapabilities: ['SYS_ADMIN'], extraCapabilitiesReason: 'mounts filesystems of its own' }),
+    );
     expect(message).toContain('containers[0].capabilities[0] = "SYS_ADMIN"');
     expect(message).toContain('log-agent capability allowlist (DAC_READ_SEARCH)');
   });

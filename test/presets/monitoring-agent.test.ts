@@ -65,12 +65,25 @@ describe('MonitoringAgent', () => {
   });
 
   test('GIVEN a writable host path THEN construction fails: a metrics agent writes nothing on the host', () => {
-    const message = errorOf((scope) => new MonitoringAgent(scope, 'metrics', { image, extraHostPaths: [HostPath.writable('/var/lib/node-exporter', { reason: 'textfile collector output' })] }));
+    const message = errorOf(
+      (scope) =>
+        new MonitoringAgent(scope, 'metrics', {
+          image,
+          extraHostPaths: [HostPath.writable('/var/lib/node-exporter', { reason: 'textfile collector output' })],
+        }),
+    );
     expect(message).toContain('monitoring-agent host-path allowlist for writable mounts');
   });
 
   test('GIVEN a capability outside the allowlist THEN construction fails naming the allowlist', () => {
-    const message = errorOf((scope) => new MonitoringAgent(scope, 'metrics', { image, extraCapabilities: ['NET_ADMIN'], extraCapabilitiesReason: 'reads interface statistics' }));
+    const message = errorOf(
+      (scope) =>
+        new MonitoringAgent(scope, 'metrics', {
+          image,
+          extraCapabilities: ['NET_ADMIN'],
+          extraCapabilitiesReason: 'reads interface statistics',
+        }),
+    );
     expect(message).toContain('monitoring-agent capability allowlist (SYS_TIME)');
   });
 });

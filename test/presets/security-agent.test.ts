@@ -15,7 +15,6 @@ function build(props: Partial<SecurityAgentProps> = {}): any[] {
   return synth(chart);
 }
 
-
 describe('SecurityAgent (runtime sensor)', () => {
   // GIVEN a runtime sensor with only an image WHEN synthesized
   const objects = build();
@@ -80,12 +79,15 @@ describe('SecurityAgent (runtime sensor)', () => {
 
   test('THEN startup, readiness and liveness probe the health endpoint, with a long startup budget', () => {
     expect(agent.ports).toEqual([{ name: 'health', containerPort: 8765, protocol: 'TCP' }]);
-    for (const p of [agent.startupProbe, agent.readinessProbe, agent.livenessProbe]) expect(p.httpGet).toEqual({ path: '/healthz', port: 'health', scheme: 'HTTP' });
+    for (const p of [agent.startupProbe, agent.readinessProbe, agent.livenessProbe])
+      expect(p.httpGet).toEqual({ path: '/healthz', port: 'health', scheme: 'HTTP' });
     expect(agent.startupProbe.periodSeconds * agent.startupProbe.failureThreshold).toBeGreaterThanOrEqual(100);
   });
 
   test('THEN it reads pods, namespaces and nodes only', () => {
-    expect(only(objects, 'ClusterRole').rules).toEqual([{ apiGroups: [''], resources: ['pods', 'namespaces', 'nodes'], verbs: ['get', 'list', 'watch'] }]);
+    expect(only(objects, 'ClusterRole').rules).toEqual([
+      { apiGroups: [''], resources: ['pods', 'namespaces', 'nodes'], verbs: ['get', 'list', 'watch'] },
+    ]);
     expect(pod.automountServiceAccountToken).toBe(true);
   });
 });
@@ -96,8 +98,14 @@ describe('SecurityAgent options', () => {
     const ds = only(objects, 'DaemonSet');
     const pod = ds.spec.template.spec;
     expect(pod.volumes).toContainEqual({ name: 'runtime-socket', hostPath: { path: '/run/containerd/containerd.sock', type: 'Socket' } });
-    expect(pod.containers[0].volumeMounts).toContainEqual({ name: 'runtime-socket', mountPath: '/host/run/containerd/containerd.sock', readOnly: true });
-    expect(ds.metadata.annotations['ignore-check.node-services.cdk8s.io/container-runtime-socket']).toContain('/run/containerd/containerd.sock (read-only): ');
+    expect(pod.containers[0].volumeMounts).toContainEqual({
+      name: 'runtime-socket',
+      mountPath: '/host/run/containerd/containerd.sock',
+      readOnly: true,
+    });
+    expect(ds.metadata.annotations['ignore-check.node-services.cdk8s.io/container-runtime-socket']).toContain(
+      '/run/containerd/containerd.sock (read-only): ',
+    );
     expect(apiRuleViolations(objects)).toEqual([]);
   });
 
@@ -105,14 +113,19 @@ describe('SecurityAgent options', () => {
     const objects = build({ privileged: true, privilegedReason: 'the kernel-module driver loads into the host kernel' });
     const ds = only(objects, 'DaemonSet');
     expect(ds.spec.template.spec.containers[0].securityContext).toMatchObject({ privileged: true, allowPrivilegeEscalation: true });
-    expect(ds.metadata.annotations['ignore-check.node-services.cdk8s.io/privileged-container']).toBe('agent: the kernel-module driver loads into the host kernel');
+    expect(ds.metadata.annotations['ignore-check.node-services.cdk8s.io/privileged-container']).toBe(
+      'agent: the kernel-module driver loads into the host kernel',
+    );
     expect(apiRuleViolations(objects)).toEqual([]);
     validateAll(objects);
   });
 
   test('GIVEN appArmorUnconfined THEN the pod template carries the AppArmor annotation for the agent container', () => {
     const template = only(build({ appArmorUnconfined: true, podAnnotations: { 'checksum/rules': 'abc' } }), 'DaemonSet').spec.template;
-    expect(template.metadata.annotations).toEqual({ 'checksum/rules': 'abc', 'container.apparmor.security.beta.kubernetes.io/agent': 'unconfined' });
+    expect(template.metadata.annotations).toEqual({
+      'checksum/rules': 'abc',
+      'container.apparmor.security.beta.kubernetes.io/agent': 'unconfined',
+    });
   });
 
   test('GIVEN another health port and path THEN all probes follow them', () => {
@@ -129,8 +142,16 @@ describe('SecurityAgent options', () => {
 
   test('GIVEN an allowed extra capability with a reason THEN it is added and the reason recorded', () => {
     const ds = only(build({ extraCapabilities: ['DAC_READ_SEARCH'], extraCapabilitiesReason: 'reads root-only audit logs' }), 'DaemonSet');
-    expect(ds.spec.template.spec.containers[0].securityContext.capabilities.add).toEqual(['BPF', 'PERFMON', 'SYS_RESOURCE', 'SYS_PTRACE', 'DAC_READ_SEARCH']);
-    expect(ds.metadata.annotations['ignore-check.node-services.cdk8s.io/dangerous-capability']).toContain('DAC_READ_SEARCH: reads root-only audit logs');
+    expect(ds.spec.template.spec.containers[0].securityContext.capabilities.add).toEqual([
+      'BPF',
+      'PERFMON',
+      'SYS_RESOURCE',
+      'SYS_PTRACE',
+      'DAC_READ_SEARCH',
+    ]);
+    expect(ds.metadata.annotations['ignore-check.node-services.cdk8s.io/dangerous-capability']).toContain(
+      'DAC_READ_SEARCH: reads root-only audit logs',
+    );
   });
 });
 
@@ -183,7 +204,16 @@ describe('SecurityAgent (compliance scanner)', () => {
   });
 
   test('GIVEN other compliance paths THEN they replace the defaults', () => {
-    const pod2 = only(build({ mode: SecurityAgentMode.COMPLIANCE, complianceHostPaths: [HostPath.readOnly('/etc/kubernetes'), HostPath.readOnly('/var/lib/kubelet/kubeconfig', { type: HostPathType.FILE })] }), 'DaemonSet').spec.template.spec;
+    const pod2 = only(
+      build({
+        mode: SecurityAgentMode.COMPLIANCE,
+        complianceHostPaths: [
+          HostPath.readOnly('/etc/kubernetes'),
+          HostPath.readOnly('/var/lib/kubelet/kubeconfig', { type: HostPathType.FILE }),
+        ],
+      }),
+      'DaemonSet',
+    ).spec.template.spec;
     expect(pod2.volumes.map((v: any) => v.hostPath.path)).toEqual(['/etc/kubernetes', '/var/lib/kubelet/kubeconfig']);
   });
 });
@@ -197,7 +227,13 @@ describe('SecurityAgent errors', () => {
   });
 
   test('GIVEN a writable /etc THEN construction fails: the agent only reads the host', () => {
-    const message = errorOf((scope) => new SecurityAgent(scope, 'sensor', { image, extraHostPaths: [HostPath.writable('/etc/falco', { reason: 'writes its rules to the host' })] }));
+    const message = errorOf(
+      (scope) =>
+        new SecurityAgent(scope, 'sensor', {
+          image,
+          extraHostPaths: [HostPath.writable('/etc/falco', { reason: 'writes its rules to the host' })],
+        }),
+    );
     expect(message).toContain('security-agent host-path allowlist for writable mounts');
   });
 
@@ -207,13 +243,24 @@ describe('SecurityAgent errors', () => {
   });
 
   test('GIVEN a capability outside the allowlist (with a reason) THEN construction fails naming the allowlist', () => {
-    const message = errorOf((scope) => new SecurityAgent(scope, 'sensor', { image, extraCapabilities: ['SYS_MODULE'], extraCapabilitiesReason: 'loads its kernel module' }));
+    const message = errorOf(
+      (scope) =>
+        new SecurityAgent(scope, 'sensor', {
+          image,
+          extraCapabilities: ['SYS_MODULE'],
+          extraCapabilitiesReason: 'loads its kernel module',
+        }),
+    );
     expect(message).toContain('containers[0].capabilities[4] = "SYS_MODULE"');
-    expect(message).toContain('security-agent capability allowlist (BPF, PERFMON, SYS_RESOURCE, SYS_PTRACE, SYS_ADMIN, DAC_READ_SEARCH, IPC_LOCK, NET_ADMIN)');
+    expect(message).toContain(
+      'security-agent capability allowlist (BPF, PERFMON, SYS_RESOURCE, SYS_PTRACE, SYS_ADMIN, DAC_READ_SEARCH, IPC_LOCK, NET_ADMIN)',
+    );
   });
 
   test('GIVEN an extra capability without a reason THEN construction fails asking for one', () => {
-    const message = errorOf((scope) => new SecurityAgent(scope, 'sensor', { image, extraCapabilities: ['SYS_ADMIN'], extraCapabilitiesReason: 'short' }));
+    const message = errorOf(
+      (scope) => new SecurityAgent(scope, 'sensor', { image, extraCapabilities: ['SYS_ADMIN'], extraCapabilitiesReason: 'short' }),
+    );
     expect(message).toContain('extraCapabilitiesReason = "short": extraCapabilities SYS_ADMIN need a reason of at least 10 characters');
   });
 
@@ -223,12 +270,22 @@ describe('SecurityAgent errors', () => {
   });
 
   test('GIVEN a privileged compliance scanner THEN construction fails even with a reason', () => {
-    const message = errorOf((scope) => new SecurityAgent(scope, 'sensor', { image, mode: SecurityAgentMode.COMPLIANCE, privileged: true, privilegedReason: 'reads every file on the node' }));
+    const message = errorOf(
+      (scope) =>
+        new SecurityAgent(scope, 'sensor', {
+          image,
+          mode: SecurityAgentMode.COMPLIANCE,
+          privileged: true,
+          privilegedReason: 'reads every file on the node',
+        }),
+    );
     expect(message).toContain('privileged = true: a compliance scanner only reads files and processes and must not be privileged');
   });
 
   test('GIVEN compliance paths in runtime mode THEN construction fails pointing at the mode', () => {
-    const message = errorOf((scope) => new SecurityAgent(scope, 'sensor', { image, complianceHostPaths: [HostPath.readOnly('/etc/kubernetes')] }));
+    const message = errorOf(
+      (scope) => new SecurityAgent(scope, 'sensor', { image, complianceHostPaths: [HostPath.readOnly('/etc/kubernetes')] }),
+    );
     expect(message).toContain('complianceHostPaths = ["/etc/kubernetes"]: only applies in compliance mode');
   });
 
@@ -245,7 +302,12 @@ describe('the API-rule checker used above', () => {
     agent.securityContext = { ...agent.securityContext, privileged: true };
     agent.volumeMounts = agent.volumeMounts.map((m: any) => (m.name === 'runtime-socket' ? { ...m, readOnly: false } : m));
     agent.volumeMounts.push({ name: 'proc', mountPath: '/bi', mountPropagation: 'Bidirectional' });
-    const unprivileged = { ...agent, name: 'other', securityContext: { privileged: false }, volumeMounts: [{ name: 'proc', mountPath: '/bi', mountPropagation: 'Bidirectional' }] };
+    const unprivileged = {
+      ...agent,
+      name: 'other',
+      securityContext: { privileged: false },
+      volumeMounts: [{ name: 'proc', mountPath: '/bi', mountPropagation: 'Bidirectional' }],
+    };
     ds.spec.template.spec.containers.push(unprivileged);
     const role = { kind: 'ClusterRole', metadata: { name: 'r' }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['*'] }] };
     expect(apiRuleViolations([ds, role])).toEqual([
@@ -266,7 +328,9 @@ describe('SecurityAgent in the examples app', () => {
     validateAll(objects);
     expect(apiRuleViolations(objects)).toEqual([]);
     expect(containersOf(ds).filter((c) => c.securityContext.privileged)).toEqual([]);
-    expect(ds.spec.template.spec.volumes.filter((v: any) => isContainerRuntimeSocket(v.hostPath?.path ?? '')).map((v: any) => v.name)).toEqual(['runtime-socket']);
+    expect(
+      ds.spec.template.spec.volumes.filter((v: any) => isContainerRuntimeSocket(v.hostPath?.path ?? '')).map((v: any) => v.name),
+    ).toEqual(['runtime-socket']);
     expect(checkManifests([ds]).errorCount).toBe(0);
   });
 });

@@ -12,11 +12,14 @@ export function apiRuleViolations(objects: any[]): string[] {
     const volumes = new Map<string, any>((ds.spec.template.spec.volumes ?? []).map((v: any) => [v.name, v]));
     for (const c of containersOf(ds)) {
       const privileged = c.securityContext.privileged === true;
-      if (privileged && c.securityContext.allowPrivilegeEscalation === false) out.push(`${c.name}: allowPrivilegeEscalation false beside privileged`);
+      if (privileged && c.securityContext.allowPrivilegeEscalation === false)
+        out.push(`${c.name}: allowPrivilegeEscalation false beside privileged`);
       for (const m of c.volumeMounts ?? []) {
-        if (m.mountPropagation === 'Bidirectional' && !privileged) out.push(`${c.name}: Bidirectional mount ${m.mountPath} on an unprivileged container`);
+        if (m.mountPropagation === 'Bidirectional' && !privileged)
+          out.push(`${c.name}: Bidirectional mount ${m.mountPath} on an unprivileged container`);
         const hostPath = volumes.get(m.name)?.hostPath?.path;
-        if (hostPath && isContainerRuntimeSocket(hostPath) && m.readOnly !== true) out.push(`${c.name}: runtime socket ${hostPath} writable`);
+        if (hostPath && isContainerRuntimeSocket(hostPath) && m.readOnly !== true)
+          out.push(`${c.name}: runtime socket ${hostPath} writable`);
       }
     }
   }

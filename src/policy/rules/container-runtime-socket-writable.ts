@@ -7,7 +7,8 @@ export const containerRuntimeSocketWritable = defineRule({
   severity: Severity.ERROR,
   category: RuleCategory.HOST_ACCESS,
   title: 'Container runtime socket mounted writable',
-  rationale: 'A writable runtime socket is root on the node: the container can create privileged containers and read every secret mounted on the node. This is a hard line (error); even runtime-security agents only read the socket.',
+  rationale:
+    'A writable runtime socket is root on the node: the container can create privileged containers and read every secret mounted on the node. This is a hard line (error); even runtime-security agents only read the socket.',
   fix: 'Mount the socket with `readOnly: true`, or remove the mount.',
   example: 'volumeMounts:\n  - {name: containerd-sock, mountPath: /host/run/containerd/containerd.sock, readOnly: true}',
   check(_object, { view }) {

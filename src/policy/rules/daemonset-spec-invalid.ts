@@ -10,7 +10,8 @@ export const daemonsetSpecInvalid = defineRule({
   rationale:
     'The API server requires a pod template with at least one container, non-negative minReadySeconds and revisionHistoryLimit, no activeDeadlineSeconds (a DaemonSet pod runs forever) and no ephemeral containers in a template.',
   fix: 'Give the template at least one container, use non-negative integers, and remove activeDeadlineSeconds and ephemeralContainers from the template.',
-  example: 'spec:\n  minReadySeconds: 10\n  revisionHistoryLimit: 10\n  template:\n    spec:\n      containers:\n        - name: agent\n          image: registry.example.com/agent:1.2.3',
+  example:
+    'spec:\n  minReadySeconds: 10\n  revisionHistoryLimit: 10\n  template:\n    spec:\n      containers:\n        - name: agent\n          image: registry.example.com/agent:1.2.3',
   check(_object, { view }) {
     const out: RuleFinding[] = [];
     if (view.object.spec === undefined || view.object.spec === null) {

@@ -13,7 +13,9 @@ export const defaultNamespace = defineRule({
   check(_object, { view }) {
     const ns = view.metadata.namespace;
     if (ns === undefined || ns === null || ns === '') {
-      return [{ path: 'metadata.namespace', message: 'the DaemonSet has no namespace, so it lands in the current namespace (usually default)' }];
+      return [
+        { path: 'metadata.namespace', message: 'the DaemonSet has no namespace, so it lands in the current namespace (usually default)' },
+      ];
     }
     if (ns === 'default') return [{ path: 'metadata.namespace', message: "the DaemonSet is in namespace 'default'" }];
     return [];

@@ -7,7 +7,8 @@ export const duplicateContainerName = defineRule({
   severity: Severity.ERROR,
   category: RuleCategory.API_VALIDITY,
   title: 'Container names must be unique across containers and init containers',
-  rationale: 'The API server rejects a pod template in which two containers, or a container and an init container, share a name ("Duplicate value").',
+  rationale:
+    'The API server rejects a pod template in which two containers, or a container and an init container, share a name ("Duplicate value").',
   fix: 'Rename one of the containers (e.g. `init-config` for the init container).',
   example: 'initContainers:\n  - name: init-config\ncontainers:\n  - name: agent',
   check(_object, { view }) {

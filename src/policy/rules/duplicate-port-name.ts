@@ -7,7 +7,8 @@ export const duplicatePortName = defineRule({
   severity: Severity.ERROR,
   category: RuleCategory.API_VALIDITY,
   title: 'Port names must be unique within a container',
-  rationale: 'The API server rejects a container that names two ports the same ("Duplicate value"); probes and Services refer to ports by name.',
+  rationale:
+    'The API server rejects a container that names two ports the same ("Duplicate value"); probes and Services refer to ports by name.',
   fix: 'Give each port of the container its own name, e.g. `metrics` and `health`.',
   example: 'ports:\n  - {name: metrics, containerPort: 2020}\n  - {name: health, containerPort: 2021}',
   check(_object, { view }) {

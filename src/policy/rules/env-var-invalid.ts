@@ -13,7 +13,7 @@ export const envVarInvalid = defineRule({
   category: RuleCategory.API_VALIDITY,
   title: 'Environment variables need a valid name and at most one source',
   rationale:
-    "Kubernetes 1.28 requires env names matching [-._a-zA-Z][-._a-zA-Z0-9]*, rejects `value` together with `valueFrom`, and requires exactly one of fieldRef, resourceFieldRef, configMapKeyRef, secretKeyRef in valueFrom.",
+    'Kubernetes 1.28 requires env names matching [-._a-zA-Z][-._a-zA-Z0-9]*, rejects `value` together with `valueFrom`, and requires exactly one of fieldRef, resourceFieldRef, configMapKeyRef, secretKeyRef in valueFrom.',
   fix: 'Rename the variable (no leading digit, no spaces), and use either `value` or a `valueFrom` with exactly one source.',
   example: 'env:\n  - name: NODE_NAME\n    valueFrom:\n      fieldRef: {fieldPath: spec.nodeName}',
   check(_object, { view }) {

@@ -7,9 +7,11 @@ export const hostNetworkHostPortMismatch = defineRule({
   severity: Severity.ERROR,
   category: RuleCategory.API_VALIDITY,
   title: 'With hostNetwork, hostPort must equal containerPort',
-  rationale: 'A host-network pod listens directly on the node, so the API server rejects a hostPort that differs from its containerPort ("must match containerPort when hostNetwork is true").',
+  rationale:
+    'A host-network pod listens directly on the node, so the API server rejects a hostPort that differs from its containerPort ("must match containerPort when hostNetwork is true").',
   fix: 'Remove hostPort (it is implied on the host network) or set it to the containerPort.',
-  example: 'hostNetwork: true\ncontainers:\n  - name: node-exporter\n    ports:\n      - {name: metrics, containerPort: 9100, hostPort: 9100}',
+  example:
+    'hostNetwork: true\ncontainers:\n  - name: node-exporter\n    ports:\n      - {name: metrics, containerPort: 9100, hostPort: 9100}',
   check(_object, { view }) {
     if (view.pod.hostNetwork !== true) return [];
     const out: RuleFinding[] = [];

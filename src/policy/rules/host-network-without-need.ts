@@ -14,6 +14,8 @@ export const hostNetworkWithoutNeed = defineRule({
   example: 'spec:\n  template:\n    spec:\n      hostNetwork: false',
   check(_object, { view }) {
     if (view.pod.hostNetwork !== true || hostNamespaceNeeds(view.profile).hostNetwork) return [];
-    return [{ path: jsonPath(view.podPath, 'hostNetwork'), message: `hostNetwork is true, which kind '${view.profile.kind}' does not need` }];
+    return [
+      { path: jsonPath(view.podPath, 'hostNetwork'), message: `hostNetwork is true, which kind '${view.profile.kind}' does not need` },
+    ];
   },
 });

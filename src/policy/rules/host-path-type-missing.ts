@@ -8,7 +8,7 @@ export const hostPathTypeMissing = defineRule({
   category: RuleCategory.HOST_ACCESS,
   title: 'hostPath without type',
   rationale:
-    "Without a type the kubelet performs no check: a missing path is silently created as an empty root-owned directory, and a socket or file path may turn out to be a directory. Directory, File or Socket make a wrong node fail fast; DirectoryOrCreate states that creating it is intended.",
+    'Without a type the kubelet performs no check: a missing path is silently created as an empty root-owned directory, and a socket or file path may turn out to be a directory. Directory, File or Socket make a wrong node fail fast; DirectoryOrCreate states that creating it is intended.',
   fix: 'Set `hostPath.type` (Directory, DirectoryOrCreate, File, FileOrCreate, Socket, CharDevice or BlockDevice).',
   example: 'hostPath:\n  path: /var/log\n  type: Directory',
   check(_object, { view }) {

@@ -8,7 +8,7 @@ export const hostPathWritable = defineRule({
   category: RuleCategory.HOST_ACCESS,
   title: 'hostPath mounted writable',
   rationale:
-    'A writable host mount lets the container change the node itself, and every node runs the pod. Host access should be read-only unless the service must write (a log agent\'s position database, a CNI installing binaries) and that need is written down.',
+    "A writable host mount lets the container change the node itself, and every node runs the pod. Host access should be read-only unless the service must write (a log agent's position database, a CNI installing binaries) and that need is written down.",
   fix: 'Add `readOnly: true` to the mount, or suppress with the reason the service must write there.',
   example: 'volumeMounts:\n  - {name: varlog, mountPath: /var/log, readOnly: true}',
   check(_object, { view }) {

@@ -25,7 +25,10 @@ export const invalidSuppression = defineRule({
           message: `rule '${s.ruleId}' cannot be suppressed (the API server would reject the object, or the rule guards suppressions)`,
         });
       } else if (!isValidReason(s.reason)) {
-        out.push({ path: jsonPath('metadata.annotations', s.key), message: `suppression of '${s.ruleId}' has reason '${s.reason}', shorter than ${MIN_REASON_LENGTH} characters` });
+        out.push({
+          path: jsonPath('metadata.annotations', s.key),
+          message: `suppression of '${s.ruleId}' has reason '${s.reason}', shorter than ${MIN_REASON_LENGTH} characters`,
+        });
       }
     }
     return out;

@@ -25,12 +25,18 @@ export const namespacePodSecurityLabels = defineRule({
     if (level === undefined) {
       out.push({ path: 'metadata.namespace', message: `Namespace '${ns}' has no ${ENFORCE} label` });
     } else if (!LEVELS.includes(level)) {
-      out.push({ path: 'metadata.namespace', message: `Namespace '${ns}' label ${ENFORCE} is ${show(level)}, not one of ${LEVELS.join(', ')}` });
+      out.push({
+        path: 'metadata.namespace',
+        message: `Namespace '${ns}' label ${ENFORCE} is ${show(level)}, not one of ${LEVELS.join(', ')}`,
+      });
     }
     for (const mode of ['enforce', 'audit', 'warn']) {
       const v = labels[`pod-security.kubernetes.io/${mode}-version`];
       if (v !== undefined && !(typeof v === 'string' && VERSION.test(v))) {
-        out.push({ path: 'metadata.namespace', message: `Namespace '${ns}' label pod-security.kubernetes.io/${mode}-version is ${show(v)}, not 'latest' or 'v1.N'` });
+        out.push({
+          path: 'metadata.namespace',
+          message: `Namespace '${ns}' label pod-security.kubernetes.io/${mode}-version is ${show(v)}, not 'latest' or 'v1.N'`,
+        });
       }
     }
     return out;

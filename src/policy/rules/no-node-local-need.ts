@@ -12,7 +12,8 @@ export const noNodeLocalNeed = defineRule({
   rationale:
     'A DaemonSet is for services tied one-to-one to nodes (PRACTICES P1, P2). A pod with no hostPath, no host network/PID/IPC, no hostPort and no node name or host IP from the downward API does nothing node-specific: it scales with nodes instead of load, and a Deployment would serve it better.',
   fix: 'Use a Deployment (with a HorizontalPodAutoscaler), or suppress with the node-local reason that this check cannot see.',
-  example: 'env:\n  - name: NODE_NAME\n    valueFrom:\n      fieldRef: {fieldPath: spec.nodeName}\nvolumes:\n  - {name: varlog, hostPath: {path: /var/log, type: Directory}}',
+  example:
+    'env:\n  - name: NODE_NAME\n    valueFrom:\n      fieldRef: {fieldPath: spec.nodeName}\nvolumes:\n  - {name: varlog, hostPath: {path: /var/log, type: Directory}}',
   check(_object, { view }) {
     if (view.hostPaths.length > 0) return [];
     if (view.pod.hostNetwork === true || view.pod.hostPID === true || view.pod.hostIPC === true) return [];

@@ -45,7 +45,13 @@ export const nodeSelectorInvalid = defineRule({
     const na = asObject(asObject(view.pod.affinity).nodeAffinity);
     const required = na.requiredDuringSchedulingIgnoredDuringExecution;
     if (required !== undefined && required !== null) {
-      const base = jsonPath(view.podPath, 'affinity', 'nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms');
+      const base = jsonPath(
+        view.podPath,
+        'affinity',
+        'nodeAffinity',
+        'requiredDuringSchedulingIgnoredDuringExecution',
+        'nodeSelectorTerms',
+      );
       const terms = asArray(asObject(required).nodeSelectorTerms);
       if (terms.length === 0) out.push({ path: base, message: 'nodeSelectorTerms must have at least one term' });
       terms.forEach((term, i) => termProblems(term, () => jsonPath(base, i), out));

@@ -25,15 +25,24 @@ export const portInvalid = defineRule({
       c.ports.forEach((raw, i) => {
         const port = asObject(raw);
         if (!isPort(port.containerPort)) {
-          out.push({ path: jsonPath(c.path, 'ports', i, 'containerPort'), message: `container '${c.name}' containerPort ${show(port.containerPort)} must be an integer from 1 to 65535` });
+          out.push({
+            path: jsonPath(c.path, 'ports', i, 'containerPort'),
+            message: `container '${c.name}' containerPort ${show(port.containerPort)} must be an integer from 1 to 65535`,
+          });
         }
         const hostPort = port.hostPort;
         if (hostPort !== undefined && hostPort !== null && hostPort !== 0 && !isPort(hostPort)) {
-          out.push({ path: jsonPath(c.path, 'ports', i, 'hostPort'), message: `container '${c.name}' hostPort ${show(hostPort)} must be an integer from 0 to 65535` });
+          out.push({
+            path: jsonPath(c.path, 'ports', i, 'hostPort'),
+            message: `container '${c.name}' hostPort ${show(hostPort)} must be an integer from 0 to 65535`,
+          });
         }
         const protocol = port.protocol ?? 'TCP';
         if (!PORT_PROTOCOLS.includes(protocol)) {
-          out.push({ path: jsonPath(c.path, 'ports', i, 'protocol'), message: `container '${c.name}' protocol ${show(protocol)} is not one of TCP, UDP, SCTP` });
+          out.push({
+            path: jsonPath(c.path, 'ports', i, 'protocol'),
+            message: `container '${c.name}' protocol ${show(protocol)} is not one of TCP, UDP, SCTP`,
+          });
         }
         if (port.name !== undefined && port.name !== null && port.name !== '') {
           const err = typeof port.name === 'string' ? portNameErrorOf(port.name) : 'must be a string';
@@ -43,7 +52,10 @@ export const portInvalid = defineRule({
           const key = `${hostPort}/${protocol}/${port.hostIP ?? ''}`;
           const first = hostPorts.get(key);
           if (first !== undefined) {
-            out.push({ path: jsonPath(c.path, 'ports', i, 'hostPort'), message: `hostPort ${hostPort}/${protocol} is already used by ${first}` });
+            out.push({
+              path: jsonPath(c.path, 'ports', i, 'hostPort'),
+              message: `hostPort ${hostPort}/${protocol} is already used by ${first}`,
+            });
           } else {
             hostPorts.set(key, jsonPath(c.path, 'ports', i));
           }

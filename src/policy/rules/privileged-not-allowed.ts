@@ -7,7 +7,7 @@ export const privilegedNotAllowed = defineRule({
   id: 'privileged-not-allowed',
   severity: Severity.ERROR,
   category: RuleCategory.HOST_ACCESS,
-  title: "Privileged container in a kind that does not need privilege",
+  title: 'Privileged container in a kind that does not need privilege',
   rationale: `Log agents, node metrics exporters and GPU monitors (per the ${KIND_ANNOTATION} annotation) work without privilege; a privileged container there is a mistake or an unreviewed escalation. CNI, CSI and security agents may be privileged (the privileged-container warning still applies).`,
   fix: 'Remove `privileged: true` and add the named capabilities the kind allows, or suppress with the reason privilege is required.',
   example: 'securityContext:\n  allowPrivilegeEscalation: false\n  capabilities:\n    drop: [ALL]\n    add: [DAC_READ_SEARCH]',

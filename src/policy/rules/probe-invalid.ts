@@ -14,7 +14,8 @@ function probeProblems(kind: (typeof PROBES)[number], probe: any, containerPath:
   }
   let handlerCount = 0;
   for (const h of HANDLERS) if (probe[h] !== undefined && probe[h] !== null) handlerCount++;
-  if (handlerCount === 0) out.push({ path: jsonPath(containerPath, kind), message: `${kind} has no handler (set one of exec, httpGet, tcpSocket, grpc)` });
+  if (handlerCount === 0)
+    out.push({ path: jsonPath(containerPath, kind), message: `${kind} has no handler (set one of exec, httpGet, tcpSocket, grpc)` });
   if (handlerCount > 1) {
     const handlers = HANDLERS.filter((h) => probe[h] !== undefined && probe[h] !== null);
     out.push({ path: jsonPath(containerPath, kind), message: `${kind} sets ${handlers.join(' and ')}; exactly one handler is allowed` });
@@ -26,14 +27,23 @@ function probeProblems(kind: (typeof PROBES)[number], probe: any, containerPath:
     }
   }
   if (kind !== 'readinessProbe' && probe.successThreshold !== undefined && probe.successThreshold !== 0 && probe.successThreshold !== 1) {
-    out.push({ path: jsonPath(containerPath, kind, 'successThreshold'), message: `${kind}.successThreshold ${show(probe.successThreshold)} must be 1` });
+    out.push({
+      path: jsonPath(containerPath, kind, 'successThreshold'),
+      message: `${kind}.successThreshold ${show(probe.successThreshold)} must be 1`,
+    });
   }
   const grace = probe.terminationGracePeriodSeconds;
   if (grace !== undefined && grace !== null) {
     if (kind === 'readinessProbe') {
-      out.push({ path: jsonPath(containerPath, kind, 'terminationGracePeriodSeconds'), message: 'readinessProbe must not set terminationGracePeriodSeconds' });
+      out.push({
+        path: jsonPath(containerPath, kind, 'terminationGracePeriodSeconds'),
+        message: 'readinessProbe must not set terminationGracePeriodSeconds',
+      });
     } else if (!(typeof grace === 'number' && Number.isInteger(grace) && grace > 0)) {
-      out.push({ path: jsonPath(containerPath, kind, 'terminationGracePeriodSeconds'), message: `${kind}.terminationGracePeriodSeconds ${show(grace)} must be a positive integer` });
+      out.push({
+        path: jsonPath(containerPath, kind, 'terminationGracePeriodSeconds'),
+        message: `${kind}.terminationGracePeriodSeconds ${show(grace)} must be a positive integer`,
+      });
     }
   }
   if (isObject(probe.httpGet)) {
@@ -41,7 +51,10 @@ function probeProblems(kind: (typeof PROBES)[number], probe: any, containerPath:
     if (err) out.push({ path: jsonPath(containerPath, kind, 'httpGet', 'port'), message: `${kind}.httpGet ${err}` });
     const scheme = probe.httpGet.scheme;
     if (scheme !== undefined && scheme !== null && scheme !== 'HTTP' && scheme !== 'HTTPS') {
-      out.push({ path: jsonPath(containerPath, kind, 'httpGet', 'scheme'), message: `${kind}.httpGet.scheme ${show(scheme)} is not HTTP or HTTPS` });
+      out.push({
+        path: jsonPath(containerPath, kind, 'httpGet', 'scheme'),
+        message: `${kind}.httpGet.scheme ${show(scheme)} is not HTTP or HTTPS`,
+      });
     }
   }
   if (isObject(probe.tcpSocket)) {
@@ -51,7 +64,10 @@ function probeProblems(kind: (typeof PROBES)[number], probe: any, containerPath:
   if (isObject(probe.grpc)) {
     const port = probe.grpc.port;
     if (!(typeof port === 'number' && Number.isInteger(port) && port >= 1 && port <= 65535)) {
-      out.push({ path: jsonPath(containerPath, kind, 'grpc', 'port'), message: `${kind}.grpc.port ${show(port)} must be a port number from 1 to 65535` });
+      out.push({
+        path: jsonPath(containerPath, kind, 'grpc', 'port'),
+        message: `${kind}.grpc.port ${show(port)} must be a port number from 1 to 65535`,
+      });
     }
   }
   if (isObject(probe.exec) && asArray(probe.exec.command).length === 0) {
@@ -68,7 +84,8 @@ export const probeInvalid = defineRule({
   rationale:
     'Each probe needs exactly one handler (exec, httpGet, tcpSocket, grpc) with a valid port; counters are non-negative; liveness and startup probes need successThreshold 1; readiness probes may not set terminationGracePeriodSeconds; init containers (other than restartable sidecars) may not have probes.',
   fix: 'Keep one handler per probe, refer to a port by number or by a valid port name, and use successThreshold: 1 for liveness and startup probes.',
-  example: 'readinessProbe:\n  httpGet: {path: /api/v1/health, port: http}\n  periodSeconds: 10\nlivenessProbe:\n  httpGet: {path: /, port: http}\n  successThreshold: 1',
+  example:
+    'readinessProbe:\n  httpGet: {path: /api/v1/health, port: http}\n  periodSeconds: 10\nlivenessProbe:\n  httpGet: {path: /, port: http}\n  successThreshold: 1',
   check(_object, { view }) {
     const out: RuleFinding[] = [];
     for (const c of view.containers) {
@@ -76,7 +93,10 @@ export const probeInvalid = defineRule({
         const probe = c.container[kind];
         if (probe === undefined || probe === null) continue;
         if (c.init && !c.sidecar) {
-          out.push({ path: jsonPath(c.path, kind), message: `init container '${c.name}' may not have a ${kind} (only restartPolicy: Always sidecars may)` });
+          out.push({
+            path: jsonPath(c.path, kind),
+            message: `init container '${c.name}' may not have a ${kind} (only restartPolicy: Always sidecars may)`,
+          });
           continue;
         }
         probeProblems(kind, probe, c.path, out);

@@ -28,13 +28,20 @@ export const quantityInvalid = defineRule({
         const values = resources[section];
         if (values === undefined || values === null) continue;
         if (!isObject(values)) {
-          out.push({ path: jsonPath(c.path, 'resources', section), message: `${section} must be a map of quantities (has ${show(values)})` });
+          out.push({
+            path: jsonPath(c.path, 'resources', section),
+            message: `${section} must be a map of quantities (has ${show(values)})`,
+          });
           continue;
         }
         for (const name of Object.keys(values)) {
           const v = values[name];
           const err = errorOf(v);
-          if (err) out.push({ path: jsonPath(c.path, 'resources', section, name), message: `container '${c.name}' ${section}.${name} ${show(v)} ${err}` });
+          if (err)
+            out.push({
+              path: jsonPath(c.path, 'resources', section, name),
+              message: `container '${c.name}' ${section}.${name} ${show(v)} ${err}`,
+            });
         }
       }
     }
@@ -42,7 +49,8 @@ export const quantityInvalid = defineRule({
       const limit = asObject(asObject(v).emptyDir).sizeLimit;
       if (limit === undefined || limit === null) return;
       const err = errorOf(limit);
-      if (err) out.push({ path: jsonPath(view.podPath, 'volumes', i, 'emptyDir', 'sizeLimit'), message: `sizeLimit ${show(limit)} ${err}` });
+      if (err)
+        out.push({ path: jsonPath(view.podPath, 'volumes', i, 'emptyDir', 'sizeLimit'), message: `sizeLimit ${show(limit)} ${err}` });
     });
     return out;
   },

@@ -10,7 +10,7 @@ export const readinessProbeMissing = defineRule({
   title: 'No readiness probe',
   rationale:
     'A DaemonSet rolling update replaces the next batch of pods as soon as the new ones are Ready. Without a readiness probe a pod is Ready the moment it starts, so a broken release rolls over every node (PRACTICES P7).',
-  fix: 'Add a `readinessProbe` on the agent\'s health endpoint.',
+  fix: "Add a `readinessProbe` on the agent's health endpoint.",
   example: 'readinessProbe:\n  httpGet: {path: /api/v1/health, port: http}\n  periodSeconds: 10',
   check(_object, { view }) {
     const out: RuleFinding[] = [];

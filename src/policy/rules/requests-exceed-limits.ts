@@ -13,7 +13,8 @@ export const requestsExceedLimits = defineRule({
   severity: Severity.ERROR,
   category: RuleCategory.API_VALIDITY,
   title: 'Requests must not exceed limits',
-  rationale: 'The API server rejects a container whose request for a resource is greater than its limit ("must be less than or equal to … limit").',
+  rationale:
+    'The API server rejects a container whose request for a resource is greater than its limit ("must be less than or equal to … limit").',
   fix: 'Lower the request or raise the limit so that request <= limit for every resource.',
   example: 'resources:\n  requests: {cpu: 100m, memory: 128Mi}\n  limits: {cpu: 500m, memory: 256Mi}',
   check(_object, { view }) {

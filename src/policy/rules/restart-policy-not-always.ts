@@ -7,12 +7,18 @@ export const restartPolicyNotAlways = defineRule({
   severity: Severity.ERROR,
   category: RuleCategory.API_VALIDITY,
   title: 'Pod restartPolicy must be Always',
-  rationale: 'DaemonSet pods run for as long as the node exists; the API server only accepts `restartPolicy: Always` (the default) in a DaemonSet template.',
+  rationale:
+    'DaemonSet pods run for as long as the node exists; the API server only accepts `restartPolicy: Always` (the default) in a DaemonSet template.',
   fix: 'Remove `restartPolicy` from the pod template or set it to `Always`.',
   example: 'spec:\n  template:\n    spec:\n      restartPolicy: Always',
   check(_object, { view }) {
     const policy = view.pod.restartPolicy;
     if (policy === undefined || policy === null || policy === 'Always') return [];
-    return [{ path: jsonPath(view.podPath, 'restartPolicy'), message: `restartPolicy ${show(policy)} is not allowed in a DaemonSet (only Always)` }];
+    return [
+      {
+        path: jsonPath(view.podPath, 'restartPolicy'),
+        message: `restartPolicy ${show(policy)} is not allowed in a DaemonSet (only Always)`,
+      },
+    ];
   },
 });

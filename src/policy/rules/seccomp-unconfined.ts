@@ -14,7 +14,10 @@ export const seccompUnconfined = defineRule({
   check(_object, { view }) {
     const out: RuleFinding[] = [];
     if (asObject(view.podSecurityContext.seccompProfile).type === 'Unconfined') {
-      out.push({ path: jsonPath(view.podPath, 'securityContext', 'seccompProfile', 'type'), message: 'the pod sets seccompProfile type Unconfined' });
+      out.push({
+        path: jsonPath(view.podPath, 'securityContext', 'seccompProfile', 'type'),
+        message: 'the pod sets seccompProfile type Unconfined',
+      });
     }
     for (const c of view.containers) {
       if (asObject(c.securityContext.seccompProfile).type === 'Unconfined') {

@@ -11,8 +11,7 @@ export const selectorInvalid = defineRule({
   rationale:
     'apps/v1 requires spec.selector; an empty selector is rejected ("empty selector is invalid for daemonset"), and every matchLabels entry and matchExpressions requirement must use valid label keys, values and operators.',
   fix: 'Select on stable identity labels, e.g. `matchLabels: {app.kubernetes.io/name: <name>, app.kubernetes.io/instance: <instance>}`.',
-  example:
-    'spec:\n  selector:\n    matchLabels:\n      app.kubernetes.io/name: fluent-bit\n      app.kubernetes.io/instance: logs',
+  example: 'spec:\n  selector:\n    matchLabels:\n      app.kubernetes.io/name: fluent-bit\n      app.kubernetes.io/instance: logs',
   check(_object, { view }) {
     const sel = view.spec.selector;
     if (sel === undefined || sel === null) {

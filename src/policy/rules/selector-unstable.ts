@@ -31,20 +31,32 @@ export const selectorUnstable = defineRule({
     for (const k of Object.keys(matchLabels)) {
       const v = matchLabels[k];
       if (UNSTABLE_KEYS.includes(k)) {
-        out.push({ path: jsonPath('spec.selector.matchLabels', k), message: `selector uses '${k}' (value ${show(v)}), which changes between releases` });
+        out.push({
+          path: jsonPath('spec.selector.matchLabels', k),
+          message: `selector uses '${k}' (value ${show(v)}), which changes between releases`,
+        });
       } else if (looksVersioned(v)) {
-        out.push({ path: jsonPath('spec.selector.matchLabels', k), message: `selector value ${show(v)} of '${k}' looks like a version or hash` });
+        out.push({
+          path: jsonPath('spec.selector.matchLabels', k),
+          message: `selector value ${show(v)} of '${k}' looks like a version or hash`,
+        });
       }
     }
     asArray(sel.matchExpressions).forEach((raw, i) => {
       const req = asObject(raw);
       if (UNSTABLE_KEYS.includes(req.key)) {
-        out.push({ path: jsonPath('spec.selector.matchExpressions', i), message: `selector uses '${req.key}', which changes between releases` });
+        out.push({
+          path: jsonPath('spec.selector.matchExpressions', i),
+          message: `selector uses '${req.key}', which changes between releases`,
+        });
         return;
       }
       const bad = asArray(req.values).find(looksLikeVersionOrHash);
       if (bad !== undefined) {
-        out.push({ path: jsonPath('spec.selector.matchExpressions', i), message: `selector value ${show(bad)} of '${req.key}' looks like a version or hash` });
+        out.push({
+          path: jsonPath('spec.selector.matchExpressions', i),
+          message: `selector value ${show(bad)} of '${req.key}' looks like a version or hash`,
+        });
       }
     });
     return out;

@@ -11,7 +11,8 @@ export const tolerationInvalid = defineRule({
   rationale:
     'The API server rejects a toleration whose key is not a valid label key, an empty key without operator Exists, a value with operator Exists, an invalid value for Equal, an unknown operator or effect, or tolerationSeconds on an effect other than NoExecute.',
   fix: 'Use `{key, operator: Equal, value, effect}` or `{key, operator: Exists, effect}`; tolerationSeconds only with effect NoExecute.',
-  example: 'tolerations:\n  - {key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}\n  - {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule}',
+  example:
+    'tolerations:\n  - {key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}\n  - {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule}',
   check(_object, { view }) {
     const list = view.pod.tolerations;
     if (list === undefined || list === null) return [];

@@ -40,10 +40,16 @@ export const volumeInvalid = defineRule({
       if (nameError) out.push({ path: jsonPath(view.podPath, 'volumes', i, 'name'), message: `volume name ${show(name)} ${nameError}` });
       const count = sourceCount(volume);
       if (count === 0) {
-        out.push({ path: jsonPath(view.podPath, 'volumes', i), message: `volume ${show(name)} has no source (set one of hostPath, configMap, secret, emptyDir, projected, csi…)` });
+        out.push({
+          path: jsonPath(view.podPath, 'volumes', i),
+          message: `volume ${show(name)} has no source (set one of hostPath, configMap, secret, emptyDir, projected, csi…)`,
+        });
       } else if (count > 1) {
         const sources = VOLUME_SOURCES.filter((s) => volume[s] !== undefined && volume[s] !== null);
-        out.push({ path: jsonPath(view.podPath, 'volumes', i), message: `volume ${show(name)} sets ${sources.length} sources (${sources.join(', ')}); exactly one is allowed` });
+        out.push({
+          path: jsonPath(view.podPath, 'volumes', i),
+          message: `volume ${show(name)} sets ${sources.length} sources (${sources.join(', ')}); exactly one is allowed`,
+        });
       }
     });
     return out;

@@ -7,7 +7,10 @@ function checkSubPath(field: 'subPath' | 'subPathExpr', value: unknown, containe
   if (typeof value !== 'string') {
     out.push({ path: jsonPath(containerPath, 'volumeMounts', index, field), message: `${field} must be a string (has ${show(value)})` });
   } else if (value !== '' && (value.startsWith('/') || value.split('/').includes('..'))) {
-    out.push({ path: jsonPath(containerPath, 'volumeMounts', index, field), message: `${field} ${show(value)} must be a relative path without '..'` });
+    out.push({
+      path: jsonPath(containerPath, 'volumeMounts', index, field),
+      message: `${field} ${show(value)} must be a relative path without '..'`,
+    });
   }
 }
 
@@ -28,9 +31,15 @@ export const volumeMountInvalid = defineRule({
       c.volumeMounts.forEach((raw, i) => {
         const m = asObject(raw);
         if (typeof m.mountPath !== 'string' || m.mountPath === '') {
-          out.push({ path: jsonPath(c.path, 'volumeMounts', i, 'mountPath'), message: `container '${c.name}' mount of ${show(m.name)} has no mountPath` });
+          out.push({
+            path: jsonPath(c.path, 'volumeMounts', i, 'mountPath'),
+            message: `container '${c.name}' mount of ${show(m.name)} has no mountPath`,
+          });
         } else if (paths.has(m.mountPath)) {
-          out.push({ path: jsonPath(c.path, 'volumeMounts', i, 'mountPath'), message: `container '${c.name}' mounts two volumes at '${m.mountPath}'` });
+          out.push({
+            path: jsonPath(c.path, 'volumeMounts', i, 'mountPath'),
+            message: `container '${c.name}' mounts two volumes at '${m.mountPath}'`,
+          });
         } else {
           paths.add(m.mountPath);
         }
@@ -43,7 +52,10 @@ export const volumeMountInvalid = defineRule({
         checkSubPath('subPathExpr', subPathExpr, c.path, i, out);
         const propagation = m.mountPropagation;
         if (propagation !== undefined && propagation !== null && !MOUNT_PROPAGATIONS.includes(propagation)) {
-          out.push({ path: jsonPath(c.path, 'volumeMounts', i, 'mountPropagation'), message: `mountPropagation ${show(propagation)} is not one of None, HostToContainer, Bidirectional` });
+          out.push({
+            path: jsonPath(c.path, 'volumeMounts', i, 'mountPropagation'),
+            message: `mountPropagation ${show(propagation)} is not one of None, HostToContainer, Bidirectional`,
+          });
         }
       });
     }

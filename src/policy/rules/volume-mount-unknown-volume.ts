@@ -7,9 +7,11 @@ export const volumeMountUnknownVolume = defineRule({
   severity: Severity.ERROR,
   category: RuleCategory.API_VALIDITY,
   title: 'Volume mounts must refer to a volume of the pod',
-  rationale: 'The API server rejects a volumeMount whose name matches no entry of spec.template.spec.volumes ("volumeMounts[…].name: Not found").',
-  fix: 'Add the volume to `spec.template.spec.volumes`, or correct the mount\'s `name`.',
-  example: 'volumes:\n  - {name: varlog, hostPath: {path: /var/log, type: Directory}}\ncontainers:\n  - name: agent\n    volumeMounts:\n      - {name: varlog, mountPath: /var/log, readOnly: true}',
+  rationale:
+    'The API server rejects a volumeMount whose name matches no entry of spec.template.spec.volumes ("volumeMounts[…].name: Not found").',
+  fix: "Add the volume to `spec.template.spec.volumes`, or correct the mount's `name`.",
+  example:
+    'volumes:\n  - {name: varlog, hostPath: {path: /var/log, type: Directory}}\ncontainers:\n  - name: agent\n    volumeMounts:\n      - {name: varlog, mountPath: /var/log, readOnly: true}',
   check(_object, { view }) {
     const out: RuleFinding[] = [];
     for (const c of view.containers) {
