@@ -22,6 +22,22 @@ import { NodeAffinityTerm, NodeRequirement, TaintEffect, Toleration } from './pl
 import { buildPodTemplate, checkAnnotations, checkLabels, imageVersion, MIN_REASON_LENGTH, PodIntent } from './pod';
 import { Rollout } from './rollout';
 
+/**
+ * The DaemonSet of a node service: renders once per synthesis (the policy checks and the output share the render).
+ * Outside a synthesis (e.g. `Testing.synth`) every call renders afresh.
+ */
+class NodeServiceDaemonSet extends k8s.KubeDaemonSet {
+  private rendered?: { readonly synthesis: object; readonly json: any };
+
+  public toJson(): any {
+    const synthesis = NodeServiceChecks.of(this)._synthesis;
+    if (synthesis !== undefined && this.rendered?.synthesis === synthesis) return this.rendered.json;
+    const json = super.toJson();
+    this.rendered = synthesis !== undefined ? { synthesis, json } : undefined;
+    return json;
+  }
+}
+
 /** The namespace node services go to when neither the props nor the chart name one. */
 export const DEFAULT_NAMESPACE = 'node-services';
 
@@ -482,7 +498,7 @@ export class NodeService extends Construct {
 
     problems.throwIfAny(this.node.path);
 
-    this.daemonSet = new k8s.KubeDaemonSet(this, 'Resource', {
+    this.daemonSet = new NodeServiceDaemonSet(this, 'Resource', {
       metadata: { name: props.name, namespace: this.namespace, labels: { ...this.labels }, annotations },
       spec: {
         selector: { matchLabels: { ...this.selector } },
@@ -493,7 +509,7 @@ export class NodeService extends Construct {
       },
     });
     if (canary && canaryTemplate && canaryLabels && canarySelector) {
-      this.canaryDaemonSet = new k8s.KubeDaemonSet(this, 'Canary', {
+      this.canaryDaemonSet = new NodeServiceDaemonSet(this, 'Canary', {
         metadata: {
           name: `${props.name}-canary`,
           namespace: this.namespace,

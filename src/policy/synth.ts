@@ -127,12 +127,23 @@ export class NodeServiceChecks {
   private reportInputs?: string;
   /** How many synthesis methods of the App are running (nested calls count as one synthesis). */
   private synthesisDepth = 0;
+  /** A fresh object per synthesis while one runs (renders may be reused within it), else undefined. */
+  private synthesis?: object;
   /** The warning summary of the latest run inside the current synthesis, printed when it ends. */
   private pendingSummary?: string;
   /** The errors of the current synthesis' first validation run (cdk8s validates again per chart). */
   private synthesisErrors?: string[];
 
   private constructor(private readonly root: IConstruct) {}
+
+  /**
+   * An identity of the synthesis in progress (`app.synth()`/`app.synthYaml()`), or `undefined` outside one. Within one
+   * synthesis the tree does not change, so an object may render once and serve both the checks and the output.
+   * @internal
+   */
+  public get _synthesis(): object | undefined {
+    return this.synthesis;
+  }
 
   /** The merged rule configuration. */
   public get config(): RuleConfig {
@@ -244,6 +255,7 @@ export class NodeServiceChecks {
     if (this.synthesisDepth === 0) {
       this.pendingSummary = undefined;
       this.synthesisErrors = undefined;
+      this.synthesis = {};
     }
     this.synthesisDepth++;
     try {
@@ -254,6 +266,7 @@ export class NodeServiceChecks {
         const summary = this.pendingSummary;
         this.pendingSummary = undefined;
         this.synthesisErrors = undefined;
+        this.synthesis = undefined;
         if (summary !== undefined) this.logger.log(summary);
       }
     }

@@ -1,3 +1,4 @@
+import { ApiObject, App } from 'cdk8s';
 import {
   ApiPermission,
   DnsPolicy,
@@ -313,6 +314,29 @@ describe('NodeService probes', () => {
       'DaemonSet',
     ).spec.template.spec.containers[0];
     expect(c.readinessProbe).toEqual({ httpGet: { path: '/healthz', port: 'http', scheme: 'HTTPS', host: '127.0.0.1' }, periodSeconds: 5 });
+  });
+});
+
+describe('NodeService rendering', () => {
+  test('GIVEN a synthesis THEN the DaemonSet renders once for the policy checks and the output together', () => {
+    const chart = testChart();
+    const svc = new NodeService(chart, 'svc', base);
+    const render = jest.spyOn(ApiObject.prototype, 'toJson');
+    const yaml = App.of(chart).synthYaml();
+    const daemonSetRenders = render.mock.contexts.filter((c) => c === svc.daemonSet).length;
+    render.mockRestore();
+    expect(daemonSetRenders).toBe(1);
+    expect(yaml).toContain('kind: DaemonSet');
+  });
+
+  test('GIVEN a change between two syntheses THEN the second renders it', () => {
+    const chart = testChart();
+    const svc = new NodeService(chart, 'svc', base);
+    const app = App.of(chart);
+    expect(app.synthYaml()).not.toContain('team: storage');
+    svc.daemonSet.metadata.addLabel('team', 'storage');
+    expect(app.synthYaml()).toContain('team: storage');
+    expect(synth(chart)[0].metadata.labels.team).toBe('storage');
   });
 });
 
