@@ -126,6 +126,12 @@ export interface NodeServiceProps {
    */
   readonly nodeAffinity?: NodeAffinityTerm[];
   /**
+   * Requirements every node must meet, ANDed into every required affinity term (given in `nodeAffinity`, or derived
+   * from `pools`); with no term, they form the only one. Presets use it to keep agents off virtual and serverless nodes.
+   * @default none
+   */
+  readonly nodeRequirements?: NodeRequirement[];
+  /**
    * Node pools the service must cover. Unless `nodeAffinity` is given, the affinity is derived from them (a node of any
    * pool qualifies; a pool without labels means every node), and the tolerations their `NoSchedule`/`NoExecute` taints
    * need are added. Coverage of every pool is verified at synth with the DaemonSet controller's semantics.
@@ -369,7 +375,8 @@ export class NodeService extends Construct {
     const given = props.tolerations ?? [];
     const tolerations = [...given, ...poolTolerations(this.pools).filter((t) => !given.some((g) => covers(g, t)))];
     if (props.controlPlane) tolerations.push(Toleration.controlPlane());
-    const affinityTerms = props.nodeAffinity ?? poolAffinity(this.pools);
+    const baseTerms = props.nodeAffinity ?? poolAffinity(this.pools);
+    const affinityTerms = (props.nodeRequirements ?? []).reduce((terms, r) => withRequirement(terms, r), baseTerms);
     const canary = props.canary;
     this.canary = canary;
     if (canary) {

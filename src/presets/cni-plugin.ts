@@ -15,7 +15,7 @@ import { MIN_REASON_LENGTH } from '../core/pod';
 import { Rollout } from '../core/rollout';
 import { isZeroIntOrPercent } from '../k8s';
 import { NodeServiceKind } from '../policy/kinds';
-import { commonServiceProps, NodeServicePresetProps, realNodeAffinity, checkExtraCapabilities } from './common';
+import { commonServiceProps, NodeServicePresetProps, checkExtraCapabilities } from './common';
 
 /** Default resources of a CNI agent: requests 100m CPU / 64Mi, memory limit 256Mi, no CPU limit (never throttle the datapath). */
 export const CNI_PLUGIN_RESOURCES: Resources = { cpuRequest: '100m', memoryRequest: '64Mi', memoryLimit: '256Mi' };
@@ -294,7 +294,8 @@ export class CniPlugin extends NodeService {
       containers: [agent],
       hostNetwork: true,
       dnsPolicy: DnsPolicy.DEFAULT,
-      nodeAffinity: props.nodeAffinity ?? realNodeAffinity(),
+      // Node infrastructure covers every real node: declared pools are verified, never used to narrow placement.
+      nodeAffinity: props.nodeAffinity ?? [],
       tolerations: [Toleration.all(), ...(props.tolerations ?? [])],
       rollout: props.rollout ?? Rollout.maxUnavailable(1),
       priorityClassName: props.priorityClassName ?? 'system-node-critical',

@@ -98,8 +98,9 @@ export interface NodeServicePresetProps {
    */
   readonly nodeSelector?: { [key: string]: string };
   /**
-   * Required node affinity terms (ORed; each term's requirements ANDed). Replaces the preset's default terms.
-   * @default the preset's (virtual and serverless nodes excluded; GPU nodes for the GPU monitor)
+   * Required node affinity terms (ORed; each term's requirements ANDed). Replaces the terms derived from `pools` (and
+   * the GPU monitor's GPU-node terms); the virtual-node exclusion is still ANDed in unless `includeVirtualNodes`.
+   * @default derived from `pools` (none without pools); GPU nodes for the GPU monitor
    */
   readonly nodeAffinity?: NodeAffinityTerm[];
   /**
@@ -117,6 +118,12 @@ export interface NodeServicePresetProps {
    * @default no canary
    */
   readonly canary?: Canary;
+  /**
+   * Also run on virtual and serverless nodes (virtual-kubelet, EKS Fargate), which have no host to serve.
+   * @default false: `eks.amazonaws.com/compute-type NotIn [fargate]` and `type NotIn [virtual-kubelet]` are ANDed into
+   * every affinity term
+   */
+  readonly includeVirtualNodes?: boolean;
   /**
    * Tolerations added to the preset's own.
    * @default none
@@ -174,13 +181,9 @@ function realNodeRequirements(): NodeRequirement[] {
   return [NodeRequirement.notIn('eks.amazonaws.com/compute-type', ['fargate']), NodeRequirement.notIn('type', ['virtual-kubelet'])];
 }
 
-/**
- * The default affinity of presets: one term excluding virtual and serverless nodes. When the preset declares pools,
- * no default is set, so that the affinity is derived from the pools.
- */
-export function realNodeAffinity(props?: NodeServicePresetProps): NodeAffinityTerm[] | undefined {
-  if (props?.pools && props.pools.length > 0) return undefined;
-  return [{ requirements: realNodeRequirements() }];
+/** The node requirements of a preset: real nodes only, unless virtual nodes are included. @internal */
+export function realNodeRequirementsOf(props: NodeServicePresetProps): NodeRequirement[] {
+  return props.includeVirtualNodes ? [] : realNodeRequirements();
 }
 
 /** The main container's image pull policy and common fields from preset props. @internal */
@@ -198,6 +201,7 @@ export function commonServiceProps(props: NodeServicePresetProps) {
     pools: props.pools,
     excludePools: props.excludePools,
     canary: props.canary,
+    nodeRequirements: realNodeRequirementsOf(props),
   };
 }
 

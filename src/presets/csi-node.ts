@@ -13,7 +13,7 @@ import { Toleration } from '../core/placement';
 import { Rollout } from '../core/rollout';
 import { dns1123SubdomainError, envVarNameError, isZeroIntOrPercent } from '../k8s';
 import { NodeServiceKind } from '../policy/kinds';
-import { commonServiceProps, NodeServicePresetProps, realNodeAffinity, checkExtraCapabilities } from './common';
+import { commonServiceProps, NodeServicePresetProps, checkExtraCapabilities } from './common';
 
 /** The default `node-driver-registrar` image (kubernetes-csi, pinned). */
 export const CSI_NODE_DRIVER_REGISTRAR_IMAGE = 'registry.k8s.io/sig-storage/csi-node-driver-registrar:v2.15.0';
@@ -233,7 +233,8 @@ export class CsiNode extends NodeService {
       name: props.name ?? `${props.driverName.split('.')[0]}-csi-node`,
       kind: NodeServiceKind.CSI_NODE,
       containers: [driver, registrar, livenessProbe],
-      nodeAffinity: props.nodeAffinity ?? realNodeAffinity(),
+      // Node infrastructure covers every real node: declared pools are verified, never used to narrow placement.
+      nodeAffinity: props.nodeAffinity ?? [],
       tolerations: [Toleration.all(), ...(props.tolerations ?? [])],
       rollout: props.rollout ?? Rollout.maxUnavailable('10%'),
       priorityClassName: props.priorityClassName ?? 'system-node-critical',

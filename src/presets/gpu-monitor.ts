@@ -118,6 +118,8 @@ export class GpuMonitor extends NodeService {
         },
       ],
       nodeAffinity: props.nodeAffinity ?? GpuMonitor.gpuNodeAffinity(),
+      // Selecting GPU nodes by label already keeps the monitor off virtual nodes.
+      nodeRequirements: [],
       tolerations: [Toleration.exists('nvidia.com/gpu', { effect: TaintEffect.NO_SCHEDULE }), ...(props.tolerations ?? [])],
       rollout: props.rollout ?? Rollout.maxUnavailable(1),
       priorityClassName: props.priorityClassName ?? 'system-node-critical',

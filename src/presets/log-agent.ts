@@ -10,7 +10,7 @@ import { NodeService, NodeServiceProps } from '../core/node-service';
 import { Rollout } from '../core/rollout';
 import { NodeServiceKind } from '../policy/kinds';
 import { ProblemCollector } from '../core/errors';
-import { checkExtraCapabilities, commonServiceProps, NodeServicePresetProps, realNodeAffinity } from './common';
+import { checkExtraCapabilities, commonServiceProps, NodeServicePresetProps } from './common';
 
 /** The container runtime whose log layout the agent reads. */
 export enum ContainerRuntime {
@@ -130,7 +130,7 @@ export class LogAgent extends NodeService {
           runAsNonRoot: (props.runAsUser ?? 0) === 0 ? false : undefined,
         },
       ],
-      nodeAffinity: props.nodeAffinity ?? realNodeAffinity(props),
+      nodeAffinity: props.nodeAffinity,
       tolerations: props.tolerations,
       rollout: props.rollout ?? Rollout.maxUnavailable(1),
       priorityClassName: props.priorityClassName,

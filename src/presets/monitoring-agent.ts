@@ -10,7 +10,7 @@ import { Toleration } from '../core/placement';
 import { Rollout } from '../core/rollout';
 import { NodeServiceKind } from '../policy/kinds';
 import { ProblemCollector } from '../core/errors';
-import { checkExtraCapabilities, commonServiceProps, NodeServicePresetProps, realNodeAffinity } from './common';
+import { checkExtraCapabilities, commonServiceProps, NodeServicePresetProps } from './common';
 
 /** Default resources of a monitoring agent: requests 100m CPU / 180Mi, memory limit 180Mi. */
 export const MONITORING_AGENT_RESOURCES: Resources = { cpuRequest: '100m', memoryRequest: '180Mi', memoryLimit: '180Mi' };
@@ -104,7 +104,7 @@ export class MonitoringAgent extends NodeService {
       hostNetwork: true,
       hostPID: true,
       dnsPolicy: DnsPolicy.DEFAULT,
-      nodeAffinity: props.nodeAffinity ?? realNodeAffinity(props),
+      nodeAffinity: props.nodeAffinity,
       tolerations,
       rollout: props.rollout ?? Rollout.maxUnavailable('10%'),
       priorityClassName: props.priorityClassName ?? 'system-cluster-critical',

@@ -13,7 +13,7 @@ import { Toleration } from '../core/placement';
 import { MIN_REASON_LENGTH } from '../core/pod';
 import { Rollout } from '../core/rollout';
 import { NodeServiceKind } from '../policy/kinds';
-import { commonServiceProps, NodeServicePresetProps, realNodeAffinity, checkExtraCapabilities } from './common';
+import { commonServiceProps, NodeServicePresetProps, checkExtraCapabilities } from './common';
 
 /** What the security agent does. */
 export enum SecurityAgentMode {
@@ -256,7 +256,8 @@ export class SecurityAgent extends NodeService {
         },
       ],
       hostPID: !runtime,
-      nodeAffinity: props.nodeAffinity ?? realNodeAffinity(),
+      // Node infrastructure covers every real node: declared pools are verified, never used to narrow placement.
+      nodeAffinity: props.nodeAffinity ?? [],
       tolerations: [Toleration.all(), ...(props.tolerations ?? [])],
       rollout: props.rollout ?? Rollout.maxUnavailable(1),
       priorityClassName: props.priorityClassName,

@@ -1,4 +1,4 @@
-import { ContainerRuntime, HostPath, LogAgent, LogAgentProps } from '../../src';
+import { ContainerRuntime, HostPath, LogAgent, LogAgentProps, NodePool } from '../../src';
 import { validateAll } from '../support/schema';
 import { errorOf, only, synth, testChart } from '../support/synth';
 
@@ -136,5 +136,27 @@ describe('LogAgent capability allowlist', () => {
     );
     expect(message).toContain('containers[0].capabilities[0] = "SYS_ADMIN"');
     expect(message).toContain('log-agent capability allowlist (DAC_READ_SEARCH)');
+  });
+});
+
+describe('LogAgent placement', () => {
+  const terms = (objects: any[]) =>
+    only(objects, 'DaemonSet').spec.template.spec.affinity?.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms;
+  const virtual = [
+    { key: 'eks.amazonaws.com/compute-type', operator: 'NotIn', values: ['fargate'] },
+    { key: 'type', operator: 'NotIn', values: ['virtual-kubelet'] },
+  ];
+
+  test('GIVEN pools THEN each pool-derived term still excludes virtual nodes', () => {
+    const gpu = NodePool.gpu();
+    const general = NodePool.of({ name: 'general', labels: { 'node.example.com/pool': 'general' } });
+    expect(terms(build({ pools: [general, gpu] }))).toEqual([
+      { matchExpressions: [{ key: 'node.example.com/pool', operator: 'In', values: ['general'] }, ...virtual] },
+      { matchExpressions: [{ key: 'nvidia.com/gpu.present', operator: 'In', values: ['true'] }, ...virtual] },
+    ]);
+  });
+
+  test('GIVEN includeVirtualNodes THEN no affinity is set', () => {
+    expect(terms(build({ includeVirtualNodes: true }))).toBeUndefined();
   });
 });
