@@ -182,7 +182,7 @@ function realNodeRequirements(): NodeRequirement[] {
 }
 
 /** The node requirements of a preset: real nodes only, unless virtual nodes are included. @internal */
-export function realNodeRequirementsOf(props: NodeServicePresetProps): NodeRequirement[] {
+function realNodeRequirementsOf(props: NodeServicePresetProps): NodeRequirement[] {
   return props.includeVirtualNodes ? [] : realNodeRequirements();
 }
 
