@@ -85,6 +85,40 @@ export interface ProbeOptions {
   readonly failureThreshold?: number;
 }
 
+/** The seccomp profile of a container. Create with the static factories. */
+export class SeccompProfile {
+  /** The container runtime's default profile (the default, and what Pod Security restricted asks for). */
+  public static runtimeDefault(): SeccompProfile {
+    return new SeccompProfile('RuntimeDefault', undefined, undefined);
+  }
+
+  /**
+   * A profile file on the node, relative to the kubelet's seccomp directory (e.g. `profiles/falco.json`): the way to
+   * allow the extra syscalls of an eBPF sensor without turning the filter off.
+   */
+  public static localhost(path: string): SeccompProfile {
+    return new SeccompProfile('Localhost', path, undefined);
+  }
+
+  /** No syscall filter at all; `reason` (at least 10 characters) is recorded in the manifest. */
+  public static unconfined(reason: string): SeccompProfile {
+    return new SeccompProfile('Unconfined', undefined, reason);
+  }
+
+  /** `RuntimeDefault`, `Localhost` or `Unconfined`. */
+  public readonly type: string;
+  /** The Localhost profile path. */
+  public readonly localhostProfile?: string;
+  /** Why the container runs Unconfined. */
+  public readonly reason?: string;
+
+  private constructor(type: string, localhostProfile: string | undefined, reason: string | undefined) {
+    this.type = type;
+    this.localhostProfile = localhostProfile;
+    this.reason = reason;
+  }
+}
+
 /** Options of an HTTP probe. */
 export interface HttpProbeOptions extends ProbeOptions {
   /**
@@ -382,6 +416,11 @@ export interface ContainerSpec {
    * @default none
    */
   readonly privilegedReason?: string;
+  /**
+   * Seccomp profile of the container.
+   * @default SeccompProfile.runtimeDefault()
+   */
+  readonly seccompProfile?: SeccompProfile;
   /**
    * User ID to run as.
    * @default the image's user

@@ -436,6 +436,10 @@ export class NodeService extends Construct {
       .filter((c) => c.privileged && c.privilegedReason)
       .map((c) => `${c.name}: ${c.privilegedReason}`);
     if (privilegedReasons.length > 0) suppressions.push({ ruleId: 'privileged-container', reason: privilegedReasons.join('; ') });
+    const unconfinedReasons = allContainers(props)
+      .filter((c) => c.seccompProfile?.type === 'Unconfined' && c.seccompProfile.reason)
+      .map((c) => `${c.name}: ${c.seccompProfile!.reason}`);
+    if (unconfinedReasons.length > 0) suppressions.push({ ruleId: 'seccomp-unconfined', reason: unconfinedReasons.join('; ') });
     if (rollout.type === 'OnDelete' && rollout.reason) suppressions.push({ ruleId: 'on-delete-without-reason', reason: rollout.reason });
     const annotations: { [key: string]: string } = { ...(props.annotations ?? {}), [KIND_ANNOTATION]: this.kind };
     suppressions.forEach((s, i) => {

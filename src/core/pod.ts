@@ -468,8 +468,29 @@ export function buildPodTemplate(intent: PodIntent, problems: ProblemCollector):
       ...(c.runAsGroup !== undefined ? { runAsGroup: c.runAsGroup } : {}),
       ...(runAsNonRoot !== undefined ? { runAsNonRoot } : {}),
       capabilities: { drop: ['ALL'], ...(caps.length > 0 ? { add: [...caps] } : {}) },
-      seccompProfile: { type: 'RuntimeDefault' },
+      seccompProfile: c.seccompProfile?.localhostProfile
+        ? { type: c.seccompProfile.type, localhostProfile: c.seccompProfile.localhostProfile }
+        : { type: c.seccompProfile?.type ?? 'RuntimeDefault' },
     };
+    if (c.seccompProfile?.type === 'Unconfined') {
+      problems.check(
+        `${field}.seccompProfile.reason`,
+        c.seccompProfile.reason,
+        reasonProblem(c.seccompProfile.reason),
+        'say why no syscall filter can work, or use SeccompProfile.localhost(profile) with the extra syscalls',
+      );
+    }
+    if (c.seccompProfile?.type === 'Localhost') {
+      const profile = c.seccompProfile.localhostProfile ?? '';
+      if (profile === '' || profile.startsWith('/') || profile.split('/').includes('..')) {
+        problems.add(
+          `${field}.seccompProfile`,
+          profile,
+          "must be a path relative to the kubelet's seccomp directory, without '..'",
+          'use a path such as "profiles/agent.json"',
+        );
+      }
+    }
 
     if (c.preStop !== undefined && (!Array.isArray(c.preStop) || c.preStop.length === 0)) {
       problems.add(`${field}.preStop`, c.preStop, 'must be a non-empty command', 'give the command to run before stop');

@@ -12,6 +12,7 @@ import {
   NodeServiceProps,
   Probe,
   Rollout,
+  SeccompProfile,
   TaintEffect,
   Toleration,
 } from '../../src';
@@ -299,6 +300,30 @@ describe('NodeService API access', () => {
     expect(binding.metadata.namespace).toBeUndefined();
     expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'agent', namespace: 'platform' }]);
     expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role.metadata.name });
+  });
+});
+
+describe('NodeService seccomp', () => {
+  test('GIVEN a Localhost profile and an Unconfined one with a reason THEN they are emitted and the reason is recorded', () => {
+    const ds = only(
+      build({
+        containers: [
+          { ...base.containers[0], seccompProfile: SeccompProfile.localhost('profiles/agent.json') },
+          {
+            name: 'legacy',
+            image: 'registry.example.com/legacy:2.0.0',
+            seccompProfile: SeccompProfile.unconfined('loads a kernel module the runtime profile blocks'),
+          },
+        ],
+      }),
+      'DaemonSet',
+    );
+    const [agent, legacy] = ds.spec.template.spec.containers;
+    expect(agent.securityContext.seccompProfile).toEqual({ type: 'Localhost', localhostProfile: 'profiles/agent.json' });
+    expect(legacy.securityContext.seccompProfile).toEqual({ type: 'Unconfined' });
+    expect(ds.metadata.annotations['ignore-check.node-services.cdk8s.io/seccomp-unconfined']).toBe(
+      'legacy: loads a kernel module the runtime profile blocks',
+    );
   });
 });
 

@@ -10,6 +10,7 @@ import {
   NodeServiceProps,
   Probe,
   Rollout,
+  SeccompProfile,
   TaintEffect,
   Toleration,
 } from '../../src';
@@ -158,6 +159,20 @@ const cases: Array<[string, Partial<NodeServiceProps>, Partial<ContainerSpec>, s
   ],
   ['negative grace period', { terminationGracePeriodSeconds: -1 }, {}, 'terminationGracePeriodSeconds', '-1'],
   ['no containers', { containers: [] }, {}, 'containers', 'at least one container'],
+  [
+    'Unconfined seccomp without a reason',
+    {},
+    { seccompProfile: SeccompProfile.unconfined('') },
+    'containers[0].seccompProfile.reason',
+    'reason',
+  ],
+  [
+    'Localhost seccomp with an absolute path',
+    {},
+    { seccompProfile: SeccompProfile.localhost('/etc/seccomp/x.json') },
+    'containers[0].seccompProfile',
+    '"/etc/seccomp/x.json"',
+  ],
 ];
 
 describe('NodeService rejects bad props before any YAML', () => {
