@@ -278,6 +278,7 @@ export class CniPlugin extends NodeService {
       resources: props.resources ?? CNI_PLUGIN_RESOURCES,
       hostPaths,
       mounts: props.mounts,
+      seccompProfile: props.seccompProfile,
       capabilities,
       privileged,
       privilegedReason: props.privilegedReason,

@@ -2,7 +2,7 @@
  * What every preset shares: the props common to all kinds, and how they map onto {@link NodeServiceProps}.
  */
 
-import { EnvSource, Mount, Probe, Resources } from '../core/container';
+import { EnvSource, Mount, Probe, Resources, SeccompProfile } from '../core/container';
 import { HostPath } from '../core/host-path';
 import { Canary } from '../core/canary';
 import { ProblemCollector } from '../core/errors';
@@ -77,6 +77,11 @@ export interface NodeServicePresetProps {
    * @default none
    */
   readonly extraCapabilitiesReason?: string;
+  /**
+   * Seccomp profile of the main container (e.g. a Localhost profile with the extra syscalls of an eBPF sensor).
+   * @default SeccompProfile.runtimeDefault()
+   */
+  readonly seccompProfile?: SeccompProfile;
   /**
    * Resources of the main container.
    * @default the preset's (see each preset)

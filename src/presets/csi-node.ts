@@ -180,6 +180,7 @@ export class CsiNode extends NodeService {
         ...(props.extraHostPaths ?? []),
       ],
       mounts: props.mounts,
+      seccompProfile: props.seccompProfile,
       capabilities: extraCapabilities,
       privileged: true,
       privilegedReason:

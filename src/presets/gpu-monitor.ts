@@ -112,6 +112,7 @@ export class GpuMonitor extends NodeService {
           resources: props.resources ?? GPU_MONITOR_RESOURCES,
           hostPaths: [HostPath.readOnly(POD_RESOURCES_DIR, { volumeName: 'pod-resources' }), ...(props.extraHostPaths ?? [])],
           mounts: [Mount.emptyDir('/tmp', { memory: true, sizeLimit: '64Mi', volumeName: 'tmp' }), ...(props.mounts ?? [])],
+          seccompProfile: props.seccompProfile,
           capabilities: [...baseCapabilities, ...extraCapabilities.filter((c) => !baseCapabilities.includes(c))],
           runAsUser: 0,
           runAsNonRoot: false,

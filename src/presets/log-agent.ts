@@ -125,6 +125,7 @@ export class LogAgent extends NodeService {
           resources: props.resources ?? LOG_AGENT_RESOURCES,
           hostPaths,
           mounts: props.mounts,
+          seccompProfile: props.seccompProfile,
           capabilities: extra.capabilities,
           runAsUser: props.runAsUser ?? 0,
           runAsNonRoot: (props.runAsUser ?? 0) === 0 ? false : undefined,

@@ -92,6 +92,7 @@ export class MonitoringAgent extends NodeService {
           resources: props.resources ?? MONITORING_AGENT_RESOURCES,
           hostPaths,
           mounts: props.mounts,
+          seccompProfile: props.seccompProfile,
           capabilities: [
             ...(props.timeCollector ? ['SYS_TIME'] : []),
             ...extra.capabilities.filter((c) => c !== 'SYS_TIME' || !props.timeCollector),

@@ -248,6 +248,7 @@ export class SecurityAgent extends NodeService {
           resources: props.resources ?? (runtime ? SECURITY_AGENT_RESOURCES : COMPLIANCE_SCANNER_RESOURCES),
           hostPaths,
           mounts: props.mounts,
+          seccompProfile: props.seccompProfile,
           capabilities,
           privileged: props.privileged === true,
           privilegedReason: props.privilegedReason,

@@ -1,4 +1,4 @@
-import { HostPath, HostPathType, Probe } from '../../src';
+import { HostPath, HostPathType, Probe, SeccompProfile } from '../../src';
 import { checkManifests } from '../../src/policy/engine';
 import { isContainerRuntimeSocket } from '../../src/policy/kinds';
 import { SecurityAgent, SecurityAgentMode, SecurityAgentProps } from '../../src/presets/security-agent';
@@ -332,5 +332,17 @@ describe('SecurityAgent in the examples app', () => {
       ds.spec.template.spec.volumes.filter((v: any) => isContainerRuntimeSocket(v.hostPath?.path ?? '')).map((v: any) => v.name),
     ).toEqual(['runtime-socket']);
     expect(checkManifests([ds]).errorCount).toBe(0);
+  });
+});
+
+describe('SecurityAgent seccomp', () => {
+  test('GIVEN a Localhost seccomp profile THEN the sensor container uses it', () => {
+    const chart = testChart('security');
+    new SecurityAgent(chart, 'falco', {
+      image: 'docker.io/falcosecurity/falco:0.44.1',
+      seccompProfile: SeccompProfile.localhost('profiles/falco.json'),
+    });
+    const sensor = only(synth(chart), 'DaemonSet').spec.template.spec.containers[0];
+    expect(sensor.securityContext.seccompProfile).toEqual({ type: 'Localhost', localhostProfile: 'profiles/falco.json' });
   });
 });
