@@ -22,6 +22,7 @@
 
 import { celEnv, isCelError, isCelList, isCelMap, parse, plan } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
+import { selectorMatches as labelSelectorMatches } from '../../src/policy/grammar';
 
 type Json = any;
 
@@ -134,29 +135,7 @@ interface Selector {
 
 /** Label selector semantics (`metav1.LabelSelectorAsSelector`): every requirement must hold; undefined or {} matches all. */
 export function selectorMatches(selector: Selector | undefined, labels: Record<string, string>): boolean {
-  if (!selector) return true;
-  for (const [k, v] of Object.entries(selector.matchLabels ?? {})) if (labels[k] !== v) return false;
-  for (const r of selector.matchExpressions ?? []) {
-    const has = Object.prototype.hasOwnProperty.call(labels, r.key);
-    const values = r.values ?? [];
-    switch (r.operator) {
-      case 'In':
-        if (!has || !values.includes(labels[r.key])) return false;
-        break;
-      case 'NotIn':
-        if (has && values.includes(labels[r.key])) return false;
-        break;
-      case 'Exists':
-        if (!has) return false;
-        break;
-      case 'DoesNotExist':
-        if (has) return false;
-        break;
-      default:
-        throw new Error(`unknown selector operator ${r.operator}`);
-    }
-  }
-  return true;
+  return selector === undefined || labelSelectorMatches(selector, labels);
 }
 
 interface Rule {
