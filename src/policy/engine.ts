@@ -7,7 +7,7 @@
 import { effectiveSeverity, findRule, resolveConfig, ResolvedConfig, RuleConfig } from './config';
 import { RULES } from './rules';
 import { isValidReason, readSuppressions } from './suppression';
-import { IPolicyRule, RuleCategory, RuleContext, Severity } from './types';
+import { IPolicyRule, RuleCategory, RuleContext, RuleInfo, Severity } from './types';
 import { buildPodView } from './view';
 
 /** Identifies the object a finding belongs to. */
@@ -228,28 +228,6 @@ export function checkInputFingerprint(manifests: readonly unknown[], config: Rul
     // a property getter that threw: leave such input to a fresh check
     return undefined;
   }
-}
-
-/** A rule of the catalogue as data (everything but its check), for documentation and tooling. */
-export interface RuleInfo {
-  /** Stable kebab-case id. */
-  readonly id: string;
-  /** Default severity. */
-  readonly severity: Severity;
-  /** What the rule protects. */
-  readonly category: RuleCategory;
-  /** One-line title. */
-  readonly title: string;
-  /** Why the rule exists. */
-  readonly rationale: string;
-  /** How to fix a finding. */
-  readonly fix: string;
-  /** A compliant YAML snippet (or a description). */
-  readonly example: string;
-  /** Whether findings may be suppressed with an annotation. */
-  readonly suppressible: boolean;
-  /** Whether the configuration may switch the rule off or change its severity. */
-  readonly configurable: boolean;
 }
 
 function toInfo(rule: IPolicyRule): RuleInfo {

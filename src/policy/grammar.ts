@@ -61,6 +61,24 @@ export const VOLUME_SOURCES: readonly string[] = [
   'ephemeral',
 ];
 
+/**
+ * The value-count rules of the set operators shared by label and node selectors: `In`/`NotIn` need a value,
+ * `Exists`/`DoesNotExist` none. Returns `undefined` when the operator is one of them and its values fit, a message when
+ * they do not, and `''` for any other operator (the caller decides whether it is valid).
+ */
+function setOperatorError(operator: unknown, values: unknown[]): string | undefined {
+  switch (operator) {
+    case 'In':
+    case 'NotIn':
+      return values.length === 0 ? `operator '${operator}' needs at least one value` : undefined;
+    case 'Exists':
+    case 'DoesNotExist':
+      return values.length > 0 ? `operator '${operator}' must have no values (has ${show(values)})` : undefined;
+    default:
+      return '';
+  }
+}
+
 /** Why a label selector requirement (`{key, operator, values}`) is invalid, or `undefined`. */
 export function labelSelectorRequirementError(requirement: unknown): string | undefined {
   const req = asObject(requirement);
@@ -68,18 +86,8 @@ export function labelSelectorRequirementError(requirement: unknown): string | un
   if (keyError) return `key ${show(req.key)} ${keyError}`;
   const values = req.values === undefined || req.values === null ? [] : req.values;
   if (!Array.isArray(values)) return `values must be a list (has ${show(values)})`;
-  switch (req.operator) {
-    case 'In':
-    case 'NotIn':
-      if (values.length === 0) return `operator '${req.operator}' needs at least one value`;
-      break;
-    case 'Exists':
-    case 'DoesNotExist':
-      if (values.length > 0) return `operator '${req.operator}' must have no values (has ${show(values)})`;
-      break;
-    default:
-      return `operator ${show(req.operator)} is not one of In, NotIn, Exists, DoesNotExist`;
-  }
+  const operatorError = setOperatorError(req.operator, values);
+  if (operatorError !== undefined) return operatorError || `operator ${show(req.operator)} is not one of In, NotIn, Exists, DoesNotExist`;
   for (const v of values) {
     const err = typeof v === 'string' ? labelValueError(v) : 'must be a string';
     if (err) return `value ${show(v)} ${err}`;
@@ -182,15 +190,10 @@ export function nodeSelectorRequirementError(requirement: unknown, matchFields: 
     if (values.length !== 1) return `matchFields needs exactly one value (has ${values.length})`;
     return undefined;
   }
+  const operatorError = setOperatorError(req.operator, values);
+  if (operatorError) return operatorError;
+  if (operatorError === undefined) return keyProblem(req.key);
   switch (req.operator) {
-    case 'In':
-    case 'NotIn':
-      if (values.length === 0) return `operator '${req.operator}' needs at least one value`;
-      break;
-    case 'Exists':
-    case 'DoesNotExist':
-      if (values.length > 0) return `operator '${req.operator}' must have no values (has ${show(values)})`;
-      break;
     case 'Gt':
     case 'Lt':
       if (values.length !== 1) return `operator '${req.operator}' needs exactly one value (has ${values.length})`;
@@ -201,9 +204,12 @@ export function nodeSelectorRequirementError(requirement: unknown, matchFields: 
     default:
       return `operator ${show(req.operator)} is not one of In, NotIn, Exists, DoesNotExist, Gt, Lt`;
   }
-  const keyError = typeof req.key === 'string' ? qualifiedNameError(req.key) : 'must be a string';
-  if (keyError) return `key ${show(req.key)} ${keyError}`;
-  return undefined;
+  return keyProblem(req.key);
+}
+
+function keyProblem(key: unknown): string | undefined {
+  const keyError = typeof key === 'string' ? qualifiedNameError(key) : 'must be a string';
+  return keyError ? `key ${show(key)} ${keyError}` : undefined;
 }
 
 const VERSION_LIKE = /(?:^|[^A-Za-z0-9])v?[0-9]+\.[0-9]+(?:\.[0-9]+)?(?:$|[^A-Za-z0-9])|^v?[0-9]+\.[0-9]+/;

@@ -144,11 +144,11 @@ export interface RuleContext {
   readonly ruleInfo: (id: string) => { readonly suppressible: boolean } | undefined;
 }
 
-/** A rule: stable id, documentation, and a pure check over one plain manifest. */
-export interface IPolicyRule {
-  /** Stable kebab-case id. */
+/** What documents a rule: id, default severity, category, title, rationale, fix and an example. */
+export interface RuleDocs {
+  /** Stable kebab-case id (also the rule's file name). */
   readonly id: string;
-  /** Default severity. */
+  /** Default severity (API-validity rules are always errors). */
   readonly severity: Severity;
   /** What the rule protects. */
   readonly category: RuleCategory;
@@ -160,30 +160,24 @@ export interface IPolicyRule {
   readonly fix: string;
   /** A compliant YAML snippet (or a description) for the docs. */
   readonly example: string;
-  /** Whether a finding may be suppressed with an annotation (never for API validity). */
+}
+
+/** A rule of the catalogue as data (everything but its check), for documentation and tooling. */
+export interface RuleInfo extends RuleDocs {
+  /** Whether findings may be suppressed with an annotation (never for API validity). */
   readonly suppressible: boolean;
-  /** Whether the rule configuration may switch the rule off or change its severity. */
+  /** Whether the configuration may switch the rule off or change its severity. */
   readonly configurable: boolean;
+}
+
+/** A rule: its documentation and a pure check over one plain manifest. */
+export interface IPolicyRule extends RuleInfo {
   /** Returns one finding per offending field; an empty list when the object complies or the rule does not apply. */
   check(object: any, context: RuleContext): RuleFinding[];
 }
 
 /** The fields of a rule definition; `suppressible` and `configurable` default from the category. */
-export interface RuleDefinition {
-  /** Stable kebab-case id (also the rule's file name). */
-  readonly id: string;
-  /** Default severity (API-validity rules must be errors). */
-  readonly severity: Severity;
-  /** What the rule protects. */
-  readonly category: RuleCategory;
-  /** One-line title. */
-  readonly title: string;
-  /** Why the rule exists. */
-  readonly rationale: string;
-  /** How to fix a finding. */
-  readonly fix: string;
-  /** A compliant YAML snippet (or a description) for the docs. */
-  readonly example: string;
+export interface RuleDefinition extends RuleDocs {
   /**
    * Whether findings may be suppressed with an annotation.
    * @default true (always false for API-validity rules)
