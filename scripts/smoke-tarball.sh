@@ -8,9 +8,33 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 cd "$root"
-npm run -s build
+# `npm pack` builds the package from a clean lib/ itself (prepack).
 tarball="$(npm pack --silent --pack-destination "$work" | tail -n 1)"
 echo "packed $tarball ($(du -k "$work/$tarball" | cut -f1) KiB)"
+
+# What the tarball ships: the CLI bundle carries the license notices of the packages it inlines, and every relative
+# link of the shipped Markdown resolves inside the package.
+pkgdir="$work/unpacked"
+mkdir -p "$pkgdir"
+tar -xzf "$work/$tarball" -C "$pkgdir"
+for dep in yaml commander; do
+  grep -q "^$dep@[0-9.]* (" "$pkgdir/package/lib/cli/node-services.js" || { echo "CLI bundle lacks the license notice of $dep" >&2; exit 1; }
+done
+[ ! -e "$pkgdir/package/lib/cli/main.js" ] || { echo "the tarball ships the unbundled CLI (lib/cli/main.js)" >&2; exit 1; }
+node -e '
+const fs = require("fs"), path = require("path");
+const dir = process.argv[1];
+let bad = 0;
+for (const doc of ["README.md", ...fs.readdirSync(path.join(dir, "docs")).map((f) => "docs/" + f)]) {
+  const text = fs.readFileSync(path.join(dir, doc), "utf8").replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "");
+  for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(m[1])) continue;
+    const target = path.join(dir, path.dirname(doc), m[1].split("#")[0]);
+    if (!fs.existsSync(target)) { console.error(`${doc}: link to ${m[1]} does not resolve in the package`); bad++; }
+  }
+}
+process.exit(bad ? 1 : 0);
+' "$pkgdir/package"
 
 peer() { node -p "require('$root/node_modules/$1/package.json').version"; }
 mkdir -p "$work/app"
