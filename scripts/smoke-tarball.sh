@@ -20,6 +20,13 @@ tar -xzf "$work/$tarball" -C "$pkgdir"
 for dep in yaml commander; do
   grep -q "^$dep@[0-9.]* (" "$pkgdir/package/lib/cli/node-services.js" || { echo "CLI bundle lacks the license notice of $dep" >&2; exit 1; }
 done
+node -e '
+const a = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const p = JSON.parse(require("fs").readFileSync(process.argv[2], "utf8"));
+if (a.schema !== "jsii/0.10.0" || a.name !== p.name || a.version !== p.version) { console.error("the tarball has no jsii assembly of this package"); process.exit(1); }
+for (const t of ["python", "java", "dotnet", "go"]) if (!a.targets || !a.targets[t]) { console.error(`the jsii assembly has no ${t} target`); process.exit(1); }
+console.log(`jsii assembly: ${Object.keys(a.types).length} types`);
+' "$pkgdir/package/.jsii" "$pkgdir/package/package.json"
 [ ! -e "$pkgdir/package/lib/cli/main.js" ] || { echo "the tarball ships the unbundled CLI (lib/cli/main.js)" >&2; exit 1; }
 node -e '
 const fs = require("fs"), path = require("path");

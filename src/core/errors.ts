@@ -17,8 +17,9 @@ export interface PropProblem {
 
 /**
  * Thrown when a node-service construct gets invalid props; lists every problem found.
+ * It extends the built-in `Error`, which jsii cannot model: other languages receive the message.
  *
- * @jsii ignore (extends the built-in Error, which jsii cannot model; other languages receive the message)
+ * @jsii ignore
  */
 export class NodeServiceError extends Error {
   /** The construct path of the construct that rejected its props. */

@@ -36,8 +36,9 @@ export interface RuleConfig {
 
 /**
  * A configuration that cannot be used: unknown rule id, unknown level, or an attempt to weaken a locked rule.
+ * It extends the built-in `Error`, which jsii cannot model: other languages receive the message.
  *
- * @jsii ignore (extends the built-in Error, which jsii cannot model; other languages receive the message)
+ * @jsii ignore
  */
 export class PolicyConfigError extends Error {
   constructor(message: string) {
