@@ -559,10 +559,15 @@ function tenantPodSecurityPolicy(settings: GuardrailSettings): PolicyPair {
             'has(variables.podTemplate.metadata) && has(variables.podTemplate.metadata.annotations) ? variables.podTemplate.metadata.annotations : {}',
         },
         { name: 'podSecurityContext', expression: 'has(variables.podSpec.securityContext) ? variables.podSpec.securityContext : {}' },
-        {
-          name: 'windows',
-          expression: "has(variables.podSpec.os) && has(variables.podSpec.os.name) && variables.podSpec.os.name == 'windows'",
-        },
+        // Windows pods are exempt from some restricted controls (policy v1.25+).
+        ...(level === 'restricted'
+          ? [
+              {
+                name: 'windows',
+                expression: "has(variables.podSpec.os) && has(variables.podSpec.os.name) && variables.podSpec.os.name == 'windows'",
+              },
+            ]
+          : []),
         ...checks.map((c) => ({ name: c.variable, expression: c.expression })),
         {
           name: 'deniedVolumes',
