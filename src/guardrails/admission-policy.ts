@@ -50,7 +50,7 @@ export enum AdmissionFailurePolicy {
 /** Props of {@link NodeServiceGuardrails}. */
 export interface NodeServiceGuardrailsProps {
   /**
-   * Prefix of every policy and binding name (a DNS-1123 label), e.g. `node-services-host-access-daemonsets`.
+   * Prefix of every policy and binding name (a DNS-1123 label), e.g. `node-services-host-access`.
    * @default `node-services`
    */
   readonly name?: string;
