@@ -4,6 +4,7 @@ import {
   AdmissionPolicyApiVersion,
   NodeServiceGuardrails,
   NodeServiceGuardrailsProps,
+  PodSecurityLevel,
   TRUST_LABEL_KEY,
   ValidationAction,
 } from '../../src/guardrails';
@@ -129,6 +130,20 @@ describe('NodeServiceGuardrails output', () => {
     const expressions = policiesOf(manifests).flatMap(policyExpressions);
     expect(expressions.length).toBeGreaterThan(40);
     for (const e of expressions) expect({ where: e.where, problems: celProblems(e.expression) }).toEqual({ where: e.where, problems: [] });
+  });
+
+  test('GIVEN restricted tenants, extra volume types, platform users and dryRun THEN their CEL is also valid for Kubernetes 1.28', () => {
+    const variant = build({
+      ...CORPUS_PROPS,
+      tenantPodSecurity: PodSecurityLevel.RESTRICTED,
+      allowedTenantVolumeTypes: ['nfs'],
+      dryRun: true,
+    });
+    const expressions = policiesOf(variant).flatMap(policyExpressions);
+    expect(expressions.length).toBeGreaterThan(60);
+    for (const e of expressions) expect({ where: e.where, problems: celProblems(e.expression) }).toEqual({ where: e.where, problems: [] });
+    for (const p of policiesOf(variant)) expect(validatePolicy(p)).toEqual([]);
+    for (const b of bindingsOf(variant)) expect(validateBinding(b)).toEqual([]);
   });
 
   test('GIVEN every validation THEN its expression is not a bare variable (1.28 rejects it as not boolean) and its message has no line break', () => {
