@@ -10,7 +10,7 @@ import {
 } from '../../src/guardrails';
 import { validateBinding, validatePolicy } from './admission-schema';
 import { evaluate } from './admission-simulator';
-import { celProblems, policyExpressions } from './cel-lint';
+import { celProblems, comprehensionDepth, policyExpressions } from './cel-lint';
 import { CORPUS_PROPS, synthGuardrails } from './fixtures';
 
 type Json = any;
@@ -144,6 +144,15 @@ describe('NodeServiceGuardrails output', () => {
     for (const e of expressions) expect({ where: e.where, problems: celProblems(e.expression) }).toEqual({ where: e.where, problems: [] });
     for (const p of policiesOf(variant)) expect(validatePolicy(p)).toEqual([]);
     for (const b of bindingsOf(variant)) expect(validateBinding(b)).toEqual([]);
+  });
+
+  test('GIVEN every CEL expression THEN comprehensions over the object nest at most two deep (containers × ports), so cost stays linear in what a pod declares', () => {
+    const expressions = policiesOf(manifests).flatMap(policyExpressions);
+    const depths = expressions.map((e) => ({ where: e.where, depth: comprehensionDepth(e.expression) }));
+    for (const d of depths) expect(d.depth).toBeLessThanOrEqual(2);
+    expect(Math.max(...depths.map((d) => d.depth))).toBe(2);
+    expect(comprehensionDepth('[1, 2].exists(x, x == 1)')).toBe(0);
+    expect(comprehensionDepth('object.a.filter(c, c.b.exists(p, p.c.all(q, q)))')).toBe(3);
   });
 
   test('GIVEN every validation THEN its expression is not a bare variable (1.28 rejects it as not boolean) and its message has no line break', () => {
