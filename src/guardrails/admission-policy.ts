@@ -125,13 +125,17 @@ export interface NodeServiceGuardrailsProps {
    */
   readonly exemptNamespaces?: string[];
   /**
-   * What a failed validation does. `DENY` and `WARN` may not be combined (the API server rejects the binding).
+   * What a failed validation of the host-access, tenant Pod Security and allowlist policies does. `DENY` and `WARN`
+   * may not be combined (the API server rejects the binding). The trust-label policy always denies (and audits too
+   * when `AUDIT` is listed).
    * @default [ValidationAction.DENY]
    */
   readonly validationActions?: ValidationAction[];
   /**
-   * Roll out without blocking anything: bindings use `[Warn, Audit]`, so violations show up as `kubectl` warnings
-   * and audit annotations. Switch to the default once the warnings are gone. Exclusive with `validationActions`.
+   * Roll out without blocking workloads: the host-access, tenant Pod Security and allowlist bindings use
+   * `[Warn, Audit]`, so violations show up as `kubectl` warnings and audit annotations. Switch to the default once the
+   * warnings are gone. The trust label stays protected (`[Deny, Audit]`): a label granted during the dry run would
+   * outlive it. Exclusive with `validationActions`.
    * @default false
    */
   readonly dryRun?: boolean;
@@ -141,7 +145,8 @@ export interface NodeServiceGuardrailsProps {
    */
   readonly apiVersion?: AdmissionPolicyApiVersion;
   /**
-   * What happens when a policy cannot be evaluated.
+   * What happens when the host-access, tenant Pod Security or allowlist policy cannot be evaluated (CEL error,
+   * runtime cost budget exceeded). The trust-label policy always fails closed.
    * @default AdmissionFailurePolicy.FAIL
    */
   readonly failurePolicy?: AdmissionFailurePolicy;
