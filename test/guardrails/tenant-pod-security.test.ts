@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { evaluatePodSecurity, NodeServiceGuardrailsProps, PodSecurityLevel } from '../../src/guardrails';
 import { admit, apiServerView, Decision } from './admission-simulator';
-import { container, CORPUS_PROPS, pod, podRequest, synthGuardrails } from './fixtures';
+import { container, CORPUS_PROPS, debugRequest, pod, podRequest, synthGuardrails } from './fixtures';
 
 type Json = any;
 
@@ -409,5 +409,31 @@ describe('system priority classes', () => {
       podRequest(pod('p', 'node-services', { priorityClassName: 'system-node-critical', containers: [container('app')] })),
     );
     expect(decision).toMatchObject({ allowed: true, errors: [] });
+  });
+});
+
+describe('kubectl debug in a restricted tenant namespace', () => {
+  const app = pod('app', 'team-a', {
+    securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
+    containers: [hardened()],
+  });
+
+  test('GIVEN the default (legacy) debug profile THEN the ephemeral container is denied; GIVEN --profile=restricted THEN it is allowed', () => {
+    const legacy = debugRequest(app, { name: 'debugger', image: 'busybox:1.36' });
+    const denied = admit(RESTRICTED, legacy, { apiServerView: true });
+    expect(denied.errors).toEqual([]);
+    expect(denied.denials.map((d) => d.message).join('\n')).toContain('allowPrivilegeEscalation');
+    // What `kubectl debug --profile=restricted` sets on the ephemeral container.
+    const restricted = debugRequest(app, {
+      name: 'debugger',
+      image: 'busybox:1.36',
+      securityContext: {
+        allowPrivilegeEscalation: false,
+        capabilities: { drop: ['ALL'] },
+        runAsNonRoot: true,
+        seccompProfile: { type: 'RuntimeDefault' },
+      },
+    });
+    expect(admit(RESTRICTED, restricted, { apiServerView: true })).toMatchObject({ allowed: true, errors: [] });
   });
 });
