@@ -319,6 +319,17 @@ export class NodeServiceGuardrails extends Construct {
     }
     const partOf = props.partOf ?? 'node-services';
     problems.check('partOf', partOf, labelValueError(partOf), 'use a valid label value such as "node-services"');
+    if (
+      props.logger !== undefined &&
+      (props.logger === null || typeof props.logger !== 'object' || typeof props.logger.log !== 'function')
+    ) {
+      problems.add(
+        'logger',
+        props.logger,
+        'must have a log(message) method',
+        'use PolicyLoggers.stderr(), PolicyLoggers.silent() or { log: (m) => … }',
+      );
+    }
     problems.throwIfAny(this.node.path);
 
     const settings: GuardrailSettings = {

@@ -321,6 +321,23 @@ describe('NodeServiceGuardrails prop errors', () => {
     ],
     ['unknown failure policy', { ...base, failurePolicy: 'Retry' as AdmissionFailurePolicy }, ['failurePolicy = "Retry"', 'FAIL']],
     ['bad partOf', { ...base, partOf: '-bad-' }, ['partOf = "-bad-"']],
+    ['logger without log()', { ...base, logger: {} as NodeServiceGuardrailsProps['logger'] }, ['logger', 'log(message)', 'PolicyLoggers']],
+    [
+      'platform group of all service accounts',
+      { ...base, platformGroups: ['system:serviceaccounts'] },
+      ['platformGroups[0] = "system:serviceaccounts"', 'platformUsers'],
+    ],
+    ['platformUsers not a list', { ...base, platformUsers: 'bob' as unknown as string[] }, ['platformUsers = "bob"', 'must be a list']],
+    [
+      'tenantPodSecurity unknown',
+      { ...base, tenantPodSecurity: 'strict' as PodSecurityLevel },
+      ['tenantPodSecurity = "strict"', 'RESTRICTED'],
+    ],
+    [
+      'allowedTenantVolumeTypes not a list',
+      { ...base, allowedTenantVolumeTypes: 'nfs' as unknown as string[] },
+      ['allowedTenantVolumeTypes = "nfs"'],
+    ],
     ['no props', undefined, ['props', 'contact']],
   ])('GIVEN %s WHEN constructed THEN it throws naming the construct path, field, value and fix', (_title, props, fragments) => {
     const message = errorOf(props);
