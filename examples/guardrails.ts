@@ -19,7 +19,9 @@ export function addGuardrails(scope: Construct, namespace: string, services: Nod
   });
   new NodeServiceGuardrails(scope, 'admission', {
     contact: '#platform-team',
-    platformGroups: ['platform-admins', 'system:serviceaccounts:argocd'],
+    platformGroups: ['platform-admins'],
+    // The one service account Argo CD applies with, not the whole argocd namespace (system:serviceaccounts:argocd).
+    platformUsers: ['system:serviceaccount:argocd:argocd-application-controller'],
     // node-exporter mounts "/" read-only, so a host-path allowlist could not narrow this namespace; the per-kind
     // host-path allowlists are checked at synth instead.
     registryAllowlist: [

@@ -3,11 +3,16 @@
  * carry. Pure functions, no cdk8s: the construct wraps them in API objects, the tests evaluate the CEL.
  *
  * Every expression is written for the Kubernetes 1.28 CEL environment: `has()` guards on every optional field (the
- * API server drops `false`/`0`/empty values before admission, so a field read without a guard errors), no optional
- * syntax (`?.`, `[?`, `.orValue()`), only the standard library, macros and the extended strings library
- * (`split`, `join`, `substring`, `lastIndexOf`), and no validation that is just `variables.x` (1.28 rejects it as
- * not boolean). Namespace trust is matched with binding `namespaceSelector`s, not `namespaceObject`, because a
- * selector is evaluated before any CEL runs, is visible in `kubectl get`, and costs nothing per request.
+ * API server drops `false`/`0`/empty values of non-pointer fields before admission, so a field read without a guard
+ * errors), no optional syntax (`?.`, `[?`, `.orValue()`), only the standard library, macros and the extended strings
+ * library (`split`, `join`, `substring`, `lastIndexOf`, `lowerAscii`), and no validation that is just `variables.x`
+ * (1.28 rejects it as not boolean). Namespace trust is matched with binding `namespaceSelector`s, not
+ * `namespaceObject`, because a selector is evaluated before any CEL runs, is visible in `kubectl get`, and costs
+ * nothing per request.
+ *
+ * One rule set covers every kind that carries a pod: the `podTemplate` variable picks the pod (or pod template) of
+ * the request's resource, and every check reads it from there, so a Deployment, a CronJob or a bare Pod is judged by
+ * the same expressions at its own admission.
  */
 
 import { TRUST_LABEL_KEY, TRUST_LABEL_VALUE } from './namespace';
@@ -91,13 +96,111 @@ export interface GuardrailSettings {
   readonly hostPathAllowlist?: string[];
   /** Groups allowed to set, change or remove the trust label; undefined: label not protected. */
   readonly platformGroups?: string[];
+  /** Users allowed to set, change or remove the trust label (with the label protected). */
+  readonly platformUsers: string[];
   /** Namespaces never treated as untrusted (matched by `kubernetes.io/metadata.name`). */
   readonly exemptNamespaces: string[];
-  /** `validationActions` of every binding. */
+  /** The Pod Security level tenant pods are held to: `baseline` or `restricted`. */
+  readonly tenantPodSecurity: string;
+  /** Volume sources tenant pods may use (hostPath is never among them: it is host access). */
+  readonly tenantVolumeTypes: string[];
+  /** `validationActions` of the host-access, Pod Security and allowlist bindings. */
   readonly validationActions: string[];
-  /** `failurePolicy` of every policy. */
+  /** `failurePolicy` of the host-access, Pod Security and allowlist policies. */
   readonly failurePolicy: string;
 }
+
+/** Every volume source of the Kubernetes 1.28 `Volume` type. @internal */
+export const VOLUME_SOURCES_128: readonly string[] = [
+  'awsElasticBlockStore',
+  'azureDisk',
+  'azureFile',
+  'cephfs',
+  'cinder',
+  'configMap',
+  'csi',
+  'downwardAPI',
+  'emptyDir',
+  'ephemeral',
+  'fc',
+  'flexVolume',
+  'flocker',
+  'gcePersistentDisk',
+  'gitRepo',
+  'glusterfs',
+  'hostPath',
+  'iscsi',
+  'nfs',
+  'persistentVolumeClaim',
+  'photonPersistentDisk',
+  'portworxVolume',
+  'projected',
+  'quobyte',
+  'rbd',
+  'scaleIO',
+  'secret',
+  'storageos',
+  'vsphereVolume',
+];
+
+/** The volume sources Pod Security `restricted` allows (policy v1.28). @internal */
+export const RESTRICTED_VOLUME_SOURCES: readonly string[] = [
+  'configMap',
+  'csi',
+  'downwardAPI',
+  'emptyDir',
+  'ephemeral',
+  'persistentVolumeClaim',
+  'projected',
+  'secret',
+];
+
+/**
+ * The volume sources tenants may use at `baseline` by default: the `restricted` set plus the cloud disks that 1.28
+ * serves through CSI migration. Everything else makes the node mount something itself, as root, with the node's
+ * identity (gitRepo runs git hooks on the node, CVE-2024-10220; flexVolume runs a node binary; iscsi, rbd, fc, nfs,
+ * cephfs, glusterfs, quobyte are network block and file systems) or names an in-tree driver 1.28 no longer has.
+ * @internal
+ */
+export const BASELINE_VOLUME_SOURCES: readonly string[] = [
+  ...RESTRICTED_VOLUME_SOURCES,
+  'awsElasticBlockStore',
+  'azureDisk',
+  'azureFile',
+  'cinder',
+  'gcePersistentDisk',
+  'portworxVolume',
+  'vsphereVolume',
+];
+
+/** Capabilities Pod Security `baseline` lets a container add (policy v1.28). @internal */
+export const BASELINE_CAPABILITIES: readonly string[] = [
+  'AUDIT_WRITE',
+  'CHOWN',
+  'DAC_OVERRIDE',
+  'FOWNER',
+  'FSETID',
+  'KILL',
+  'MKNOD',
+  'NET_BIND_SERVICE',
+  'SETFCAP',
+  'SETGID',
+  'SETPCAP',
+  'SETUID',
+  'SYS_CHROOT',
+];
+
+const SELINUX_TYPES = ['', 'container_t', 'container_init_t', 'container_kvm_t'];
+const SAFE_SYSCTLS = [
+  'kernel.shm_rmid_forced',
+  'net.ipv4.ip_local_port_range',
+  'net.ipv4.tcp_syncookies',
+  'net.ipv4.ping_group_range',
+  'net.ipv4.ip_unprivileged_port_start',
+  'net.ipv4.ip_local_reserved_ports',
+];
+const SECCOMP_TYPES = ['RuntimeDefault', 'Localhost'];
+const APPARMOR_ANNOTATION_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
 
 /** A CEL string literal for `value` (single-quoted, escaped). @internal */
 function celString(value: string): string {
@@ -109,60 +212,74 @@ function celStringList(values: readonly string[]): string {
   return `[${values.map(celString).join(', ')}]`;
 }
 
-/** The shape of a workload whose pod spec the policies inspect. */
-interface WorkloadShape {
-  /** Suffix of the policy names. */
-  readonly id: string;
-  /** Kind, for messages. */
-  readonly kind: string;
-  /** CEL path of the pod spec. */
-  readonly podSpec: string;
-  readonly rules: ResourceRule[];
-  /** Match condition: skip updates that do not change the pod spec (metadata edits, finalizer removal). */
-  readonly changed: CelMatchCondition;
+/** CEL: every field of `fields` is set below `root` (`has(a.b) && has(a.b.c)`). */
+function hasPath(root: string, fields: readonly string[]): string {
+  return fields.map((_, i) => `has(${[root, ...fields.slice(0, i + 1)].join('.')})`).join(' && ');
 }
 
-const DAEMONSETS: WorkloadShape = {
-  id: 'daemonsets',
-  kind: 'DaemonSet',
-  podSpec: 'object.spec.template.spec',
-  rules: [{ apiGroups: ['apps'], apiVersions: ['v1'], resources: ['daemonsets'], operations: ['CREATE', 'UPDATE'] }],
-  changed: { name: 'pod-template-changed', expression: 'oldObject == null || object.spec.template != oldObject.spec.template' },
-};
+/** CEL: container `c`'s security context sets `path` (dot-separated), e.g. `seccompProfile.type`. */
+function containerSets(path: string): string {
+  return hasPath('c', ['securityContext', ...path.split('.')]);
+}
 
-const PODS: WorkloadShape = {
-  id: 'pods',
-  kind: 'Pod',
-  podSpec: 'object.spec',
-  // `kubectl debug` adds ephemeral containers through the subresource, not through an update of the pod.
-  rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods', 'pods/ephemeralcontainers'], operations: ['CREATE', 'UPDATE'] }],
-  changed: { name: 'pod-spec-changed', expression: 'oldObject == null || object.spec != oldObject.spec' },
-};
+/** CEL: the pod security context sets `path`. The variable is `{}` when the pod has none. */
+function podSets(path: string): string {
+  return hasPath('variables.podSecurityContext', path.split('.'));
+}
 
-/** The shapes the workload policies cover. @internal */
-const WORKLOAD_SHAPES: readonly WorkloadShape[] = [DAEMONSETS, PODS];
+const CONTAINER = (path: string) => `c.securityContext.${path}`;
+const POD = (path: string) => `variables.podSecurityContext.${path}`;
 
-const CONTAINER_LISTS = ['containers', 'initContainers', 'ephemeralContainers'] as const;
+/**
+ * The workload resources the policies inspect, and where their pod is. One table, one rule set: every expression
+ * reads `variables.podTemplate`.
+ */
+const WORKLOAD_RULES: ResourceRule[] = [
+  {
+    apiGroups: [''],
+    apiVersions: ['v1'],
+    // `kubectl debug` adds ephemeral containers through the subresource, not through an update of the pod.
+    resources: ['pods', 'pods/ephemeralcontainers', 'replicationcontrollers'],
+    operations: ['CREATE', 'UPDATE'],
+  },
+  {
+    apiGroups: ['apps'],
+    apiVersions: ['v1'],
+    resources: ['daemonsets', 'deployments', 'replicasets', 'statefulsets'],
+    operations: ['CREATE', 'UPDATE'],
+  },
+  { apiGroups: ['batch'], apiVersions: ['v1'], resources: ['cronjobs', 'jobs'], operations: ['CREATE', 'UPDATE'] },
+];
 
-function podVariables(shape: WorkloadShape): CelVariable[] {
-  const listOf = (field: string) => `has(variables.podSpec.${field}) ? variables.podSpec.${field} : []`;
+/** The pod (a Pod) or pod template (every controller) of the request, by resource. */
+const POD_TEMPLATE =
+  "request.resource.resource == 'pods' ? object : " +
+  "request.resource.resource == 'cronjobs' ? object.spec.jobTemplate.spec.template : object.spec.template";
+
+/** Skip updates that do not change the spec (metadata edits, finalizer removal, status). */
+const SPEC_CHANGED: CelMatchCondition = { name: 'spec-changed', expression: 'oldObject == null || object.spec != oldObject.spec' };
+
+const CONTAINER_LISTS = ['initContainers', 'containers', 'ephemeralContainers'] as const;
+
+function podVariables(): CelVariable[] {
   return [
-    { name: 'podSpec', expression: shape.podSpec },
-    ...CONTAINER_LISTS.map((l) => ({ name: l, expression: listOf(l) })),
-    { name: 'volumes', expression: listOf('volumes') },
+    { name: 'podTemplate', expression: POD_TEMPLATE },
+    { name: 'podSpec', expression: 'variables.podTemplate.spec' },
+    {
+      name: 'allContainers',
+      expression: CONTAINER_LISTS.map((l) => `(has(variables.podSpec.${l}) ? variables.podSpec.${l} : [])`).join(' + '),
+    },
+    { name: 'volumes', expression: 'has(variables.podSpec.volumes) ? variables.podSpec.volumes : []' },
   ];
 }
 
 /** CEL: the `render`ed entries of every container, init container and ephemeral container for which `bad` holds. */
-function offendingContainers(bad: string, render: string): string {
-  return CONTAINER_LISTS.map((l) => `variables.${l}.filter(c, ${bad}).map(c, ${render})`).join(' + ');
+function offendingContainers(bad: string, render = 'c.name'): string {
+  return `variables.allContainers.filter(c, ${bad}).map(c, ${render})`;
 }
 
 const OBJECT_NAME = "(has(object.metadata.name) ? object.metadata.name : '')";
-
-function subject(shape: WorkloadShape): string {
-  return `'${shape.kind} ' + ${OBJECT_NAME} + ' in namespace ' + request.namespace`;
-}
+const SUBJECT = `request.kind.kind + ' ' + ${OBJECT_NAME} + ' in namespace ' + request.namespace`;
 
 /** Escapes text placed inside a single-quoted CEL literal that the caller opens and closes. */
 function escapeInLiteral(text: string): string {
@@ -170,24 +287,25 @@ function escapeInLiteral(text: string): string {
 }
 
 const UNTRUSTED = `namespaces not labelled ${TRUST_LABEL_KEY}=${TRUST_LABEL_VALUE}`;
+const WORKLOADS = 'Pods and workloads with a pod template';
 
-const PRIVILEGED = 'has(c.securityContext) && has(c.securityContext.privileged) && c.securityContext.privileged == true';
-const ADDS_CAPABILITIES =
-  'has(c.securityContext) && has(c.securityContext.capabilities) && has(c.securityContext.capabilities.add) && size(c.securityContext.capabilities.add) > 0';
 const HOST_PORT = 'has(p.hostPort) && p.hostPort != 0';
-const USES_HOST_PORT = `has(c.ports) && c.ports.exists(p, ${HOST_PORT})`;
 const HOST_NAMESPACES = ['hostNetwork', 'hostPID', 'hostIPC'] as const;
 
-/** One kind of host access: a variable listing the offenders, and the words for the message. */
-interface HostAccessCheck {
+/** One check: a variable listing the offenders, and the words for the message. */
+interface OffenderCheck {
   readonly variable: string;
   readonly what: string;
   readonly expression: string;
 }
 
-const HOST_ACCESS_CHECKS: readonly HostAccessCheck[] = [
+const HOST_ACCESS_CHECKS: readonly OffenderCheck[] = [
   { variable: 'hostPathVolumes', what: 'hostPath volumes', expression: 'variables.volumes.filter(v, has(v.hostPath)).map(v, v.name)' },
-  { variable: 'privilegedContainers', what: 'privileged containers', expression: offendingContainers(PRIVILEGED, 'c.name') },
+  {
+    variable: 'privilegedContainers',
+    what: 'privileged containers',
+    expression: offendingContainers(`${containerSets('privileged')} && ${CONTAINER('privileged')} == true`),
+  },
   {
     variable: 'hostNamespaces',
     what: 'host namespaces',
@@ -196,30 +314,22 @@ const HOST_ACCESS_CHECKS: readonly HostAccessCheck[] = [
   {
     variable: 'addedCapabilities',
     what: 'added capabilities',
-    expression: offendingContainers(ADDS_CAPABILITIES, "c.name + ' adds ' + c.securityContext.capabilities.add.join('+')"),
+    expression: offendingContainers(
+      `${containerSets('capabilities.add')} && size(${CONTAINER('capabilities.add')}) > 0`,
+      `c.name + ' adds ' + ${CONTAINER('capabilities.add')}.join('+')`,
+    ),
   },
   {
     variable: 'hostPorts',
     what: 'host ports',
     expression: offendingContainers(
-      USES_HOST_PORT,
+      `has(c.ports) && c.ports.exists(p, ${HOST_PORT})`,
       `c.name + ' uses ' + c.ports.filter(p, ${HOST_PORT}).map(p, string(p.hostPort)).join('+')`,
     ),
   },
 ];
 
-/** The policy that keeps host access out of untrusted namespaces, for one workload shape. @internal */
-function hostAccessPolicy(shape: WorkloadShape, settings: GuardrailSettings): PolicyPair {
-  const advice = `node services belong in a trusted platform namespace; ask ${settings.contact}`;
-  const validations: CelValidation[] = HOST_ACCESS_CHECKS.map((check) => ({
-    expression: `size(variables.${check.variable}) == 0`,
-    message: `${shape.kind}s in ${UNTRUSTED} may not use ${check.what}; ${advice}.`,
-    messageExpression:
-      `${subject(shape)} + ': ${check.what} (' + variables.${check.variable}.join(', ') + ') are not allowed in ` +
-      `${escapeInLiteral(UNTRUSTED)}; ${escapeInLiteral(advice)}.'`,
-    reason: 'Forbidden',
-  }));
-  const name = `${settings.name}-host-access-${shape.id}`;
+function untrustedBinding(name: string, settings: GuardrailSettings): BindingSpec {
   const selector: Selector = {
     matchExpressions: [
       { key: TRUST_LABEL_KEY, operator: 'NotIn', values: [TRUST_LABEL_VALUE] },
@@ -228,41 +338,276 @@ function hostAccessPolicy(shape: WorkloadShape, settings: GuardrailSettings): Po
         : []),
     ],
   };
+  return { policyName: name, validationActions: [...settings.validationActions], matchResources: { namespaceSelector: selector } };
+}
+
+/** The policy that keeps host access out of untrusted namespaces. @internal */
+function hostAccessPolicy(settings: GuardrailSettings): PolicyPair {
+  const advice = `node services belong in a trusted platform namespace; ask ${settings.contact}`;
+  const validations: CelValidation[] = HOST_ACCESS_CHECKS.map((check) => ({
+    expression: `size(variables.${check.variable}) == 0`,
+    message: `${WORKLOADS} in ${UNTRUSTED} may not use ${check.what}; ${advice}.`,
+    messageExpression:
+      `${SUBJECT} + ': ${check.what} (' + variables.${check.variable}.join(', ') + ') are not allowed in ` +
+      `${escapeInLiteral(UNTRUSTED)}; ${escapeInLiteral(advice)}.'`,
+    reason: 'Forbidden',
+  }));
+  const name = `${settings.name}-host-access`;
   return {
     name,
-    description: `Denies hostPath volumes, privileged containers, host namespaces, added capabilities and host ports to ${shape.kind}s in ${UNTRUSTED}.`,
+    description: `Denies hostPath volumes, privileged containers, host namespaces, added capabilities and host ports to ${WORKLOADS.toLowerCase()} in ${UNTRUSTED}.`,
     policy: {
       failurePolicy: settings.failurePolicy,
-      matchConstraints: { resourceRules: shape.rules },
-      matchConditions: [shape.changed],
-      variables: [...podVariables(shape), ...HOST_ACCESS_CHECKS.map((c) => ({ name: c.variable, expression: c.expression }))],
+      matchConstraints: { resourceRules: WORKLOAD_RULES },
+      matchConditions: [SPEC_CHANGED],
+      variables: [...podVariables(), ...HOST_ACCESS_CHECKS.map((c) => ({ name: c.variable, expression: c.expression }))],
       validations,
     },
-    binding: { policyName: name, validationActions: [...settings.validationActions], matchResources: { namespaceSelector: selector } },
+    binding: untrustedBinding(name, settings),
+  };
+}
+
+/** A Pod Security control checked in tenant namespaces, beyond the host-access checks. */
+interface PodSecurityCheck extends OffenderCheck {
+  /** The Pod Security Admission check id (as in `evaluatePodSecurity`). */
+  readonly control: string;
+  /** The lowest tenant level that applies it. */
+  readonly from: 'baseline' | 'restricted';
+  /** The level above which it is replaced by a stricter form. */
+  readonly until?: 'baseline';
+}
+
+const SECCOMP_VALID = (profile: string) => `has(${profile}.type) && ${profile}.type in ${celStringList(SECCOMP_TYPES)}`;
+const SELINUX_BAD = (o: string) =>
+  `(has(${o}.type) && !(${o}.type in ${celStringList(SELINUX_TYPES)})) || (has(${o}.user) && ${o}.user != '') || (has(${o}.role) && ${o}.role != '')`;
+/** `['pod']` when the pod-level `condition` holds, else `[]`. */
+const POD_OFFENDS = (condition: string) => `(${condition} ? ['pod'] : [])`;
+/** The offenders, or none on Windows pods (exempt from the control from policy v1.25). */
+const NOT_ON_WINDOWS = (offenders: string) => `(variables.windows == true ? [] : ${offenders})`;
+const POD_RUNS_AS_NON_ROOT = `(${podSets('runAsNonRoot')} && ${POD('runAsNonRoot')} == true)`;
+const POD_SECCOMP_VALID = `(${podSets('seccompProfile')} && ${SECCOMP_VALID(POD('seccompProfile'))})`;
+
+const POD_SECURITY_CHECKS: readonly PodSecurityCheck[] = [
+  {
+    control: 'windowsHostProcess',
+    from: 'baseline',
+    variable: 'hostProcess',
+    what: 'windowsOptions.hostProcess',
+    expression:
+      POD_OFFENDS(`${podSets('windowsOptions.hostProcess')} && ${POD('windowsOptions.hostProcess')} == true`) +
+      ' + ' +
+      offendingContainers(`${containerSets('windowsOptions.hostProcess')} && ${CONTAINER('windowsOptions.hostProcess')} == true`),
+  },
+  {
+    control: 'appArmorProfile',
+    from: 'baseline',
+    variable: 'appArmorProfiles',
+    what: 'AppArmor profiles other than runtime/default or localhost/*',
+    expression:
+      `variables.podAnnotations.filter(k, k.startsWith(${celString(APPARMOR_ANNOTATION_PREFIX)}) && ` +
+      "!(variables.podAnnotations[k] in ['', 'runtime/default'] || variables.podAnnotations[k].startsWith('localhost/')))" +
+      ".map(k, k + '=' + variables.podAnnotations[k])",
+  },
+  {
+    control: 'seLinuxOptions',
+    from: 'baseline',
+    variable: 'seLinuxOptions',
+    what: 'SELinux options (a type other than container_t, container_init_t, container_kvm_t, or a user or role)',
+    expression:
+      POD_OFFENDS(`${podSets('seLinuxOptions')} && (${SELINUX_BAD(POD('seLinuxOptions'))})`) +
+      ' + ' +
+      offendingContainers(`${containerSets('seLinuxOptions')} && (${SELINUX_BAD(CONTAINER('seLinuxOptions'))})`),
+  },
+  {
+    control: 'procMount',
+    from: 'baseline',
+    variable: 'procMounts',
+    what: 'procMount other than Default',
+    expression: offendingContainers(
+      `${containerSets('procMount')} && ${CONTAINER('procMount')} != 'Default'`,
+      `c.name + '=' + ${CONTAINER('procMount')}`,
+    ),
+  },
+  {
+    control: 'seccompProfile_baseline',
+    from: 'baseline',
+    until: 'baseline',
+    variable: 'unconfinedSeccomp',
+    what: 'seccomp profiles other than RuntimeDefault or Localhost',
+    expression:
+      POD_OFFENDS(`${podSets('seccompProfile')} && !(${SECCOMP_VALID(POD('seccompProfile'))})`) +
+      ' + ' +
+      offendingContainers(`${containerSets('seccompProfile')} && !(${SECCOMP_VALID(CONTAINER('seccompProfile'))})`),
+  },
+  {
+    control: 'sysctls',
+    from: 'baseline',
+    variable: 'unsafeSysctls',
+    what: 'sysctls outside the safe set',
+    expression:
+      `${podSets('sysctls')} ? ${POD('sysctls')}.filter(s, !(has(s.name) && s.name in ${celStringList(SAFE_SYSCTLS)}))` +
+      ".map(s, has(s.name) ? s.name : '') : []",
+  },
+  {
+    control: 'seccompProfile_restricted',
+    from: 'restricted',
+    variable: 'missingSeccomp',
+    what: 'seccomp profiles that are not RuntimeDefault or Localhost (set on the pod or on every container)',
+    expression: NOT_ON_WINDOWS(
+      POD_OFFENDS(`${podSets('seccompProfile')} && !(${SECCOMP_VALID(POD('seccompProfile'))})`) +
+        ' + ' +
+        offendingContainers(
+          `${containerSets('seccompProfile')} ? !(${SECCOMP_VALID(CONTAINER('seccompProfile'))}) : !${POD_SECCOMP_VALID}`,
+        ),
+    ),
+  },
+  {
+    control: 'allowPrivilegeEscalation',
+    from: 'restricted',
+    variable: 'privilegeEscalation',
+    what: 'containers without allowPrivilegeEscalation: false',
+    expression: NOT_ON_WINDOWS(
+      offendingContainers(`!(${containerSets('allowPrivilegeEscalation')} && ${CONTAINER('allowPrivilegeEscalation')} == false)`),
+    ),
+  },
+  {
+    control: 'runAsNonRoot',
+    from: 'restricted',
+    variable: 'mayRunAsRoot',
+    what: 'runAsNonRoot not true (on the pod or on every container)',
+    expression:
+      POD_OFFENDS(`${podSets('runAsNonRoot')} && ${POD('runAsNonRoot')} != true`) +
+      ' + ' +
+      offendingContainers(`${containerSets('runAsNonRoot')} ? ${CONTAINER('runAsNonRoot')} != true : !${POD_RUNS_AS_NON_ROOT}`),
+  },
+  {
+    control: 'runAsUser',
+    from: 'restricted',
+    variable: 'rootUser',
+    what: 'runAsUser 0',
+    expression:
+      POD_OFFENDS(`${podSets('runAsUser')} && ${POD('runAsUser')} == 0`) +
+      ' + ' +
+      offendingContainers(`${containerSets('runAsUser')} && ${CONTAINER('runAsUser')} == 0`),
+  },
+  {
+    control: 'capabilities_restricted',
+    from: 'restricted',
+    variable: 'capabilitiesNotDropped',
+    what: 'containers whose capabilities.drop does not include ALL',
+    expression: NOT_ON_WINDOWS(
+      offendingContainers(`!(${containerSets('capabilities.drop')} && 'ALL' in ${CONTAINER('capabilities.drop')})`),
+    ),
+  },
+];
+
+/** The Pod Security checks that apply at tenant level `level`. @internal */
+function podSecurityChecksAt(level: string): PodSecurityCheck[] {
+  return POD_SECURITY_CHECKS.filter(
+    (c) => (c.from === 'baseline' || level === 'restricted') && !(c.until === 'baseline' && level === 'restricted'),
+  );
+}
+
+/**
+ * The policy that holds tenant pods to Pod Security `baseline` or `restricted` (the controls the host-access policy
+ * does not already deny), to the tenant volume types, and away from the `system-*` priority classes. @internal
+ */
+function tenantPodSecurityPolicy(settings: GuardrailSettings): PolicyPair {
+  const level = settings.tenantPodSecurity;
+  const advice = `fix the pod spec, or ask ${settings.contact}`;
+  const checks = podSecurityChecksAt(level);
+  const validations: CelValidation[] = checks.map((check) => ({
+    expression: `size(variables.${check.variable}) == 0`,
+    message: `${WORKLOADS} in ${UNTRUSTED} must meet Pod Security ${level} (control ${check.control}: no ${check.what}); ${advice}.`,
+    messageExpression:
+      `${SUBJECT} + ' violates Pod Security ${level} (control ${check.control}): ${escapeInLiteral(check.what)} (' + ` +
+      `variables.${check.variable}.join(', ') + '); ${escapeInLiteral(advice)}.'`,
+    reason: 'Forbidden',
+  }));
+  const volumeWhat = `volume types outside ${settings.tenantVolumeTypes.join(', ')}`;
+  validations.push(
+    {
+      expression: 'size(variables.deniedVolumes) == 0',
+      message: `${WORKLOADS} in ${UNTRUSTED} may only use the volume types ${settings.tenantVolumeTypes.join(', ')}; ${advice}.`,
+      messageExpression:
+        `${SUBJECT} + ': ${escapeInLiteral(volumeWhat)} are not allowed (' + variables.deniedVolumes.join(', ') + ` +
+        `'): the node would mount them itself; ${escapeInLiteral(advice)}.'`,
+      reason: 'Forbidden',
+    },
+    {
+      expression: "!(has(variables.podSpec.priorityClassName) && variables.podSpec.priorityClassName.startsWith('system-'))",
+      message: `${WORKLOADS} in ${UNTRUSTED} may not use the system-* priority classes, which preempt node agents; ${advice}.`,
+      messageExpression:
+        `${SUBJECT} + ': priority class ' + variables.podSpec.priorityClassName + ' is reserved for node and cluster ` +
+        `components (it preempts node agents); ${escapeInLiteral(advice)}.'`,
+      reason: 'Forbidden',
+    },
+  );
+  const name = `${settings.name}-tenant-pod-security`;
+  return {
+    name,
+    description: `Holds ${WORKLOADS.toLowerCase()} in ${UNTRUSTED} to Pod Security ${level} (policy v1.28), the tenant volume types and non-system priority classes.`,
+    policy: {
+      failurePolicy: settings.failurePolicy,
+      matchConstraints: { resourceRules: WORKLOAD_RULES },
+      matchConditions: [SPEC_CHANGED],
+      variables: [
+        ...podVariables(),
+        {
+          name: 'podAnnotations',
+          expression:
+            'has(variables.podTemplate.metadata) && has(variables.podTemplate.metadata.annotations) ? variables.podTemplate.metadata.annotations : {}',
+        },
+        { name: 'podSecurityContext', expression: 'has(variables.podSpec.securityContext) ? variables.podSpec.securityContext : {}' },
+        // Windows pods are exempt from some restricted controls (policy v1.25+).
+        ...(level === 'restricted'
+          ? [
+              {
+                name: 'windows',
+                expression: "has(variables.podSpec.os) && has(variables.podSpec.os.name) && variables.podSpec.os.name == 'windows'",
+              },
+            ]
+          : []),
+        ...checks.map((c) => ({ name: c.variable, expression: c.expression })),
+        {
+          name: 'deniedVolumes',
+          // hostPath is host access, reported by the host-access policy.
+          expression:
+            `variables.volumes.filter(v, !has(v.hostPath) && !v.all(k, k == 'name' || k in ${celStringList(settings.tenantVolumeTypes)}))` +
+            ".map(v, v.name + '=' + v.filter(k, k != 'name').join('+'))",
+        },
+      ],
+      validations,
+    },
+    binding: untrustedBinding(name, settings),
   };
 }
 
 /**
- * CEL for "the image reference's repository, normalised": digest removed, tag removed, `docker.io/` added when the
- * first path element is not a registry host (no '.' or ':' and not `localhost`). Mirrors `parseImage`.
+ * CEL for "the image reference's repository, normalised as container runtimes do" (distribution/reference): digest
+ * and tag removed; the first path element is the registry host when it contains '.' or ':', is `localhost` or has
+ * upper-case letters, else the host is `docker.io`; `index.docker.io` is `docker.io`; a one-element Docker Hub
+ * name is `docker.io/library/<name>`. Mirrors `runtimeImageRepository`.
  */
 const IMAGE_VARIABLES: CelVariable[] = [
-  {
-    name: 'images',
-    expression: CONTAINER_LISTS.map((l) => `variables.${l}.map(c, has(c.image) ? c.image : '')`).join(' + '),
-  },
+  { name: 'images', expression: "variables.allContainers.map(c, has(c.image) ? c.image : '')" },
   { name: 'imageNames', expression: "variables.images.map(i, i.split('@')[0])" },
   {
     name: 'imageRepositories',
     expression:
       "variables.imageNames.map(n, n.matches(':[^/]*$') ? n.substring(0, n.lastIndexOf(':')) : n)" +
-      ".map(r, r.matches('^([^/]*[.:][^/]*|localhost)/') ? r : 'docker.io/' + r)",
+      ".map(r, r.matches('^([^/]*[.:A-Z][^/]*|localhost)/') ? r : 'docker.io/' + r)" +
+      ".map(r, r.startsWith('index.docker.io/') ? 'docker.io/' + r.substring(16) : r)" +
+      ".map(r, r.matches('^docker[.]io/[^/]*$') ? 'docker.io/library/' + r.substring(10) : r)",
   },
 ];
 
-/** CEL: path `p` has no `..` element and lies within one of `allowed` (on a path-element boundary). @internal */
+/**
+ * CEL: path `p` has no `..` element (split on `/` and on `\`, as Windows nodes read it), no backslash, and lies within
+ * one of `allowed` (on a path-element boundary). @internal
+ */
 function hostPathAllowedExpression(p: string, allowed: readonly string[]): string {
-  return `!${p}.matches('(^|/)[.][.](/|$)') && ${celStringList(allowed)}.exists(a, ${p} == a || ${p}.startsWith(a == '/' ? a : a + '/'))`;
+  return `!${p}.contains('\\\\') && !${p}.matches('(^|/)[.][.](/|$)') && ${celStringList(allowed)}.exists(a, ${p} == a || ${p}.startsWith(a == '/' ? a : a + '/'))`;
 }
 
 /** CEL: normalised repository `r` equals or lies below one of `allowed` (on a path boundary). @internal */
@@ -271,8 +616,8 @@ function registryAllowedExpression(r: string, allowed: readonly string[]): strin
 }
 
 /** The policy that applies the registry and host-path allowlists in trusted namespaces, or undefined when neither is set. @internal */
-function allowlistPolicy(shape: WorkloadShape, settings: GuardrailSettings): PolicyPair | undefined {
-  const variables = podVariables(shape);
+function allowlistPolicy(settings: GuardrailSettings): PolicyPair | undefined {
+  const variables = podVariables();
   const validations: CelValidation[] = [];
   const ask = `ask ${settings.contact} to extend the allowlist`;
   if (settings.registryAllowlist) {
@@ -283,8 +628,8 @@ function allowlistPolicy(shape: WorkloadShape, settings: GuardrailSettings): Pol
     });
     validations.push({
       expression: 'size(variables.deniedImages) == 0',
-      message: `${shape.kind}s in trusted node-service namespaces may only use images from ${allowed.join(', ')}; ${ask}.`,
-      messageExpression: `${subject(shape)} + ': images from ' + variables.deniedImages.join(', ') + ' are outside the registry allowlist (${escapeInLiteral(allowed.join(', '))}); ${escapeInLiteral(ask)}.'`,
+      message: `${WORKLOADS} in trusted node-service namespaces may only use images from ${allowed.join(', ')}; ${ask}.`,
+      messageExpression: `${SUBJECT} + ': images from ' + variables.deniedImages.join(', ') + ' are outside the registry allowlist (${escapeInLiteral(allowed.join(', '))}); ${escapeInLiteral(ask)}.'`,
       reason: 'Forbidden',
     });
   }
@@ -296,22 +641,23 @@ function allowlistPolicy(shape: WorkloadShape, settings: GuardrailSettings): Pol
         `variables.volumes.filter(v, has(v.hostPath) && !(has(v.hostPath.path) && ${hostPathAllowedExpression('v.hostPath.path', allowed)}))` +
         ".map(v, v.name + '=' + (has(v.hostPath.path) ? v.hostPath.path : ''))",
     });
+    const rule = `${allowed.join(', ')}; no .. elements, no backslashes`;
     validations.push({
       expression: 'size(variables.deniedHostPaths) == 0',
-      message: `${shape.kind}s in trusted node-service namespaces may only mount host paths under ${allowed.join(', ')} (no .. elements); ${ask}.`,
-      messageExpression: `${subject(shape)} + ': hostPath volumes ' + variables.deniedHostPaths.join(', ') + ' are outside the host-path allowlist (${escapeInLiteral(allowed.join(', '))}; no .. elements); ${escapeInLiteral(ask)}.'`,
+      message: `${WORKLOADS} in trusted node-service namespaces may only mount host paths under ${rule}; ${ask}.`,
+      messageExpression: `${SUBJECT} + ': hostPath volumes ' + variables.deniedHostPaths.join(', ') + ' are outside the host-path allowlist (${escapeInLiteral(rule)}); ${escapeInLiteral(ask)}.'`,
       reason: 'Forbidden',
     });
   }
   if (validations.length === 0) return undefined;
-  const name = `${settings.name}-allowlists-${shape.id}`;
+  const name = `${settings.name}-allowlists`;
   return {
     name,
-    description: `Restricts ${shape.kind}s in namespaces labelled ${TRUST_LABEL_KEY}=${TRUST_LABEL_VALUE} to the registry and host-path allowlists.`,
+    description: `Restricts ${WORKLOADS.toLowerCase()} in namespaces labelled ${TRUST_LABEL_KEY}=${TRUST_LABEL_VALUE} to the registry and host-path allowlists.`,
     policy: {
       failurePolicy: settings.failurePolicy,
-      matchConstraints: { resourceRules: shape.rules },
-      matchConditions: [shape.changed],
+      matchConstraints: { resourceRules: WORKLOAD_RULES },
+      matchConditions: [SPEC_CHANGED],
       variables,
       validations,
     },
@@ -330,23 +676,30 @@ function trustLabelOf(obj: string): string {
 }
 
 /**
- * The policy that protects the trust label: only the platform groups may set, change or remove it. It has no
- * namespace selector on purpose: a selector is matched against the new labels, so it would miss the very update
- * that adds the label.
+ * The policy that protects the trust label: only the platform groups (and users) may set, change or remove it, on
+ * the Namespace and through every subresource (`namespaces/status` and `namespaces/finalize` keep label changes).
+ * It has no namespace selector on purpose: a selector is matched against the new labels, so it would miss the very
+ * update that adds the label. It always denies and fails closed, whatever the other policies do: a label granted
+ * during a dry run would survive the switch to Deny.
  * @internal
  */
 function trustLabelPolicy(settings: GuardrailSettings): PolicyPair | undefined {
   if (!settings.platformGroups) return undefined;
   const groups = settings.platformGroups;
+  const users = settings.platformUsers;
+  const who = [...groups, ...users].join(', ');
   const name = `${settings.name}-trust-label`;
-  const advice = `only members of ${groups.join(', ')} may set, change or remove it; ask ${settings.contact}`;
+  const advice = `only ${who} may set, change or remove it; ask ${settings.contact}`;
+  const allowedUser = users.length > 0 ? `request.userInfo.username in ${celStringList(users)} || ` : '';
   return {
     name,
-    description: `Only members of ${groups.join(', ')} may set, change or remove the ${TRUST_LABEL_KEY} label on namespaces.`,
+    description: `Only ${who} may set, change or remove the ${TRUST_LABEL_KEY} label on namespaces (any subresource, always denied otherwise).`,
     policy: {
-      failurePolicy: settings.failurePolicy,
+      failurePolicy: 'Fail',
       matchConstraints: {
-        resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['namespaces'], operations: ['CREATE', 'UPDATE'] }],
+        resourceRules: [
+          { apiGroups: [''], apiVersions: ['v1'], resources: ['namespaces', 'namespaces/*'], operations: ['CREATE', 'UPDATE'] },
+        ],
       },
       matchConditions: [
         {
@@ -356,26 +709,27 @@ function trustLabelPolicy(settings: GuardrailSettings): PolicyPair | undefined {
       ],
       validations: [
         {
-          expression: `has(request.userInfo.groups) && request.userInfo.groups.exists(g, g in ${celStringList(groups)})`,
+          expression: `${allowedUser}(has(request.userInfo.groups) && request.userInfo.groups.exists(g, g in ${celStringList(groups)}))`,
           message: `The namespace label ${TRUST_LABEL_KEY} lets a namespace run node services with host access; ${advice}.`,
           messageExpression: `'user ' + (has(request.userInfo.username) ? request.userInfo.username : '') + ' may not set, change or remove the label ${TRUST_LABEL_KEY} on namespace ' + ${OBJECT_NAME} + ': ${escapeInLiteral(advice)}.'`,
           reason: 'Forbidden',
         },
       ],
     },
-    binding: { policyName: name, validationActions: [...settings.validationActions] },
+    binding: {
+      policyName: name,
+      validationActions: settings.validationActions.includes('Audit') ? ['Deny', 'Audit'] : ['Deny'],
+    },
   };
 }
 
 /** Every policy the settings call for, in a stable order. @internal */
 export function guardrailPolicies(settings: GuardrailSettings): PolicyPair[] {
-  const pairs: PolicyPair[] = [];
-  for (const shape of WORKLOAD_SHAPES) pairs.push(hostAccessPolicy(shape, settings));
-  for (const shape of WORKLOAD_SHAPES) {
-    const pair = allowlistPolicy(shape, settings);
-    if (pair) pairs.push(pair);
-  }
-  const trust = trustLabelPolicy(settings);
-  if (trust) pairs.push(trust);
+  const pairs: PolicyPair[] = [
+    trustLabelPolicy(settings),
+    hostAccessPolicy(settings),
+    tenantPodSecurityPolicy(settings),
+    allowlistPolicy(settings),
+  ].filter((p): p is PolicyPair => p !== undefined);
   return pairs;
 }

@@ -4,7 +4,8 @@
  */
 
 import fc from 'fast-check';
-import { imageMatchesRegistry, isPathWithin, parseImage } from '../../src/k8s';
+import { imageAllowedByRegistries } from '../../src/guardrails/image-reference';
+import { isPathWithin, parseImage } from '../../src/k8s';
 import { admit, Decision, SimRequest } from './admission-simulator';
 import {
   container,
@@ -41,7 +42,7 @@ const DENIED: Case[] = [
   {
     title: 'DaemonSet with a hostPath volume in a tenant namespace',
     request: daemonSetRequest(daemonSet('logs', 'team-a', podSpec({ volumes: [hostLog] }))),
-    policy: 'node-services-host-access-daemonsets',
+    policy: 'node-services-host-access',
     mentions: ['hostPath volumes', 'varlog', 'logs', 'team-a'],
   },
   {
@@ -53,13 +54,13 @@ const DENIED: Case[] = [
         volumes: [{ name: 'etc', hostPath: { path: '/etc' } }],
       }),
     ),
-    policy: 'node-services-host-access-daemonsets',
+    policy: 'node-services-host-access',
     mentions: ['etc'],
   },
   {
     title: 'DaemonSet with a privileged container',
     request: daemonSetRequest(daemonSet('priv', 'team-a', { containers: [container('agent', { securityContext: { privileged: true } })] })),
-    policy: 'node-services-host-access-daemonsets',
+    policy: 'node-services-host-access',
     mentions: ['privileged containers', 'agent'],
   },
   {
@@ -67,13 +68,13 @@ const DENIED: Case[] = [
     request: daemonSetRequest(
       daemonSet('priv-init', 'team-a', podSpec({ initContainers: [container('sysctl', { securityContext: { privileged: true } })] })),
     ),
-    policy: 'node-services-host-access-daemonsets',
+    policy: 'node-services-host-access',
     mentions: ['sysctl'],
   },
   {
     title: 'DaemonSet with hostNetwork',
     request: daemonSetRequest(daemonSet('net', 'team-a', podSpec({ hostNetwork: true }))),
-    policy: 'node-services-host-access-daemonsets',
+    policy: 'node-services-host-access',
     mentions: ['hostNetwork'],
   },
   {
@@ -127,7 +128,7 @@ const DENIED: Case[] = [
   {
     title: 'DaemonSet in a namespace whose trust label is "yes", not "true"',
     request: daemonSetRequest(daemonSet('lookalike', 'team-b', podSpec({ volumes: [hostLog] }))),
-    policy: 'node-services-host-access-daemonsets',
+    policy: 'node-services-host-access',
     mentions: ['team-b'],
   },
   {
@@ -137,19 +138,19 @@ const DENIED: Case[] = [
       USERS.tenant,
       daemonSet('grow', 'team-a', podSpec()),
     ),
-    policy: 'node-services-host-access-daemonsets',
+    policy: 'node-services-host-access',
   },
   // Untrusted namespaces: bare Pods and kubectl debug.
   {
     title: 'bare Pod with a hostPath volume',
     request: podRequest(pod('debug', 'team-a', withHostPath('/'))),
-    policy: 'node-services-host-access-pods',
+    policy: 'node-services-host-access',
     mentions: ['Pod debug'],
   },
   {
     title: 'bare Pod with hostNetwork',
     request: podRequest(pod('net', 'team-a', podSpec({ hostNetwork: true }))),
-    policy: 'node-services-host-access-pods',
+    policy: 'node-services-host-access',
   },
   {
     title: 'Pod of a Deployment (owner reference does not exempt it) with a hostPath',
@@ -159,7 +160,7 @@ const DENIED: Case[] = [
       }),
       USERS.daemonSetController,
     ),
-    policy: 'node-services-host-access-pods',
+    policy: 'node-services-host-access',
   },
   {
     title: 'kubectl debug adding a privileged ephemeral container',
@@ -168,7 +169,7 @@ const DENIED: Case[] = [
       image: 'registry.example.com/tools/debug:1',
       securityContext: { privileged: true },
     }),
-    policy: 'node-services-host-access-pods',
+    policy: 'node-services-host-access',
     mentions: ['debugger'],
   },
   {
@@ -184,7 +185,7 @@ const DENIED: Case[] = [
   {
     title: 'registry prefix lookalike registry.example.com.evil.io',
     request: daemonSetRequest(daemonSet('evil', 'node-services', imageSpec('registry.example.com.evil.io/agents/agent:1.0'))),
-    policy: 'node-services-allowlists-daemonsets',
+    policy: 'node-services-allowlists',
     mentions: ['registry.example.com.evil.io/agents/agent'],
   },
   {
@@ -205,7 +206,7 @@ const DENIED: Case[] = [
   {
     title: 'image without registry (Docker Hub library image)',
     request: daemonSetRequest(daemonSet('hub', 'node-services', imageSpec('nginx:1.25'))),
-    mentions: ['docker.io/nginx'],
+    mentions: ['docker.io/library/nginx'],
   },
   {
     title: 'init container image from another registry',
@@ -217,13 +218,13 @@ const DENIED: Case[] = [
   {
     title: 'ephemeral debug container from Docker Hub in the trusted namespace',
     request: debugRequest(pod('agent-x1', 'node-services', podSpec()), { name: 'debugger', image: 'busybox:1.36' }, USERS.platform),
-    policy: 'node-services-allowlists-pods',
-    mentions: ['docker.io/busybox'],
+    policy: 'node-services-allowlists',
+    mentions: ['docker.io/library/busybox'],
   },
   {
     title: 'hostPath escaping the allowlist with ..',
     request: daemonSetRequest(daemonSet('dotdot', 'node-services', withHostPath('/var/log/../etc'))),
-    policy: 'node-services-allowlists-daemonsets',
+    policy: 'node-services-allowlists',
     mentions: ['/var/log/../etc'],
   },
   {
@@ -239,7 +240,7 @@ const DENIED: Case[] = [
   {
     title: 'hostPath above an allowed path (/var/lib/kubelet)',
     request: podRequest(pod('kubelet', 'node-services', withHostPath('/var/lib/kubelet'))),
-    policy: 'node-services-allowlists-pods',
+    policy: 'node-services-allowlists',
   },
   // Trust label.
   {
@@ -527,7 +528,8 @@ describe('guardrail policies evaluated against sample requests', () => {
     const relabelled = daemonSet('legacy', 'team-a', podSpec({ volumes: [hostLog] }), { app: 'legacy', owner: 'x' });
     expect(admit(manifests, daemonSetRequest(relabelled, USERS.tenant, old)).evaluated).toEqual([]);
     expect(admit(manifests, daemonSetRequest(old)).evaluated).toEqual([
-      'node-services-host-access-daemonsets/node-services-host-access-daemonsets',
+      'node-services-host-access/node-services-host-access',
+      'node-services-tenant-pod-security/node-services-tenant-pod-security',
     ]);
   });
 });
@@ -535,7 +537,9 @@ describe('guardrail policies evaluated against sample requests', () => {
 describe('dry run', () => {
   const dryRun = synthGuardrails({ ...CORPUS_PROPS, dryRun: true });
 
-  test.each(DENIED.map((c) => [c.title, c] as const))(
+  const isTrustLabel = (c: Case) => c.policy === 'node-services-trust-label' || c.request.resource.resource === 'namespaces';
+
+  test.each(DENIED.filter((c) => !isTrustLabel(c)).map((c) => [c.title, c] as const))(
     'GIVEN %s WHEN admitted under dryRun THEN it is allowed with a warning and an audit annotation',
     (_t, c) => {
       const decision = admit(dryRun, c.request);
@@ -543,6 +547,17 @@ describe('dry run', () => {
       expect(decision.allowed).toBe(true);
       expect(decision.warnings.length).toBeGreaterThan(0);
       expect(decision.audits).toEqual(decision.warnings);
+    },
+  );
+
+  test.each(DENIED.filter(isTrustLabel).map((c) => [c.title, c] as const))(
+    'GIVEN %s WHEN admitted under dryRun THEN the trust label is still denied (a label granted in a dry run would survive the switch to Deny)',
+    (_t, c) => {
+      const decision = admit(dryRun, c.request);
+      expectClean(decision);
+      expect(decision.allowed).toBe(false);
+      expect(decision.denials.map((d) => d.policy)).toEqual(['node-services-trust-label']);
+      expect(decision.audits.map((d) => d.policy)).toEqual(['node-services-trust-label']);
     },
   );
 });
@@ -557,9 +572,13 @@ describe('allowlist semantics match the shared grammar', () => {
     'localhost',
     'localhost:5000',
     'quay.io',
+    'index.docker.io',
+    'Evil',
+    'Docker',
+    'Registry.Example.com',
     '',
   ];
-  const components = ['example-org', 'example-org-evil', 'agents', 'bitnami', 'library', 'nginx', 'x'];
+  const components = ['example-org', 'example-org-evil', 'agents', 'bitnami', 'library', 'nginx', 'flannel', 'x'];
   const imageArb = fc
     .record({
       registry: fc.constantFrom(...registries),
@@ -571,16 +590,17 @@ describe('allowlist semantics match the shared grammar', () => {
       ({ registry, path, tag, digest }) =>
         `${registry ? registry + '/' : ''}${path.join('/')}${tag ? ':' + tag : ''}${digest ? '@' + DIGEST : ''}`,
     )
-    .filter((ref) => parseImage(ref) !== undefined);
+    // Valid references, and references whose first element is a registry host only for the runtime (upper case).
+    .filter((ref) => parseImage(ref) !== undefined || /^[^/]*[A-Z][^/]*\//.test(ref));
 
-  test('GIVEN any valid image reference WHEN a Pod in the trusted namespace uses it THEN CEL allows it exactly when imageMatchesRegistry does', () => {
+  test('GIVEN any image reference WHEN a Pod in the trusted namespace uses it THEN CEL allows it exactly when the runtime-normalised repository is allowlisted', () => {
     fc.assert(
       fc.property(imageArb, (image) => {
         const decision = admit(manifests, podRequest(pod('p', 'node-services', imageSpec(image))));
         expect(decision.errors).toEqual([]);
-        expect(decision.allowed).toBe(imageMatchesRegistry(image, CORPUS_PROPS.registryAllowlist as string[]));
+        expect(decision.allowed).toBe(imageAllowedByRegistries(image, CORPUS_PROPS.registryAllowlist as string[]));
       }),
-      { numRuns: 150 },
+      { numRuns: 300 },
     );
   });
 

@@ -4,12 +4,13 @@ import {
   AdmissionPolicyApiVersion,
   NodeServiceGuardrails,
   NodeServiceGuardrailsProps,
+  PodSecurityLevel,
   TRUST_LABEL_KEY,
   ValidationAction,
 } from '../../src/guardrails';
 import { validateBinding, validatePolicy } from './admission-schema';
 import { evaluate } from './admission-simulator';
-import { celProblems, policyExpressions } from './cel-lint';
+import { celProblems, comprehensionDepth, policyExpressions } from './cel-lint';
 import { CORPUS_PROPS, synthGuardrails } from './fixtures';
 
 type Json = any;
@@ -36,13 +37,12 @@ function errorOf(props: unknown): string {
 describe('NodeServiceGuardrails output', () => {
   const manifests = synthGuardrails();
 
-  test('GIVEN allowlists and platform groups WHEN synthesized THEN it emits five policies, each with one binding of the same name', () => {
+  test('GIVEN allowlists and platform groups WHEN synthesized THEN it emits four policies, each with one binding of the same name', () => {
     expect(policiesOf(manifests).map((p) => p.metadata.name)).toEqual([
-      'node-services-host-access-daemonsets',
-      'node-services-host-access-pods',
-      'node-services-allowlists-daemonsets',
-      'node-services-allowlists-pods',
       'node-services-trust-label',
+      'node-services-host-access',
+      'node-services-tenant-pod-security',
+      'node-services-allowlists',
     ]);
     expect(bindingsOf(manifests).map((b) => [b.metadata.name, b.spec.policyName])).toEqual(
       policiesOf(manifests).map((p) => [p.metadata.name, p.metadata.name]),
@@ -78,7 +78,7 @@ describe('NodeServiceGuardrails output', () => {
   });
 
   test('GIVEN the untrusted-namespace bindings THEN they select namespaces without trust label value "true", except kube-system', () => {
-    for (const name of ['node-services-host-access-daemonsets', 'node-services-host-access-pods']) {
+    for (const name of ['node-services-host-access', 'node-services-tenant-pod-security']) {
       expect(byName(manifests, 'ValidatingAdmissionPolicyBinding', name).spec.matchResources.namespaceSelector).toEqual({
         matchExpressions: [
           { key: TRUST_LABEL_KEY, operator: 'NotIn', values: ['true'] },
@@ -86,7 +86,7 @@ describe('NodeServiceGuardrails output', () => {
         ],
       });
     }
-    for (const name of ['node-services-allowlists-daemonsets', 'node-services-allowlists-pods']) {
+    for (const name of ['node-services-allowlists']) {
       expect(byName(manifests, 'ValidatingAdmissionPolicyBinding', name).spec.matchResources.namespaceSelector).toEqual({
         matchLabels: { [TRUST_LABEL_KEY]: 'true' },
       });
@@ -97,19 +97,62 @@ describe('NodeServiceGuardrails output', () => {
     expect(byName(manifests, 'ValidatingAdmissionPolicyBinding', 'node-services-trust-label').spec.matchResources).toBeUndefined();
   });
 
-  test('GIVEN the Pod policies THEN they also match the ephemeralcontainers subresource used by kubectl debug', () => {
-    for (const name of ['node-services-host-access-pods', 'node-services-allowlists-pods']) {
-      expect(byName(manifests, 'ValidatingAdmissionPolicy', name).spec.matchConstraints.resourceRules[0].resources).toEqual([
-        'pods',
-        'pods/ephemeralcontainers',
+  test('GIVEN the workload policies THEN they match Pods (with the ephemeralcontainers subresource used by kubectl debug) and every controller with a pod template', () => {
+    for (const name of ['node-services-host-access', 'node-services-tenant-pod-security', 'node-services-allowlists']) {
+      expect(byName(manifests, 'ValidatingAdmissionPolicy', name).spec.matchConstraints.resourceRules).toEqual([
+        {
+          apiGroups: [''],
+          apiVersions: ['v1'],
+          resources: ['pods', 'pods/ephemeralcontainers', 'replicationcontrollers'],
+          operations: ['CREATE', 'UPDATE'],
+        },
+        {
+          apiGroups: ['apps'],
+          apiVersions: ['v1'],
+          resources: ['daemonsets', 'deployments', 'replicasets', 'statefulsets'],
+          operations: ['CREATE', 'UPDATE'],
+        },
+        { apiGroups: ['batch'], apiVersions: ['v1'], resources: ['cronjobs', 'jobs'], operations: ['CREATE', 'UPDATE'] },
       ]);
     }
+  });
+
+  test('GIVEN the trust-label policy THEN it matches namespaces and every namespace subresource, always denies and fails closed', () => {
+    const policy = byName(manifests, 'ValidatingAdmissionPolicy', 'node-services-trust-label');
+    expect(policy.spec.matchConstraints.resourceRules).toEqual([
+      { apiGroups: [''], apiVersions: ['v1'], resources: ['namespaces', 'namespaces/*'], operations: ['CREATE', 'UPDATE'] },
+    ]);
+    expect(policy.spec.failurePolicy).toBe('Fail');
+    expect(byName(manifests, 'ValidatingAdmissionPolicyBinding', 'node-services-trust-label').spec.validationActions).toEqual(['Deny']);
   });
 
   test('GIVEN every CEL expression emitted for v1beta1 THEN none uses optional syntax or a function newer than Kubernetes 1.28', () => {
     const expressions = policiesOf(manifests).flatMap(policyExpressions);
     expect(expressions.length).toBeGreaterThan(40);
     for (const e of expressions) expect({ where: e.where, problems: celProblems(e.expression) }).toEqual({ where: e.where, problems: [] });
+  });
+
+  test('GIVEN restricted tenants, extra volume types, platform users and dryRun THEN their CEL is also valid for Kubernetes 1.28', () => {
+    const variant = build({
+      ...CORPUS_PROPS,
+      tenantPodSecurity: PodSecurityLevel.RESTRICTED,
+      allowedTenantVolumeTypes: ['nfs'],
+      dryRun: true,
+    });
+    const expressions = policiesOf(variant).flatMap(policyExpressions);
+    expect(expressions.length).toBeGreaterThan(60);
+    for (const e of expressions) expect({ where: e.where, problems: celProblems(e.expression) }).toEqual({ where: e.where, problems: [] });
+    for (const p of policiesOf(variant)) expect(validatePolicy(p)).toEqual([]);
+    for (const b of bindingsOf(variant)) expect(validateBinding(b)).toEqual([]);
+  });
+
+  test('GIVEN every CEL expression THEN comprehensions over the object nest at most two deep (containers × ports), so cost stays linear in what a pod declares', () => {
+    const expressions = policiesOf(manifests).flatMap(policyExpressions);
+    const depths = expressions.map((e) => ({ where: e.where, depth: comprehensionDepth(e.expression) }));
+    for (const d of depths) expect(d.depth).toBeLessThanOrEqual(2);
+    expect(Math.max(...depths.map((d) => d.depth))).toBe(2);
+    expect(comprehensionDepth('[1, 2].exists(x, x == 1)')).toBe(0);
+    expect(comprehensionDepth('object.a.filter(c, c.b.exists(p, p.c.all(q, q)))')).toBe(3);
   });
 
   test('GIVEN every validation THEN its expression is not a bare variable (1.28 rejects it as not boolean) and its message has no line break', () => {
@@ -153,9 +196,10 @@ describe('NodeServiceGuardrails output', () => {
         },
       },
     };
-    const policy = byName(manifests, 'ValidatingAdmissionPolicy', 'node-services-host-access-daemonsets');
+    const policy = byName(manifests, 'ValidatingAdmissionPolicy', 'node-services-host-access');
     const variables: Record<string, unknown> = {};
-    const scope = { object, oldObject: null, request: { namespace: 'team-a' }, params: null, namespaceObject: null, variables };
+    const request = { namespace: 'team-a', kind: { kind: 'DaemonSet' }, resource: { resource: 'daemonsets' } };
+    const scope = { object, oldObject: null, request, params: null, namespaceObject: null, variables };
     for (const v of policy.spec.variables) variables[v.name] = evaluate(v.expression, scope);
     for (const v of policy.spec.validations) {
       expect(evaluate(v.expression, scope)).toBe(false);
@@ -175,9 +219,11 @@ describe('NodeServiceGuardrails options', () => {
     for (const m of v1) expect(m.metadata.namespace).toBeUndefined();
   });
 
-  test('GIVEN dryRun WHEN synthesized THEN every binding uses [Warn, Audit]', () => {
+  test('GIVEN dryRun WHEN synthesized THEN every binding uses [Warn, Audit], except the trust label which still denies', () => {
     const manifests = build({ ...CORPUS_PROPS, dryRun: true });
-    for (const b of bindingsOf(manifests)) expect(b.spec.validationActions).toEqual(['Warn', 'Audit']);
+    for (const b of bindingsOf(manifests)) {
+      expect(b.spec.validationActions).toEqual(b.metadata.name === 'node-services-trust-label' ? ['Deny', 'Audit'] : ['Warn', 'Audit']);
+    }
   });
 
   test('GIVEN validationActions [DENY, AUDIT] and failurePolicy IGNORE THEN bindings and policies carry them', () => {
@@ -187,20 +233,19 @@ describe('NodeServiceGuardrails options', () => {
       failurePolicy: AdmissionFailurePolicy.IGNORE,
     });
     for (const b of bindingsOf(manifests)) expect(b.spec.validationActions).toEqual(['Deny', 'Audit']);
-    for (const p of policiesOf(manifests)) expect(p.spec.failurePolicy).toBe('Ignore');
+    // The trust label fails closed whatever the other policies do.
+    for (const p of policiesOf(manifests))
+      expect(p.spec.failurePolicy).toBe(p.metadata.name === 'node-services-trust-label' ? 'Fail' : 'Ignore');
   });
 
-  test('GIVEN no allowlists and protectTrustLabel false THEN only the two host-access policies are emitted', () => {
+  test('GIVEN no allowlists and protectTrustLabel false THEN only the host-access and tenant Pod Security policies are emitted', () => {
     const manifests = build({ contact: '#platform', protectTrustLabel: false });
-    expect(policiesOf(manifests).map((p) => p.metadata.name)).toEqual([
-      'node-services-host-access-daemonsets',
-      'node-services-host-access-pods',
-    ]);
+    expect(policiesOf(manifests).map((p) => p.metadata.name)).toEqual(['node-services-host-access', 'node-services-tenant-pod-security']);
   });
 
   test('GIVEN only a registry allowlist THEN the allowlist policies check images only', () => {
     const manifests = build({ contact: '#platform', platformGroups: ['admins'], registryAllowlist: ['registry.example.com/'] });
-    const policy = byName(manifests, 'ValidatingAdmissionPolicy', 'node-services-allowlists-pods');
+    const policy = byName(manifests, 'ValidatingAdmissionPolicy', 'node-services-allowlists');
     expect(policy.spec.validations.map((v: Json) => v.expression)).toEqual(['size(variables.deniedImages) == 0']);
     // The trailing '/' is normalised away, so the boundary check adds exactly one.
     expect(policy.spec.variables.find((v: Json) => v.name === 'deniedImages').expression).toContain("['registry.example.com']");
@@ -215,7 +260,7 @@ describe('NodeServiceGuardrails options', () => {
 
   test('GIVEN a name and partOf THEN policy names and labels follow them', () => {
     const manifests = build({ contact: '#platform', protectTrustLabel: false, name: 'edge', partOf: 'edge-platform' });
-    expect(policiesOf(manifests).map((p) => p.metadata.name)).toEqual(['edge-host-access-daemonsets', 'edge-host-access-pods']);
+    expect(policiesOf(manifests).map((p) => p.metadata.name)).toEqual(['edge-host-access', 'edge-tenant-pod-security']);
     expect(manifests[0].metadata.labels['app.kubernetes.io/part-of']).toBe('edge-platform');
     expect(manifests[0].metadata.labels['app.kubernetes.io/instance']).toBe('edge');
   });
@@ -227,7 +272,7 @@ describe('NodeServiceGuardrails options', () => {
     for (const e of policyExpressions(policy)) expect(celProblems(e.expression)).toEqual([]);
     const message = evaluate(policy.spec.validations[0].messageExpression, {
       object: { metadata: { name: 'x' } },
-      request: { namespace: 'team-a' },
+      request: { namespace: 'team-a', kind: { kind: 'Pod' } },
       variables: { hostPathVolumes: ['h'] },
     });
     expect(message).toContain(contact);
@@ -276,6 +321,23 @@ describe('NodeServiceGuardrails prop errors', () => {
     ],
     ['unknown failure policy', { ...base, failurePolicy: 'Retry' as AdmissionFailurePolicy }, ['failurePolicy = "Retry"', 'FAIL']],
     ['bad partOf', { ...base, partOf: '-bad-' }, ['partOf = "-bad-"']],
+    ['logger without log()', { ...base, logger: {} as NodeServiceGuardrailsProps['logger'] }, ['logger', 'log(message)', 'PolicyLoggers']],
+    [
+      'platform group of all service accounts',
+      { ...base, platformGroups: ['system:serviceaccounts'] },
+      ['platformGroups[0] = "system:serviceaccounts"', 'platformUsers'],
+    ],
+    ['platformUsers not a list', { ...base, platformUsers: 'bob' as unknown as string[] }, ['platformUsers = "bob"', 'must be a list']],
+    [
+      'tenantPodSecurity unknown',
+      { ...base, tenantPodSecurity: 'strict' as PodSecurityLevel },
+      ['tenantPodSecurity = "strict"', 'RESTRICTED'],
+    ],
+    [
+      'allowedTenantVolumeTypes not a list',
+      { ...base, allowedTenantVolumeTypes: 'nfs' as unknown as string[] },
+      ['allowedTenantVolumeTypes = "nfs"'],
+    ],
     ['no props', undefined, ['props', 'contact']],
   ])('GIVEN %s WHEN constructed THEN it throws naming the construct path, field, value and fix', (_title, props, fragments) => {
     const message = errorOf(props);

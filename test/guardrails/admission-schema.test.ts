@@ -8,8 +8,11 @@ import { synthGuardrails } from './fixtures';
 type Json = any;
 
 const manifests = synthGuardrails();
-const policy: Json = manifests.find((m) => m.kind === 'ValidatingAdmissionPolicy');
-const binding: Json = manifests.find((m) => m.kind === 'ValidatingAdmissionPolicyBinding');
+// The host-access pair has every part the cases below break (variables, match conditions, a namespace selector).
+const policy: Json = manifests.find((m) => m.kind === 'ValidatingAdmissionPolicy' && m.metadata.name === 'node-services-host-access');
+const binding: Json = manifests.find(
+  (m) => m.kind === 'ValidatingAdmissionPolicyBinding' && m.metadata.name === 'node-services-host-access',
+);
 
 function withSpec(base: Json, patch: (spec: Json) => void): Json {
   const copy = JSON.parse(JSON.stringify(base));

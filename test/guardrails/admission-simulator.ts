@@ -15,6 +15,8 @@
  * Objects are bound the way the API server binds them: JSON integers become CEL `int` (bigint), not `double`. With
  * `apiServerView`, zero values (`false`, `0`, `""`, `[]`, `{}`) are dropped from `spec` trees first, as the API
  * server's typed-to-unstructured conversion does for `omitempty` fields — so every field read must be guarded.
+ * Pointer fields (`*bool`, `*int64`: `allowPrivilegeEscalation`, `runAsUser`, `runAsNonRoot`, …) keep an explicit
+ * `false` or `0`, as they do on the API server.
  *
  * The CEL environment is `@bufbuild/cel` with the extended strings library, which matches what Kubernetes 1.28
  * offers for the functions these policies use (see `cel-lint.ts` for the check that no other function is used).
@@ -65,6 +67,33 @@ export function toCel(value: Json): unknown {
   return value;
 }
 
+/**
+ * Fields of the pod API that are pointers in the Go types (`*bool`, `*int32`, `*int64`): an explicit `false` or `0`
+ * survives the conversion. Every other zero-valued field is `omitempty` and dropped.
+ */
+export const POINTER_FIELDS: ReadonlySet<string> = new Set([
+  'activeDeadlineSeconds',
+  'allowPrivilegeEscalation',
+  'automountServiceAccountToken',
+  'defaultMode',
+  'enableServiceLinks',
+  'fsGroup',
+  'hostProcess',
+  'hostUsers',
+  'mode',
+  'optional',
+  'priority',
+  'privileged',
+  'readOnlyRootFilesystem',
+  'replicas',
+  'runAsGroup',
+  'runAsNonRoot',
+  'runAsUser',
+  'setHostnameAsFQDN',
+  'shareProcessNamespace',
+  'terminationGracePeriodSeconds',
+]);
+
 /** Drops zero values the way the API server's unstructured conversion drops `omitempty` fields (not in metadata). */
 export function apiServerView(value: Json, inMetadata = false): Json {
   if (Array.isArray(value)) return value.map((v) => apiServerView(v, inMetadata));
@@ -72,7 +101,8 @@ export function apiServerView(value: Json, inMetadata = false): Json {
   const out: Record<string, Json> = {};
   for (const [k, v] of Object.entries(value)) {
     const child = apiServerView(v, inMetadata || k === 'metadata');
-    if (!inMetadata && k !== 'metadata' && isZero(child)) continue;
+    const keptZero = POINTER_FIELDS.has(k) && (child === false || child === 0);
+    if (!inMetadata && k !== 'metadata' && !keptZero && isZero(child)) continue;
     out[k] = child;
   }
   return out;

@@ -149,3 +149,35 @@ export function policyExpressions(policy: Node): { where: string; expression: st
     ]),
   ];
 }
+
+function depth(expr: Node): number {
+  const kind = expr?.exprKind;
+  if (!kind) return 0;
+  switch (kind.case) {
+    case 'callExpr':
+      return Math.max(0, ...[kind.value.target, ...kind.value.args].filter(Boolean).map(depth));
+    case 'selectExpr':
+      return depth(kind.value.operand);
+    case 'listExpr':
+      return Math.max(0, ...kind.value.elements.map(depth));
+    case 'structExpr':
+      return Math.max(0, ...kind.value.entries.map((e: Node) => depth(e.value)));
+    case 'comprehensionExpr': {
+      const v = kind.value;
+      // A comprehension over a list literal (e.g. `['a', 'b'].exists(...)`) costs a constant per element.
+      const overLiteral = v.iterRange?.exprKind?.case === 'listExpr';
+      return Math.max(depth(v.iterRange), (overLiteral ? 0 : 1) + Math.max(depth(v.loopStep), depth(v.loopCondition), depth(v.result)));
+    }
+    default:
+      return 0;
+  }
+}
+
+/**
+ * How deeply comprehensions over input data nest in `expression` (macros over list literals do not count): the
+ * exponent of its runtime cost in the size of the object (containers × ports is 2). The API server aborts an
+ * evaluation past its runtime cost budget, so keeping this small keeps every real object far below it.
+ */
+export function comprehensionDepth(expression: string): number {
+  return depth(parse(expression).expr);
+}

@@ -35,7 +35,8 @@ export const USERS = {
 /** The guardrail props the evaluation corpus is written against. */
 export const CORPUS_PROPS: NodeServiceGuardrailsProps = {
   contact: '#platform-team',
-  platformGroups: ['platform-admins', 'system:serviceaccounts:argocd'],
+  platformGroups: ['platform-admins'],
+  platformUsers: ['system:serviceaccount:argocd:argocd-application-controller'],
   registryAllowlist: ['registry.example.com', 'ghcr.io/example-org', 'docker.io/bitnami'],
   hostPathAllowlist: ['/var/log', '/var/lib/kubelet/pods', '/run/containerd/containerd.sock'],
 };
@@ -80,6 +81,52 @@ export function namespace(name: string, labels?: Record<string, string>): Json {
   return { apiVersion: 'v1', kind: 'Namespace', metadata: { name, ...(labels ? { labels } : {}) } };
 }
 
+/** The workload kinds with a pod template: resource, API group, and where the pod template is. */
+export const WORKLOAD_KINDS: Record<string, { group: string; resource: string; templatePath: string[] }> = {
+  Deployment: { group: 'apps', resource: 'deployments', templatePath: ['spec', 'template'] },
+  StatefulSet: { group: 'apps', resource: 'statefulsets', templatePath: ['spec', 'template'] },
+  DaemonSet: { group: 'apps', resource: 'daemonsets', templatePath: ['spec', 'template'] },
+  ReplicaSet: { group: 'apps', resource: 'replicasets', templatePath: ['spec', 'template'] },
+  Job: { group: 'batch', resource: 'jobs', templatePath: ['spec', 'template'] },
+  CronJob: { group: 'batch', resource: 'cronjobs', templatePath: ['spec', 'jobTemplate', 'spec', 'template'] },
+  ReplicationController: { group: '', resource: 'replicationcontrollers', templatePath: ['spec', 'template'] },
+};
+
+/** A workload of `kind` whose pod template has `spec` (and `templateMetadata`). */
+export function workload(kind: string, name: string, namespace: string, spec: Json, templateMetadata: Json = {}): Json {
+  const template = { metadata: { labels: { app: name }, ...templateMetadata }, spec };
+  const selector = kind === 'ReplicationController' ? { app: name } : { matchLabels: { app: name } };
+  const body: Json =
+    kind === 'CronJob'
+      ? { schedule: '*/5 * * * *', jobTemplate: { spec: { template: { ...template, spec: { restartPolicy: 'OnFailure', ...spec } } } } }
+      : kind === 'Job'
+        ? { template: { ...template, spec: { restartPolicy: 'Never', ...spec } } }
+        : { selector, template, ...(kind === 'StatefulSet' ? { serviceName: name } : {}) };
+  return {
+    apiVersion: WORKLOAD_KINDS[kind].group ? `${WORKLOAD_KINDS[kind].group}/v1` : 'v1',
+    kind,
+    metadata: { name, namespace },
+    spec: body,
+  };
+}
+
+/** CREATE (or UPDATE with `old`) of any workload or Pod. */
+export function workloadRequest(obj: Json, user = USERS.tenant, old: Json | null = null): SimRequest {
+  if (obj.kind === 'Pod') return podRequest(obj, user, old);
+  const { group, resource } = WORKLOAD_KINDS[obj.kind];
+  const ns = obj.metadata.namespace;
+  return {
+    operation: old ? 'UPDATE' : 'CREATE',
+    resource: { group, version: 'v1', resource },
+    kind: { group, version: 'v1', kind: obj.kind },
+    namespace: ns,
+    namespaceLabels: NAMESPACES[ns],
+    object: obj,
+    oldObject: old,
+    user,
+  };
+}
+
 const DAEMONSETS = { group: 'apps', version: 'v1', resource: 'daemonsets' };
 const PODS = { group: '', version: 'v1', resource: 'pods' };
 
@@ -119,11 +166,12 @@ export function podRequest(p: Json, user = USERS.tenant, old: Json | null = null
   };
 }
 
-/** CREATE (or UPDATE with `old`) of a Namespace. */
-export function namespaceRequest(obj: Json, user = USERS.tenant, old: Json | null = null): SimRequest {
+/** CREATE (or UPDATE with `old`) of a Namespace, optionally through a subresource (`status`, `finalize`). */
+export function namespaceRequest(obj: Json, user = USERS.tenant, old: Json | null = null, subResource?: string): SimRequest {
   return {
     operation: old ? 'UPDATE' : 'CREATE',
     resource: { group: '', version: 'v1', resource: 'namespaces' },
+    subResource,
     kind: { group: '', version: 'v1', kind: 'Namespace' },
     object: obj,
     oldObject: old,

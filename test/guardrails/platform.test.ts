@@ -71,7 +71,7 @@ describe('platform composed of namespace, guardrails, a LogAgent and its alerts'
       );
       expect(decision.errors).toEqual([]);
       expect(decision.denials).toEqual([]);
-      expect(decision.evaluated).toContain('node-services-allowlists-daemonsets/node-services-allowlists-daemonsets');
+      expect(decision.evaluated).toContain('node-services-allowlists/node-services-allowlists');
     },
   );
 
@@ -87,7 +87,7 @@ describe('platform composed of namespace, guardrails, a LogAgent and its alerts'
     const decision = admit(manifests, request('daemonsets', daemonSet, 'team-a', {}));
     expect(decision.errors).toEqual([]);
     expect(decision.allowed).toBe(false);
-    expect(decision.denials.map((d) => d.policy)).toContain('node-services-host-access-daemonsets');
+    expect(decision.denials.map((d) => d.policy)).toContain('node-services-host-access');
     expect(decision.denials.map((d) => d.message).join('\n')).toContain('hostPath volumes');
   });
 
