@@ -273,7 +273,11 @@ export class NodeServiceChecks {
   }
 
   private configure(scope: IConstruct, props: NodeServiceChecksProps): void {
-    const merged = mergeConfigs(this.ruleConfig, { rules: props.rules, imageRegistries: props.imageRegistries });
+    const merged = mergeConfigs(this.ruleConfig, {
+      rules: props.rules,
+      imageRegistries: props.imageRegistries,
+      kubernetesVersion: props.kubernetesVersion,
+    });
     try {
       resolveConfig(merged);
     } catch (e) {

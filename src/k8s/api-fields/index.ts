@@ -12,54 +12,12 @@
 
 import { API_FIELD_DATA } from './fields.generated';
 import type { FieldEntry } from './model';
+import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion, kubernetesVersionError, minor } from './versions';
 
-/** The Kubernetes versions whose fields are known, oldest first. */
-export enum KubernetesVersion {
-  /** Kubernetes 1.28 (the library's default target). */
-  V1_28 = '1.28',
-  /** Kubernetes 1.29. */
-  V1_29 = '1.29',
-  /** Kubernetes 1.30. */
-  V1_30 = '1.30',
-  /** Kubernetes 1.31. */
-  V1_31 = '1.31',
-  /** Kubernetes 1.32. */
-  V1_32 = '1.32',
-  /** Kubernetes 1.33. */
-  V1_33 = '1.33',
-}
-
-/** The supported versions, oldest first. */
-export const KUBERNETES_VERSIONS: readonly KubernetesVersion[] = Object.values(KubernetesVersion);
-
-/** The default target version. */
-export const DEFAULT_KUBERNETES_VERSION = KubernetesVersion.V1_28;
-
-/** The oldest version whose fields are read from its own API document (older ones are not supported). */
+/** The version whose fields are read from the 1.28 API document (older versions are not supported). */
 const BASE = KubernetesVersion.V1_28;
-/** The newest version whose fields are read from its own API document. */
+/** The version whose fields are read from the 1.33 API document. */
 const NEWEST = KubernetesVersion.V1_33;
-
-/**
- * Why `value` is not a supported Kubernetes version, or `undefined`. Versions are written as `<major>.<minor>`
- * (`'1.30'`), as in {@link KubernetesVersion}.
- */
-export function kubernetesVersionError(value: unknown): string | undefined {
-  if (typeof value === 'string' && (KUBERNETES_VERSIONS as readonly string[]).includes(value)) return undefined;
-  const supported = KUBERNETES_VERSIONS.join(', ');
-  if (typeof value === 'string') {
-    const m = /^v?(\d+)\.(\d+)(?:\.\d+)?$/.exec(value.trim());
-    if (m && (KUBERNETES_VERSIONS as readonly string[]).includes(`${m[1]}.${m[2]}`) && value !== `${m[1]}.${m[2]}`) {
-      return `must be a minor version written as '${m[1]}.${m[2]}' (one of ${supported})`;
-    }
-    return `is not a supported Kubernetes version (one of ${supported})`;
-  }
-  return `must be a Kubernetes version string, one of ${supported}`;
-}
-
-function minor(version: string): number {
-  return Number(version.split('.')[1]);
-}
 
 /** A field of an object that the target Kubernetes version does not have. */
 export interface UnknownField {
@@ -241,19 +199,30 @@ export function unknownFields(object: unknown, options: UnknownFieldsOptions = {
 }
 
 /**
- * One sentence for an unknown field, naming the version that has it or the closest known name, e.g.
- * `appArmorProfile exists from Kubernetes 1.30; the target is 1.28` or `unknown field "opertor" (did you mean "operator"?)`.
+ * One sentence for an unknown field in the words of the API server's strict decoding error, with the version that
+ * has it or the closest known name, e.g. `unknown field "spec.template.spec.securityContext.appArmorProfile":
+ * appArmorProfile exists from Kubernetes 1.30; the target is 1.28` or `unknown field
+ * "spec.template.spec.tolerations[0].opertor" (did you mean "operator"?)`.
  */
 export function describeUnknownField(field: UnknownField, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): string {
-  if (field.existsFrom !== undefined) return `${field.field} exists from Kubernetes ${field.existsFrom}; the target is ${version}`;
+  const head = `unknown field "${field.path}"`;
+  if (field.existsFrom !== undefined) return `${head}: ${field.field} exists from Kubernetes ${field.existsFrom}; the target is ${version}`;
   if (field.existsIn !== undefined) {
-    return `${field.field} is not in Kubernetes ${version} (it exists in ${field.existsIn}); the target is ${version}`;
+    return `${head}: ${field.field} is not in Kubernetes ${version} (it exists in ${field.existsIn}); the target is ${version}`;
   }
   if (field.removedAfter !== undefined) {
-    return `${field.field} is not in Kubernetes ${version} (it exists in ${field.removedAfter}); the target is ${version}`;
+    return `${head}: ${field.field} is not in Kubernetes ${version} (it exists in ${field.removedAfter}); the target is ${version}`;
   }
-  const hint = field.didYouMean !== undefined ? ` (did you mean "${field.didYouMean}"?)` : '';
-  return `unknown field "${field.field}"${hint}`;
+  return field.didYouMean !== undefined ? `${head} (did you mean "${field.didYouMean}"?)` : head;
+}
+
+/** One sentence for an object whose kind the target version does not serve (see {@link kindServedFrom}). */
+export function describeUnservedKind(
+  object: { readonly apiVersion?: unknown; readonly kind?: unknown },
+  servedFrom: string,
+  version: KubernetesVersion,
+): string {
+  return `${String(object.apiVersion)} ${String(object.kind)} is served from Kubernetes ${servedFrom}; the target is ${version}`;
 }
 
 /**
@@ -263,11 +232,9 @@ export function describeUnknownField(field: UnknownField, version: KubernetesVer
  */
 export function versionProblems(object: unknown, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): string[] {
   const served = kindServedFrom(object, version);
-  if (served !== undefined) {
-    const o = object as { apiVersion: string; kind: string };
-    return [`${o.apiVersion} ${o.kind} is served from Kubernetes ${served}; the target is ${version}`];
-  }
-  return unknownFields(object, { version }).map((f) => `${f.path}: ${describeUnknownField(f, version)}`);
+  if (served !== undefined) return [describeUnservedKind(object as { apiVersion: unknown; kind: unknown }, served, version)];
+  return unknownFields(object, { version }).map((f) => describeUnknownField(f, version));
 }
 
 export type { ApiFieldData, FieldEntry } from './model';
+export { DEFAULT_KUBERNETES_VERSION, KUBERNETES_VERSIONS, KubernetesVersion, kubernetesVersionError } from './versions';
