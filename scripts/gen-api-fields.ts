@@ -502,7 +502,7 @@ function pkgVersion(name: string): string {
 }
 
 /** The generated file's text, formatted as prettier formats the sources. */
-export async function generate(): Promise<{ text: string; unknownFirst: string[]; removed: string[] }> {
+async function generate(): Promise<{ text: string; unknownFirst: string[]; removed: string[] }> {
   const r = render();
   const prettier = await import('prettier');
   const options = (await prettier.resolveConfig(TARGET)) ?? {};

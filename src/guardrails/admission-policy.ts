@@ -9,6 +9,8 @@ import { Construct } from 'constructs';
 import { ProblemCollector } from '../core/errors';
 import { ANNOTATION_PREFIX, recommendedLabels } from '../core/labels';
 import { dns1123LabelError, hostPathError, labelValueError, normalizeHostPath, parseImage } from '../k8s';
+import { kindServedFrom } from '../k8s/api-fields';
+import { NodeServiceChecks } from '../policy/synth';
 import { GuardrailSettings, guardrailPolicies, PolicyPair } from './admission-spec';
 import { dropChartNamespace, TRUST_LABEL_KEY, TRUST_LABEL_VALUE } from './namespace';
 
@@ -94,7 +96,8 @@ export interface NodeServiceGuardrailsProps {
    */
   readonly dryRun?: boolean;
   /**
-   * API version of the emitted objects: v1beta1 for Kubernetes 1.28–1.29, v1 from 1.30.
+   * API version of the emitted objects: v1beta1 for Kubernetes 1.28–1.29, v1 from 1.30. V1 is refused unless the
+   * App targets 1.30 or later, declared before this construct: `NodeServiceChecks.of(app, { kubernetesVersion: '1.30' })`.
    * @default AdmissionPolicyApiVersion.V1BETA1
    */
   readonly apiVersion?: AdmissionPolicyApiVersion;
@@ -230,6 +233,17 @@ export class NodeServiceGuardrails extends Construct {
         this.apiVersion,
         'is not a ValidatingAdmissionPolicy API version',
         'use AdmissionPolicyApiVersion.V1BETA1 (Kubernetes 1.28) or V1 (1.30+)',
+      );
+    }
+    // The API version must be served by the App's target Kubernetes version (admissionregistration.k8s.io/v1 from 1.30).
+    const target = NodeServiceChecks.kubernetesVersionOf(this);
+    const servedFrom = kindServedFrom({ apiVersion: this.apiVersion, kind: 'ValidatingAdmissionPolicy' }, target);
+    if (servedFrom !== undefined) {
+      problems.add(
+        'apiVersion',
+        this.apiVersion,
+        `is served from Kubernetes ${servedFrom}; the target is ${target}`,
+        `use AdmissionPolicyApiVersion.V1BETA1, or declare the target first: NodeServiceChecks.of(app, { kubernetesVersion: '${servedFrom}' })`,
       );
     }
     const failurePolicy = props.failurePolicy ?? AdmissionFailurePolicy.FAIL;
