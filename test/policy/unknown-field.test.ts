@@ -9,6 +9,7 @@ import * as path from 'path';
 import { KubernetesVersion } from '../../src/k8s/api-fields';
 import { PolicyConfigError, RuleConfig, ruleConfigFromValue } from '../../src/policy/config';
 import { checkManifests, Finding } from '../../src/policy/engine';
+import { NodeServicesValidation } from '../../src/policy/plugin';
 import { runCli } from '../support/cli';
 import { compliantDaemonSet, mainContainer, podOf } from './support';
 
@@ -317,5 +318,35 @@ describe('node-services lint --kubernetes-version', () => {
     const fromConfig = await runCli(['lint', '-c', badConfig, CILIUM]);
     expect(fromConfig.code).toBe(2);
     expect(fromConfig.err).toMatch(/kubernetesVersion: 1\.3 is the number 1\.3; write the version as a string/);
+  });
+});
+
+describe('the cdk8s CLI validation plugin and the target version', () => {
+  const context = (manifests: string[]) => {
+    const violations: string[] = [];
+    return {
+      violations,
+      context: {
+        manifests,
+        report: { addViolation: (v: { ruleName: string }) => void violations.push(v.ruleName), submit: () => undefined },
+      },
+    };
+  };
+
+  test('takes kubernetesVersion from its properties, over the config file', async () => {
+    const ds = compliantDaemonSet();
+    podOf(ds).securityContext.appArmorProfile = { type: 'RuntimeDefault' };
+    const file = tempFile('app.k8s.yaml', JSON.stringify(ds));
+    const configFile = path.join(path.dirname(file), 'policy.yaml');
+    fs.writeFileSync(configFile, "kubernetesVersion: '1.29'\n");
+    const onFile = context([file]);
+    await new NodeServicesValidation({ configFile }).validate(onFile.context as any);
+    expect(onFile.violations).toEqual(['unknown-field']);
+    const onProps = context([file]);
+    await new NodeServicesValidation({ configFile, kubernetesVersion: KubernetesVersion.V1_30 }).validate(onProps.context as any);
+    expect(onProps.violations).toEqual([]);
+    expect(() => new NodeServicesValidation({ kubernetesVersion: '1.27' as KubernetesVersion })).toThrow(
+      /properties: kubernetesVersion: '1\.27' is not a supported Kubernetes version/,
+    );
   });
 });

@@ -236,5 +236,31 @@ export function versionProblems(object: unknown, version: KubernetesVersion = DE
   return unknownFields(object, { version }).map((f) => describeUnknownField(f, version));
 }
 
+/** The API field knowledge as a class, for languages that have no free functions (jsii). */
+export class ApiFields {
+  /**
+   * The fields of `object` that the target Kubernetes version does not have; see {@link unknownFields}.
+   *
+   * @param object a plain Kubernetes object
+   * @param options the target version
+   */
+  public static unknownFields(object: any, options?: UnknownFieldsOptions): UnknownField[] {
+    return unknownFields(object, options);
+  }
+
+  /**
+   * Every reason the target version would refuse `object` for its kind or its fields, one sentence each; see
+   * {@link versionProblems}.
+   *
+   * @param object a plain Kubernetes object
+   * @param version the target version
+   */
+  public static versionProblems(object: any, version?: KubernetesVersion): string[] {
+    return versionProblems(object, version);
+  }
+
+  private constructor() {}
+}
+
 export type { ApiFieldData, FieldEntry } from './model';
 export { DEFAULT_KUBERNETES_VERSION, KUBERNETES_VERSIONS, KubernetesVersion, kubernetesVersionError } from './versions';
