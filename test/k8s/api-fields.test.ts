@@ -60,6 +60,31 @@ describe('the generated field data', () => {
   });
 });
 
+// cdk8s-plus-28 serializes its 1.28 types with one toJson function per type, keyed by JSON name: the fields 1.28 has
+// here (read from the `@schema` tags of the declarations) must be exactly the keys it writes.
+const CDK8S_JS = fs.readFileSync(path.join(ROOT, 'node_modules', 'cdk8s-plus-28', 'lib', 'imports', 'k8s.js'), 'utf8');
+test.each([
+  ['core.v1.PodSpec', 'PodSpec'],
+  ['core.v1.Container', 'Container'],
+  ['core.v1.PodSecurityContext', 'PodSecurityContext'],
+  ['core.v1.SecurityContext', 'SecurityContext'],
+  ['core.v1.SELinuxOptions', 'SeLinuxOptions'],
+  ['core.v1.Volume', 'Volume'],
+  ['core.v1.VolumeMount', 'VolumeMount'],
+  ['core.v1.Toleration', 'Toleration'],
+  ['meta.v1.ObjectMeta', 'ObjectMeta'],
+  ['apps.v1.DaemonSetSpec', 'DaemonSetSpec'],
+  ['apps.v1.RollingUpdateDaemonSet', 'RollingUpdateDaemonSet'],
+  ['core.v1.ServiceSpec', 'ServiceSpec'],
+])('%s has the fields cdk8s-plus-28 writes for 1.28', (type, cdk8sName) => {
+  const body = new RegExp(`function toJson_${cdk8sName}\\(obj\\) \\{[\\s\\S]*?const result = \\{([\\s\\S]*?)\\n    \\};`).exec(CDK8S_JS);
+  expect(body).not.toBeNull();
+  const written = [...body![1].matchAll(/^\s+'([^']+)':/gm)].map((m) => m[1]);
+  const fields = API_FIELD_DATA.types[type];
+  const in128 = Object.keys(fields).filter((f) => typeof fields[f] === 'string' || fields[f][1] === '');
+  expect(in128.sort()).toEqual(written.sort());
+});
+
 describe('kubernetesVersionError', () => {
   test('accepts exactly the supported minor versions', () => {
     expect(KUBERNETES_VERSIONS).toEqual(['1.28', '1.29', '1.30', '1.31', '1.32', '1.33']);
@@ -101,6 +126,16 @@ describe('did-you-mean', () => {
 
   test('editDistance is the Levenshtein distance', () => {
     expect([editDistance('opertor', 'operator'), editDistance('', 'abc'), editDistance('kitten', 'sitting')]).toEqual([1, 3, 3]);
+  });
+});
+
+describe('hostile input', () => {
+  test('names of Object.prototype members are unknown fields like any other', () => {
+    const ds = JSON.parse(
+      '{"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{"valueOf":"","__proto__":{}},"spec":{"constructor":1,"toString":{"x":1}}}',
+    );
+    expect(unknownFields(ds).map((f) => f.path)).toEqual(['metadata.valueOf', 'metadata.__proto__', 'spec.constructor', 'spec.toString']);
+    expect(unknownFields({ apiVersion: 'constructor', kind: '' })).toEqual([]);
   });
 });
 

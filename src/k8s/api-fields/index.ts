@@ -124,7 +124,8 @@ function isPlainObject(value: unknown): value is { [key: string]: unknown } {
 /** The root type of a kind, or `undefined` when the kind is not one the library knows. */
 function rootType(apiVersion: unknown, kind: unknown): { readonly type: string; readonly from?: string } | undefined {
   if (typeof apiVersion !== 'string' || typeof kind !== 'string') return undefined;
-  return API_FIELD_DATA.kinds[`${apiVersion} ${kind}`];
+  const key = `${apiVersion} ${kind}`;
+  return Object.prototype.hasOwnProperty.call(API_FIELD_DATA.kinds, key) ? API_FIELD_DATA.kinds[key] : undefined;
 }
 
 /** Whether the fields of this object's kind (`apiVersion` + `kind`) are known to this module. */
@@ -158,7 +159,8 @@ function walk(value: unknown, shape: string, path: string, version: string, out:
   if (type === undefined || !isPlainObject(value)) return;
   let siblings: string[] | undefined;
   for (const [key, child] of Object.entries(value)) {
-    const entry = type[key];
+    // own properties only: a field named `constructor` or `valueOf` is not a field of every type
+    const entry = Object.prototype.hasOwnProperty.call(type, key) ? type[key] : undefined;
     const here = childPath(path, key);
     if (entry === undefined) {
       siblings ??= Object.keys(type).filter((f) => hasField(fieldInfo(type[f]), version) === true);
