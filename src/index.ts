@@ -4,3 +4,13 @@ export { NodeServiceKind, KIND_ANNOTATION, kindProfile, KindProfile, HostPathAll
 export * from './guardrails';
 export * from './observability';
 export * from './policy';
+export {
+  ApiFields,
+  KubernetesVersion,
+  KUBERNETES_VERSIONS,
+  DEFAULT_KUBERNETES_VERSION,
+  UnknownField,
+  UnknownFieldsOptions,
+  unknownFields,
+  versionProblems,
+} from './k8s/api-fields';

@@ -5,6 +5,7 @@
  */
 
 import { Command, Option } from 'commander';
+import { KubernetesVersion, kubernetesVersionError } from '../k8s/api-fields/versions';
 import type { ExitCode } from './main';
 import { CliIo, InputError, parseObjects, readObjects, readText } from './io';
 
@@ -12,17 +13,25 @@ import { CliIo, InputError, parseObjects, readObjects, readText } from './io';
 interface LintOptions {
   readonly format: 'text' | 'json' | 'sarif';
   readonly config?: string;
+  readonly kubernetesVersion?: string;
 }
 
 async function lint(paths: readonly string[], options: LintOptions, io: CliIo, exit: ExitCode): Promise<void> {
   // Loaded here (synchronously, so that every loader resolves them) so that other subcommands do not pay for the
   // rule catalogue.
-  const { PolicyConfigError, ruleConfigFromValue } = require('../policy/config') as typeof import('../policy/config');
+  const { mergeConfigs, PolicyConfigError, ruleConfigFromValue } = require('../policy/config') as typeof import('../policy/config');
   const { checkManifests } = require('../policy/engine') as typeof import('../policy/engine');
   const { formatJson, formatSarif, formatText } = require('../policy/format') as typeof import('../policy/format');
 
   if (paths.length === 0) {
     io.err('node-services lint: no input; give files or folders (*.yaml, *.yml, *.json), or - to read stdin\n');
+    exit.code = 2;
+    return;
+  }
+  const version = options.kubernetesVersion;
+  const versionError = version === undefined ? undefined : kubernetesVersionError(version);
+  if (versionError !== undefined) {
+    io.err(`node-services lint: --kubernetes-version ${JSON.stringify(version)} ${versionError}\n`);
     exit.code = 2;
     return;
   }
@@ -41,6 +50,8 @@ async function lint(paths: readonly string[], options: LintOptions, io: CliIo, e
     }
     throw e;
   }
+  // The flag overrides the configuration file.
+  if (version !== undefined) config = mergeConfigs(config, { kubernetesVersion: version as KubernetesVersion });
   const objects = await readObjects(paths, io);
   const report = checkManifests(
     objects.map((o) => o.object),
@@ -62,7 +73,11 @@ export function registerLintCommand(program: Command, io: CliIo, exit: ExitCode)
     .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json', 'sarif']).default('text'))
     .option(
       '-c, --config <file>',
-      'rule configuration, YAML or JSON: {rules: {<rule-id>: off|warning|error}, imageRegistries: [<prefix>...]}',
+      "rule configuration, YAML or JSON: {rules: {<rule-id>: off|warning|error}, imageRegistries: [<prefix>...], kubernetesVersion: '1.30'}",
+    )
+    .option(
+      '--kubernetes-version <version>',
+      'the Kubernetes version the manifests are meant for, 1.28 to 1.33 (default: 1.28, or the config file)',
     )
     .action(async (paths: string[], options: LintOptions) => lint(paths, options, io, exit));
 }

@@ -9,7 +9,8 @@ import { Construct } from 'constructs';
 import { ProblemCollector } from '../core/errors';
 import { ANNOTATION_PREFIX, recommendedLabels } from '../core/labels';
 import { dns1123LabelError, hostPathError, labelValueError, normalizeHostPath, parseImage } from '../k8s';
-import { IPolicyLogger, PolicyLoggers } from '../policy/synth';
+import { kindServedFrom } from '../k8s/api-fields';
+import { IPolicyLogger, NodeServiceChecks, PolicyLoggers } from '../policy/synth';
 import {
   BASELINE_VOLUME_SOURCES,
   GuardrailSettings,
@@ -140,7 +141,8 @@ export interface NodeServiceGuardrailsProps {
    */
   readonly dryRun?: boolean;
   /**
-   * API version of the emitted objects: v1beta1 for Kubernetes 1.28–1.29, v1 from 1.30.
+   * API version of the emitted objects: v1beta1 for Kubernetes 1.28–1.29, v1 from 1.30. V1 is refused unless the
+   * App targets 1.30 or later, declared before this construct: `NodeServiceChecks.of(app, { kubernetesVersion: '1.30' })`.
    * @default AdmissionPolicyApiVersion.V1BETA1
    */
   readonly apiVersion?: AdmissionPolicyApiVersion;
@@ -311,6 +313,17 @@ export class NodeServiceGuardrails extends Construct {
         this.apiVersion,
         'is not a ValidatingAdmissionPolicy API version',
         'use AdmissionPolicyApiVersion.V1BETA1 (Kubernetes 1.28) or V1 (1.30+)',
+      );
+    }
+    // The API version must be served by the App's target Kubernetes version (admissionregistration.k8s.io/v1 from 1.30).
+    const target = NodeServiceChecks.kubernetesVersionOf(this);
+    const servedFrom = kindServedFrom({ apiVersion: this.apiVersion, kind: 'ValidatingAdmissionPolicy' }, target);
+    if (servedFrom !== undefined) {
+      problems.add(
+        'apiVersion',
+        this.apiVersion,
+        `is served from Kubernetes ${servedFrom}; the target is ${target}`,
+        `use AdmissionPolicyApiVersion.V1BETA1, or declare the target first: NodeServiceChecks.of(app, { kubernetesVersion: '${servedFrom}' })`,
       );
     }
     const failurePolicy = props.failurePolicy ?? AdmissionFailurePolicy.FAIL;

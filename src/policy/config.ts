@@ -1,8 +1,10 @@
 /**
- * Rule configuration: switch rules off, change their severity, and configure the image registry allowlist. Shared by
+ * Rule configuration: switch rules off, change their severity, configure the image registry allowlist and the target
+ * Kubernetes version. Shared by
  * the synth-time checks, the CLI (`--config FILE`) and the cdk8s validation plugin.
  */
 
+import { DEFAULT_KUBERNETES_VERSION, editDistance, KubernetesVersion, kubernetesVersionError } from '../k8s/api-fields';
 import { RULES } from './rules';
 import { isObject, show } from './helpers';
 import { IPolicyRule, ResolvedRuleConfig, Severity } from './types';
@@ -32,6 +34,13 @@ export interface RuleConfig {
    * @default - no registry allowlist
    */
   readonly imageRegistries?: string[];
+  /**
+   * The Kubernetes version the manifests are meant for: `unknown-field` reports every field this version does not
+   * have (supported: 1.28 to 1.33).
+   *
+   * @default KubernetesVersion.V1_28
+   */
+  readonly kubernetesVersion?: KubernetesVersion;
 }
 
 /**
@@ -61,26 +70,12 @@ export function findRule(id: string): IPolicyRule | undefined {
   return RULES_BY_ID.get(id);
 }
 
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return row[b.length];
-}
-
 /** A sentence naming an unknown rule id and the closest known one. */
 export function unknownRuleMessage(id: string): string {
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const r of RULES) {
-    const d = distance(id, r.id);
+    const d = editDistance(id, r.id);
     if (d < bestDistance) {
       best = r.id;
       bestDistance = d;
@@ -114,25 +109,34 @@ export function resolveConfig(config: RuleConfig | undefined): ResolvedConfig {
       throw new PolicyConfigError(`imageRegistries[${i}]: ${show(r)} is not a registry prefix such as 'registry.example.com/'`);
     }
   });
-  return { levels, imageRegistries: [...registries] };
+  const kubernetesVersion = config?.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
+  const versionError = kubernetesVersionError(kubernetesVersion);
+  if (versionError !== undefined) throw new PolicyConfigError(`kubernetesVersion: ${show(kubernetesVersion)} ${versionError}`);
+  return { levels, imageRegistries: [...registries], kubernetesVersion };
 }
 
 /**
- * Reads a configuration from a parsed YAML/JSON value (`{rules: {<id>: off|warning|error}, imageRegistries: [...]}`),
- * checking its shape, rule ids and levels. `source` names the file in error messages.
+ * Reads a configuration from a parsed YAML/JSON value (`{rules: {<id>: off|warning|error}, imageRegistries: [...],
+ * kubernetesVersion: '1.30'}`), checking its shape, rule ids, levels and version. `source` names the file in error messages.
  */
 export function ruleConfigFromValue(value: unknown, source: string): RuleConfig {
   if (value === null || value === undefined) return {};
   if (!isObject(value))
-    throw new PolicyConfigError(`${source}: must be a mapping with 'rules' and/or 'imageRegistries' (has ${show(value)})`);
+    throw new PolicyConfigError(
+      `${source}: must be a mapping with 'rules', 'imageRegistries' and/or 'kubernetesVersion' (has ${show(value)})`,
+    );
   for (const key of Object.keys(value)) {
-    if (key !== 'rules' && key !== 'imageRegistries') {
-      throw new PolicyConfigError(`${source}: unknown key '${key}' (expected 'rules' or 'imageRegistries')`);
+    if (key !== 'rules' && key !== 'imageRegistries' && key !== 'kubernetesVersion') {
+      throw new PolicyConfigError(`${source}: unknown key '${key}' (expected 'rules', 'imageRegistries' or 'kubernetesVersion')`);
     }
   }
   const rules = value.rules ?? {};
   if (!isObject(rules)) throw new PolicyConfigError(`${source}: 'rules' must map rule ids to off, warning or error (has ${show(rules)})`);
-  const config: RuleConfig = { rules: rules as { [id: string]: RuleLevel }, imageRegistries: value.imageRegistries };
+  const config: RuleConfig = {
+    rules: rules as { [id: string]: RuleLevel },
+    imageRegistries: value.imageRegistries,
+    ...(value.kubernetesVersion !== undefined ? { kubernetesVersion: value.kubernetesVersion } : {}),
+  };
   try {
     resolveConfig(config);
   } catch (e) {
@@ -142,12 +146,14 @@ export function ruleConfigFromValue(value: unknown, source: string): RuleConfig 
   return config;
 }
 
-/** Merges two configurations: rule levels of `b` override those of `a`; registry lists are joined. */
+/** Merges two configurations: rule levels and the Kubernetes version of `b` override those of `a`; registry lists are joined. */
 export function mergeConfigs(a: RuleConfig | undefined, b: RuleConfig | undefined): RuleConfig {
   const registries = [...(a?.imageRegistries ?? []), ...(b?.imageRegistries ?? [])];
+  const kubernetesVersion = b?.kubernetesVersion ?? a?.kubernetesVersion;
   return {
     rules: { ...(a?.rules ?? {}), ...(b?.rules ?? {}) },
     imageRegistries: [...new Set(registries)],
+    ...(kubernetesVersion !== undefined ? { kubernetesVersion } : {}),
   };
 }
 

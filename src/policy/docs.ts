@@ -93,7 +93,7 @@ export function renderRulesDoc(): string {
     '',
     '## Configuration',
     '',
-    'Rules can be switched off or given another severity, and an image registry allowlist can be set (`NodeServiceChecks.of(app, {...})`, ' +
+    'Rules can be switched off or given another severity, an image registry allowlist and the target Kubernetes version can be set (`NodeServiceChecks.of(app, {...})`, ' +
       "the plugin's `properties`, or `node-services lint --config FILE` with YAML or JSON):",
     '',
     '```yaml',
@@ -103,10 +103,12 @@ export function renderRulesDoc(): string {
     'imageRegistries:',
     '  - registry.example.com/',
     '  - quay.io/prometheus/',
+    "kubernetesVersion: '1.30'         # 1.28 (default) to 1.33; quoted, or YAML reads 1.3",
     '```',
     '',
     'Unknown rule ids are usage errors. API-validity rules and `invalid-suppression` cannot be switched off or lowered. ' +
-      'Registry prefixes match on a path boundary; images without a registry host count as `docker.io/<repository>`.',
+      'Registry prefixes match on a path boundary; images without a registry host count as `docker.io/<repository>`. ' +
+      '`kubernetesVersion` selects the fields `unknown-field` accepts; `node-services lint --kubernetes-version 1.30` overrides the file.',
     '',
     '## Summary',
     '',

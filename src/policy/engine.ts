@@ -54,7 +54,7 @@ export interface PolicyReport {
   readonly findings: Finding[];
   /** How many objects were checked (DaemonSets). */
   readonly checkedObjects: number;
-  /** How many objects were skipped (other kinds, or not Kubernetes objects). */
+  /** How many objects were not checked as DaemonSets (other kinds, or not Kubernetes objects); rules for every kind (`unknown-field`) still check them. */
   readonly skippedObjects: number;
   /** Unsuppressed error findings. */
   readonly errorCount: number;
@@ -104,7 +104,8 @@ const ruleInfo = (id: string): { readonly suppressible: boolean } | undefined =>
 
 /**
  * Checks manifests against the rule catalogue. DaemonSets are checked (with their pod templates); other objects are
- * skipped and counted, and serve cross-object rules (a DaemonSet's Namespace). Throws a `PolicyConfigError` when
+ * counted as skipped, checked only by the rules for every kind (`unknown-field`), and serve cross-object rules (a
+ * DaemonSet's Namespace). Throws a `PolicyConfigError` when
  * `config` is unusable.
  */
 export function checkManifests(manifests: readonly any[], config?: RuleConfig): PolicyReport {
@@ -114,16 +115,20 @@ export function checkManifests(manifests: readonly any[], config?: RuleConfig): 
     const severity = effectiveSeverity(rule, resolved);
     if (severity !== undefined) active.push({ rule, severity });
   }
+  // Objects other than DaemonSets are skipped (and counted) but still given to the rules that check every kind.
+  const activeAllKinds = active.filter((a) => a.rule.allKinds);
   const namespaces = namespaceIndex(manifests);
   const findings: Finding[] = [];
   let checked = 0;
   let skipped = 0;
   manifests.forEach((object, objectIndex) => {
-    if (!isCheckedObject(object)) {
+    let rules = active;
+    if (isCheckedObject(object)) checked++;
+    else {
       skipped++;
-      return;
+      rules = activeAllKinds;
+      if (rules.length === 0 || typeof object !== 'object' || object === null) return;
     }
-    checked++;
     const view = buildPodView(object);
     const ref = objectRef(object);
     const suppressions = new Map<string, string>();
@@ -132,7 +137,7 @@ export function checkManifests(manifests: readonly any[], config?: RuleConfig): 
       if (rule && rule.suppressible && isValidReason(s.reason)) suppressions.set(s.ruleId, s.reason.trim());
     }
     const context: RuleContext = { view, manifests, namespaces, config: resolved, ruleInfo };
-    for (const { rule, severity } of active) {
+    for (const { rule, severity } of rules) {
       let results;
       try {
         results = rule.check(object, context);

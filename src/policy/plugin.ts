@@ -60,7 +60,8 @@ export interface IValidationContext {
 /** Properties of the plugin (the `properties:` of the `cdk8s.yaml` validation entry). */
 export interface NodeServicesValidationProps extends RuleConfig {
   /**
-   * A rule configuration file (YAML or JSON, the CLI's `--config` format), merged under `rules`/`imageRegistries`.
+   * A rule configuration file (YAML or JSON, the CLI's `--config` format), merged under `rules`/`imageRegistries`
+   * (`kubernetesVersion` given here overrides the file's).
    *
    * @default - no file
    */
@@ -89,7 +90,10 @@ export class NodeServicesValidation {
       const objects = parseObjects(text, props.configFile);
       fileConfig = ruleConfigFromValue(objects.length === 0 ? {} : objects[0].object, props.configFile);
     }
-    const own = ruleConfigFromValue({ rules: props.rules ?? {}, imageRegistries: props.imageRegistries ?? [] }, 'properties');
+    const own = ruleConfigFromValue(
+      { rules: props.rules ?? {}, imageRegistries: props.imageRegistries ?? [], kubernetesVersion: props.kubernetesVersion },
+      'properties',
+    );
     this.config = mergeConfigs(fileConfig, own);
     this.reportWarnings = props.reportWarnings ?? true;
   }

@@ -7,6 +7,7 @@
 
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
+import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../k8s/api-fields/versions';
 import { findRule, mergeConfigs, PolicyConfigError, resolveConfig, RuleConfig, unknownRuleMessage } from './config';
 import { checkInputFingerprint, checkManifests, describeObject, Finding, ObjectRef, PolicyReport } from './engine';
 import { MIN_REASON_LENGTH } from './host-access';
@@ -115,6 +116,15 @@ export class NodeServiceChecks {
     }
     if (props) checks.configure(scope, props);
     return checks;
+  }
+
+  /**
+   * The Kubernetes version the App containing `scope` targets: the `kubernetesVersion` given to
+   * {@link NodeServiceChecks.of} so far, else 1.28. Constructs whose props can emit objects or fields of a newer
+   * version read it at construction, so declare the target before constructing them. Registers nothing.
+   */
+  public static kubernetesVersionOf(scope: IConstruct): KubernetesVersion {
+    return CHECKS.get(scope.node.root)?.ruleConfig.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
   }
 
   private ruleConfig: RuleConfig = {};
@@ -273,7 +283,11 @@ export class NodeServiceChecks {
   }
 
   private configure(scope: IConstruct, props: NodeServiceChecksProps): void {
-    const merged = mergeConfigs(this.ruleConfig, { rules: props.rules, imageRegistries: props.imageRegistries });
+    const merged = mergeConfigs(this.ruleConfig, {
+      rules: props.rules,
+      imageRegistries: props.imageRegistries,
+      kubernetesVersion: props.kubernetesVersion,
+    });
     try {
       resolveConfig(merged);
     } catch (e) {

@@ -4,6 +4,7 @@
  * cdk8s-plus.
  */
 
+import type { KubernetesVersion } from '../k8s/api-fields/versions';
 import type { KindProfile } from './kinds';
 
 /** How serious a finding is. */
@@ -128,6 +129,8 @@ export interface PodView {
 export interface ResolvedRuleConfig {
   /** Allowed image registry prefixes; empty means no registry allowlist. */
   readonly imageRegistries: readonly string[];
+  /** The Kubernetes version the manifests are meant for. */
+  readonly kubernetesVersion: KubernetesVersion;
 }
 
 /** What a rule gets besides the object itself. */
@@ -172,6 +175,11 @@ export interface RuleInfo extends RuleDocs {
 
 /** A rule: its documentation and a pure check over one plain manifest. */
 export interface IPolicyRule extends RuleInfo {
+  /**
+   * Whether the engine gives the rule every object, not only DaemonSets.
+   * @default false
+   */
+  readonly allKinds?: boolean;
   /** Returns one finding per offending field; an empty list when the object complies or the rule does not apply. */
   check(object: any, context: RuleContext): RuleFinding[];
 }
@@ -188,6 +196,11 @@ export interface RuleDefinition extends RuleDocs {
    * @default true (always false for API-validity rules)
    */
   readonly configurable?: boolean;
+  /**
+   * Whether the engine gives the rule every object, not only DaemonSets (the rule decides which kinds it checks).
+   * @default false
+   */
+  readonly allKinds?: boolean;
   /** The check: one finding per offending field. */
   check(object: any, context: RuleContext): RuleFinding[];
 }
@@ -211,6 +224,7 @@ export function defineRule(def: RuleDefinition): IPolicyRule {
     example: def.example,
     suppressible: api ? false : (def.suppressible ?? true),
     configurable: api ? false : (def.configurable ?? true),
+    allKinds: def.allKinds ?? false,
     check: def.check,
   };
 }

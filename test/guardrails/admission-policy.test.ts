@@ -1,4 +1,6 @@
 import { Chart, Testing } from 'cdk8s';
+import { KubernetesVersion } from '../../src/k8s/api-fields';
+import { NodeServiceChecks } from '../../src/policy/synth';
 import {
   AdmissionFailurePolicy,
   AdmissionPolicyApiVersion,
@@ -19,8 +21,10 @@ const policiesOf = (manifests: Json[]) => manifests.filter((m) => m.kind === 'Va
 const bindingsOf = (manifests: Json[]) => manifests.filter((m) => m.kind === 'ValidatingAdmissionPolicyBinding');
 const byName = (manifests: Json[], kind: string, name: string) => manifests.find((m) => m.kind === kind && m.metadata.name === name);
 
-function build(props: Partial<NodeServiceGuardrailsProps>, chartNamespace?: string): Json[] {
-  const chart = new Chart(Testing.app(), 'c', chartNamespace ? { namespace: chartNamespace } : {});
+function build(props: Partial<NodeServiceGuardrailsProps>, chartNamespace?: string, kubernetesVersion?: KubernetesVersion): Json[] {
+  const app = Testing.app();
+  if (kubernetesVersion) NodeServiceChecks.of(app, { kubernetesVersion });
+  const chart = new Chart(app, 'c', chartNamespace ? { namespace: chartNamespace } : {});
   new NodeServiceGuardrails(chart, 'guardrails', props as NodeServiceGuardrailsProps);
   return Testing.synth(chart);
 }
@@ -210,7 +214,7 @@ describe('NodeServiceGuardrails output', () => {
 
 describe('NodeServiceGuardrails options', () => {
   test('GIVEN apiVersion V1 WHEN synthesized THEN the same policies are emitted as admissionregistration.k8s.io/v1 and pass the schema', () => {
-    const v1 = build({ ...CORPUS_PROPS, apiVersion: AdmissionPolicyApiVersion.V1 }, 'node-services');
+    const v1 = build({ ...CORPUS_PROPS, apiVersion: AdmissionPolicyApiVersion.V1 }, 'node-services', KubernetesVersion.V1_30);
     const beta = synthGuardrails();
     expect(v1.map((m) => m.apiVersion)).toEqual(beta.map(() => 'admissionregistration.k8s.io/v1'));
     expect(v1.map(({ apiVersion: _a, ...rest }) => rest)).toEqual(beta.map(({ apiVersion: _a, ...rest }) => rest));

@@ -2,6 +2,7 @@
  * Every rule of the catalogue with at least one non-compliant and one compliant manifest.
  */
 
+import { KubernetesVersion } from '../../src/k8s/api-fields';
 import { RuleConfig } from '../../src/policy/config';
 import { checkManifests } from '../../src/policy/engine';
 import { ON_DELETE_REASON_ANNOTATION } from '../../src/policy/host-access';
@@ -304,6 +305,13 @@ const nonCompliant: BadCase[] = [
     mutate: (ds) => mainContainer(ds).ports.push({ name: 'http', containerPort: 2021 }),
     path: `${C0}.ports[1].name`,
     message: /http/,
+  },
+  {
+    rule: 'unknown-field',
+    name: 'a field newer than 1.28',
+    mutate: (ds) => (podOf(ds).securityContext.appArmorProfile = { type: 'RuntimeDefault' }),
+    path: `${POD}.securityContext.appArmorProfile`,
+    message: /exists from Kubernetes 1\.30; the target is 1\.28/,
   },
   {
     rule: 'volume-invalid',
@@ -885,6 +893,12 @@ const nonCompliant: BadCase[] = [
 ];
 
 const compliant: Case[] = [
+  {
+    rule: 'unknown-field',
+    name: 'a field newer than 1.28 with target 1.30',
+    mutate: (ds) => (podOf(ds).securityContext.appArmorProfile = { type: 'RuntimeDefault' }),
+    config: { kubernetesVersion: KubernetesVersion.V1_30 },
+  },
   { rule: 'daemonset-api-version', name: 'apps/v1', mutate: () => undefined },
   {
     rule: 'daemonset-spec-invalid',

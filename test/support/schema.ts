@@ -5,6 +5,7 @@
  * goes unchecked silently.
  */
 
+import { KubernetesVersion, versionProblems } from '../../src/k8s/api-fields';
 import { validateBinding, validatePolicy } from '../guardrails/admission-schema';
 import { validatePodMonitor, validatePrometheusRule } from '../observability/monitoring-schema';
 
@@ -30,9 +31,11 @@ function modelPath(apiVersion: string, kind: string): string {
   return apiVersion.includes('/') ? `kubernetes-models/${apiVersion}/${kind}` : `kubernetes-models/${apiVersion}/${kind}`;
 }
 
-/** Throws with the object's identity and the schema errors when `object` is not valid. */
+/** Throws with the object's identity and the schema errors when `object` is not valid (or has a field 1.28 lacks). */
 export function validateSchema(object: any): void {
   const id = `${object?.kind} ${object?.metadata?.namespace ?? ''}/${object?.metadata?.name}`;
+  const unknown = versionProblems(object, KubernetesVersion.V1_28);
+  if (unknown.length > 0) throw new Error(`${id} is not accepted by Kubernetes 1.28: ${unknown.join('; ')}`);
   const key = `${object?.apiVersion}/${object?.kind}`;
   const validator = custom.get(key);
   if (validator) {

@@ -30,6 +30,7 @@ import { selectorInvalid } from './selector-invalid';
 import { selectorTemplateMismatch } from './selector-template-mismatch';
 import { sysAdminEscalationConflict } from './sys-admin-escalation-conflict';
 import { tolerationInvalid } from './toleration-invalid';
+import { unknownField } from './unknown-field';
 import { volumeInvalid } from './volume-invalid';
 import { volumeMountInvalid } from './volume-mount-invalid';
 import { volumeMountUnknownVolume } from './volume-mount-unknown-volume';
@@ -97,6 +98,7 @@ export const RULES: readonly IPolicyRule[] = [
   selectorTemplateMismatch,
   sysAdminEscalationConflict,
   tolerationInvalid,
+  unknownField,
   volumeInvalid,
   volumeMountInvalid,
   volumeMountUnknownVolume,

@@ -1,0 +1,268 @@
+/**
+ * Which fields each Kubernetes version has, for every object kind the library reads or emits: DaemonSets (apps/v1
+ * and OpenKruise `apps.kruise.io/v1alpha1`) with the whole pod template, and the objects emitted alongside them
+ * (ServiceAccount, Namespace, ResourceQuota, ConfigMap, Secret, Service, RBAC, ValidatingAdmissionPolicy and its
+ * binding, NetworkPolicy, PriorityClass, PodDisruptionBudget).
+ *
+ * A field the target version does not have is what the API server refuses under strict field validation (the
+ * default of kubectl since 1.25: `strict decoding error: unknown field "spec.template.spec.securityContext.appArmorProfile"`).
+ * The data is generated from installed sources (`scripts/gen-api-fields.ts`); this module is pure and loads
+ * neither cdk8s nor cdk8s-plus.
+ */
+
+import { API_FIELD_DATA } from './fields.generated';
+import type { FieldEntry } from './model';
+import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion, kubernetesVersionError, minor } from './versions';
+
+/** The version whose fields are read from the 1.28 API document (older versions are not supported). */
+const BASE = KubernetesVersion.V1_28;
+/** The version whose fields are read from the 1.33 API document. */
+const NEWEST = KubernetesVersion.V1_33;
+
+/** A field of an object that the target Kubernetes version does not have. */
+export interface UnknownField {
+  /** JSON path of the field, e.g. `spec.template.spec.securityContext.appArmorProfile`. */
+  readonly path: string;
+  /** The field's name as written. */
+  readonly field: string;
+  /** The first version that has the field, when it is a newer field whose first version is known. */
+  readonly existsFrom?: string;
+  /** A later version known to have the field, when it is a newer field whose first version is not known. */
+  readonly existsIn?: string;
+  /** An older version known to have the field, when later versions removed it. */
+  readonly removedAfter?: string;
+  /** The sibling field of the target version the name is closest to (a likely typo), when there is one. */
+  readonly didYouMean?: string;
+}
+
+/** Options of {@link unknownFields}. */
+export interface UnknownFieldsOptions {
+  /**
+   * The Kubernetes version the object is meant for.
+   * @default KubernetesVersion.V1_28
+   */
+  readonly version?: KubernetesVersion;
+}
+
+/** A field's shape and the versions that have it. */
+interface FieldInfo {
+  readonly shape: string;
+  /** First version with the field (`'?'`: after 1.28, by 1.33), when not every version has it. */
+  readonly from?: string;
+  /** Last version with the field (`'?'`: from 1.28, before 1.33), when later versions removed it. */
+  readonly until?: string;
+}
+
+function fieldInfo(entry: FieldEntry): FieldInfo {
+  if (typeof entry === 'string') return { shape: entry };
+  return entry[1] !== '' ? { shape: entry[0], from: entry[1] } : { shape: entry[0], until: entry[2] };
+}
+
+/**
+ * Whether the version has the field: `true`, `false`, or `undefined` when only the two versions on either side are
+ * known (a newer field without a known first version, or a removed field without a known last version, on a version
+ * between 1.28 and 1.33). An unknown answer is not reported: an error must be right.
+ */
+function hasField(info: FieldInfo, version: string): boolean | undefined {
+  const v = minor(version);
+  if (info.from !== undefined) {
+    if (info.from === '?') return v >= minor(NEWEST) ? true : v <= minor(BASE) ? false : undefined;
+    return v >= minor(info.from);
+  }
+  if (info.until !== undefined) {
+    if (info.until === '?') return v <= minor(BASE) ? true : v >= minor(NEWEST) ? false : undefined;
+    return v <= minor(info.until);
+  }
+  return true;
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+function childPath(base: string, key: string | number): string {
+  if (typeof key === 'number') return `${base}[${key}]`;
+  if (IDENTIFIER.test(key)) return base === '' ? key : `${base}.${key}`;
+  return `${base}['${key.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}']`;
+}
+
+/** Levenshtein distance between two strings. */
+export function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return row[b.length];
+}
+
+/** The known name `name` most likely stands for: a case-insensitive match first, else the closest by edit distance. */
+function suggest(name: string, candidates: readonly string[]): string | undefined {
+  const lower = name.toLowerCase();
+  const sameCase = candidates.find((c) => c.toLowerCase() === lower);
+  if (sameCase !== undefined) return sameCase;
+  const limit = name.length <= 4 ? 1 : name.length <= 8 ? 2 : 3;
+  let best: string | undefined;
+  let bestDistance = limit + 1;
+  for (const c of candidates) {
+    const d = editDistance(lower, c.toLowerCase());
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+function isPlainObject(value: unknown): value is { [key: string]: unknown } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The root type of a kind, or `undefined` when the kind is not one the library knows. */
+function rootType(apiVersion: unknown, kind: unknown): { readonly type: string; readonly from?: string } | undefined {
+  if (typeof apiVersion !== 'string' || typeof kind !== 'string') return undefined;
+  const key = `${apiVersion} ${kind}`;
+  return Object.prototype.hasOwnProperty.call(API_FIELD_DATA.kinds, key) ? API_FIELD_DATA.kinds[key] : undefined;
+}
+
+/** Whether the fields of this object's kind (`apiVersion` + `kind`) are known to this module. */
+export function isKnownKind(object: unknown): boolean {
+  return isPlainObject(object) && rootType(object.apiVersion, object.kind) !== undefined;
+}
+
+/**
+ * The first version that serves the object's kind when it is newer than `version` (e.g. `'1.30'` for an
+ * `admissionregistration.k8s.io/v1` ValidatingAdmissionPolicy on 1.28), else `undefined` (served, or not a kind
+ * this module knows).
+ */
+export function kindServedFrom(object: unknown, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): string | undefined {
+  if (!isPlainObject(object)) return undefined;
+  const root = rootType(object.apiVersion, object.kind);
+  if (root?.from === undefined) return undefined;
+  return minor(version) < minor(root.from) ? root.from : undefined;
+}
+
+function walk(value: unknown, shape: string, path: string, version: string, out: UnknownField[]): void {
+  if (shape.startsWith('[')) {
+    if (Array.isArray(value)) value.forEach((item, i) => walk(item, shape.slice(1), childPath(path, i), version, out));
+    return;
+  }
+  if (shape.startsWith('{')) {
+    if (isPlainObject(value)) for (const [k, v] of Object.entries(value)) walk(v, shape.slice(1), childPath(path, k), version, out);
+    return;
+  }
+  if (shape === '.' || shape === '%' || shape === '*') return;
+  const type = API_FIELD_DATA.types[shape];
+  if (type === undefined || !isPlainObject(value)) return;
+  let siblings: string[] | undefined;
+  for (const [key, child] of Object.entries(value)) {
+    // own properties only: a field named `constructor` or `valueOf` is not a field of every type
+    const entry = Object.prototype.hasOwnProperty.call(type, key) ? type[key] : undefined;
+    const here = childPath(path, key);
+    if (entry === undefined) {
+      siblings ??= Object.keys(type).filter((f) => hasField(fieldInfo(type[f]), version) === true);
+      const didYouMean = suggest(key, siblings);
+      out.push(didYouMean === undefined ? { path: here, field: key } : { path: here, field: key, didYouMean });
+      continue;
+    }
+    const info = fieldInfo(entry);
+    const has = hasField(info, version);
+    if (has === false) {
+      if (info.from !== undefined) {
+        out.push(info.from === '?' ? { path: here, field: key, existsIn: NEWEST } : { path: here, field: key, existsFrom: info.from });
+      } else {
+        out.push({ path: here, field: key, removedAfter: info.until === '?' ? BASE : info.until });
+      }
+      continue;
+    }
+    walk(child, info.shape, here, version, out);
+  }
+}
+
+/**
+ * The fields of `object` that Kubernetes `version` does not have, at any depth, in document order: unknown names
+ * (with the closest sibling as `didYouMean`), fields newer than the version (with the first version that has them)
+ * and fields the version removed. Label and annotation maps, ConfigMap data and other free-form values are not
+ * looked into. Returns an empty list for kinds this module does not know (see {@link isKnownKind}).
+ */
+export function unknownFields(object: unknown, options: UnknownFieldsOptions = {}): UnknownField[] {
+  const version = options.version ?? DEFAULT_KUBERNETES_VERSION;
+  const error = kubernetesVersionError(version);
+  if (error !== undefined) throw new Error(`version ${JSON.stringify(version)} ${error}`);
+  if (!isPlainObject(object)) return [];
+  const root = rootType(object.apiVersion, object.kind);
+  if (root === undefined) return [];
+  const out: UnknownField[] = [];
+  walk(object, root.type, '', version, out);
+  return out;
+}
+
+/**
+ * One sentence for an unknown field in the words of the API server's strict decoding error, with the version that
+ * has it or the closest known name, e.g. `unknown field "spec.template.spec.securityContext.appArmorProfile":
+ * appArmorProfile exists from Kubernetes 1.30; the target is 1.28` or `unknown field
+ * "spec.template.spec.tolerations[0].opertor" (did you mean "operator"?)`.
+ */
+export function describeUnknownField(field: UnknownField, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): string {
+  const head = `unknown field "${field.path}"`;
+  if (field.existsFrom !== undefined) return `${head}: ${field.field} exists from Kubernetes ${field.existsFrom}; the target is ${version}`;
+  if (field.existsIn !== undefined) {
+    return `${head}: ${field.field} is not in Kubernetes ${version} (it exists in ${field.existsIn}); the target is ${version}`;
+  }
+  if (field.removedAfter !== undefined) {
+    return `${head}: ${field.field} is not in Kubernetes ${version} (it exists in ${field.removedAfter}); the target is ${version}`;
+  }
+  return field.didYouMean !== undefined ? `${head} (did you mean "${field.didYouMean}"?)` : head;
+}
+
+/** One sentence for an object whose kind the target version does not serve (see {@link kindServedFrom}). */
+export function describeUnservedKind(
+  object: { readonly apiVersion?: unknown; readonly kind?: unknown },
+  servedFrom: string,
+  version: KubernetesVersion,
+): string {
+  return `${String(object.apiVersion)} ${String(object.kind)} is served from Kubernetes ${servedFrom}; the target is ${version}`;
+}
+
+/**
+ * Every reason Kubernetes `version` would refuse `object` for its kind or its fields, one sentence each (empty when
+ * it accepts them, or when the kind is not one this module knows). Constructs call this on what they are about to
+ * emit, so that a prop that needs a newer version is refused before any YAML exists.
+ */
+export function versionProblems(object: unknown, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): string[] {
+  const served = kindServedFrom(object, version);
+  if (served !== undefined) return [describeUnservedKind(object as { apiVersion: unknown; kind: unknown }, served, version)];
+  return unknownFields(object, { version }).map((f) => describeUnknownField(f, version));
+}
+
+/** The API field knowledge as a class, for languages that have no free functions (jsii). */
+export class ApiFields {
+  /**
+   * The fields of `object` that the target Kubernetes version does not have; see {@link unknownFields}.
+   *
+   * @param object a plain Kubernetes object
+   * @param options the target version
+   */
+  public static unknownFields(object: any, options?: UnknownFieldsOptions): UnknownField[] {
+    return unknownFields(object, options);
+  }
+
+  /**
+   * Every reason the target version would refuse `object` for its kind or its fields, one sentence each; see
+   * {@link versionProblems}.
+   *
+   * @param object a plain Kubernetes object
+   * @param version the target version
+   */
+  public static versionProblems(object: any, version?: KubernetesVersion): string[] {
+    return versionProblems(object, version);
+  }
+
+  private constructor() {}
+}
+
+export type { ApiFieldData, FieldEntry } from './model';
+export { DEFAULT_KUBERNETES_VERSION, KUBERNETES_VERSIONS, KubernetesVersion, kubernetesVersionError } from './versions';
