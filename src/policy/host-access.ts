@@ -30,6 +30,8 @@ const NEEDS: Record<NodeServiceKind, HostNamespaceNeeds> = {
   [NodeServiceKind.CNI_PLUGIN]: { hostNetwork: true, hostPID: false, hostIPC: false },
   [NodeServiceKind.CSI_NODE]: { hostNetwork: true, hostPID: false, hostIPC: false },
   [NodeServiceKind.SECURITY_AGENT]: { hostNetwork: true, hostPID: true, hostIPC: false },
+  [NodeServiceKind.KUBE_PROXY]: { hostNetwork: true, hostPID: false, hostIPC: false },
+  [NodeServiceKind.DEVICE_PLUGIN]: { hostNetwork: false, hostPID: false, hostIPC: false },
 };
 
 /** The host namespaces a kind needs. */

@@ -81,7 +81,8 @@ describe('checkManifests', () => {
 
 describe('suppressions', () => {
   function writableStateDir() {
-    const ds = compliantDaemonSet();
+    // a generic node service: no kind whose allowlist grants the write
+    const ds = compliantDaemonSet('node-service');
     podOf(ds).volumes.push({ name: 'state', hostPath: { path: '/var/lib/fluent-bit', type: 'DirectoryOrCreate' } });
     mainContainer(ds).volumeMounts.push({ name: 'state', mountPath: '/var/lib/fluent-bit' });
     return ds;
@@ -224,6 +225,8 @@ describe('RuleCatalogue and PolicyEngine (class API)', () => {
       'example',
       'fix',
       'id',
+      'kindSeverities',
+      'linuxOnly',
       'rationale',
       'severity',
       'suppressible',

@@ -29,6 +29,8 @@ interface BadCase extends Case {
   readonly path: string;
   /** Text the message must contain (the bad value). */
   readonly message?: RegExp;
+  /** The severity expected for the case's kind, when it is not the rule's default. */
+  readonly severity?: string;
 }
 
 const sidecarInit = (ds: any, extra: any = {}) => {
@@ -495,6 +497,15 @@ const nonCompliant: BadCase[] = [
     mutate: (ds) => (podOf(ds).volumes[0].hostPath = { path: '/run/containerd/containerd.sock', type: 'Socket' }),
     path: `${POD}.volumes[0].hostPath.path`,
     message: /containerd\.sock/,
+    severity: 'info',
+  },
+  {
+    rule: 'container-runtime-socket',
+    name: 'a read-only mount still gives control of the node',
+    kind: 'node-service',
+    mutate: (ds) => (podOf(ds).volumes[0].hostPath = { path: '/run/containerd/containerd.sock', type: 'Socket' }),
+    path: `${POD}.volumes[0].hostPath.path`,
+    message: /read-only or not/,
   },
   {
     rule: 'container-runtime-socket',
@@ -503,17 +514,6 @@ const nonCompliant: BadCase[] = [
     mutate: (ds) => (podOf(ds).volumes[0].hostPath = { path: '/var/run', type: 'Directory' }),
     path: `${POD}.volumes[0].hostPath.path`,
     message: /\/var\/run/,
-  },
-  {
-    rule: 'container-runtime-socket-writable',
-    name: 'writable docker socket',
-    kind: 'node-service',
-    mutate: (ds) => {
-      podOf(ds).volumes[0].hostPath = { path: '/var/run/docker.sock', type: 'Socket' };
-      mainContainer(ds).volumeMounts[0].readOnly = false;
-    },
-    path: `${C0}.volumeMounts[0].readOnly`,
-    message: /docker\.sock/,
   },
   {
     rule: 'host-path-type-missing',
@@ -534,6 +534,19 @@ const nonCompliant: BadCase[] = [
     kind: 'csi-node',
     mutate: (ds) => Object.assign(mainContainer(ds).securityContext, { privileged: true, allowPrivilegeEscalation: true }),
     path: `${C0}.securityContext.privileged`,
+    severity: 'info',
+  },
+  {
+    rule: 'privileged-container',
+    name: 'Windows HostProcess container',
+    kind: 'node-service',
+    mutate: (ds) => {
+      podOf(ds).os = { name: 'windows' };
+      podOf(ds).hostNetwork = true;
+      mainContainer(ds).securityContext = { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' } };
+    },
+    path: `${C0}.securityContext.windowsOptions.hostProcess`,
+    message: /HostProcess/,
   },
   {
     rule: 'privileged-not-allowed',
@@ -558,8 +571,8 @@ const nonCompliant: BadCase[] = [
   },
   {
     rule: 'dangerous-capability',
-    name: 'NET_ADMIN on a CNI',
-    kind: 'cni-plugin',
+    name: 'NET_ADMIN on a generic node service',
+    kind: 'node-service',
     mutate: (ds) => (mainContainer(ds).securityContext.capabilities.add = ['NET_RAW', 'NET_ADMIN']),
     path: `${C0}.securityContext.capabilities.add[1]`,
     message: /NET_ADMIN/,
@@ -567,7 +580,7 @@ const nonCompliant: BadCase[] = [
   {
     rule: 'dangerous-capability',
     name: 'cap_sys_admin spelled in lower case',
-    kind: 'gpu-monitor',
+    kind: 'node-service',
     mutate: (ds) => (mainContainer(ds).securityContext.capabilities.add = ['cap_sys_admin']),
     path: `${C0}.securityContext.capabilities.add[0]`,
     message: /cap_sys_admin/,
@@ -669,12 +682,29 @@ const nonCompliant: BadCase[] = [
     name: 'no limits',
     mutate: (ds) => delete mainContainer(ds).resources.limits,
     path: `${C0}.resources.limits.memory`,
+    severity: 'error',
+  },
+  {
+    rule: 'memory-limit-missing',
+    name: 'a CNI without a limit is advice only',
+    kind: 'cni-plugin',
+    mutate: (ds) => delete mainContainer(ds).resources.limits,
+    path: `${C0}.resources.limits.memory`,
+    severity: 'info',
+  },
+  {
+    rule: 'memory-limit-missing',
+    name: 'a generic node service without a limit is a warning',
+    kind: 'node-service',
+    mutate: (ds) => delete mainContainer(ds).resources.limits,
+    path: `${C0}.resources.limits.memory`,
   },
   {
     rule: 'memory-limit-missing',
     name: 'restartable sidecar without a limit',
     mutate: (ds) => sidecarInit(ds, { restartPolicy: 'Always', resources: { requests: { cpu: '10m', memory: '16Mi' } } }),
     path: 'spec.template.spec.initContainers[0].resources.limits.memory',
+    severity: 'error',
   },
   {
     rule: 'readiness-probe-missing',
@@ -794,6 +824,14 @@ const nonCompliant: BadCase[] = [
     mutate: (ds) => (podOf(ds).hostNetwork = true),
     path: `${POD}.dnsPolicy`,
     message: /unset/,
+    severity: 'info',
+  },
+  {
+    rule: 'host-network-dns-policy',
+    name: 'a generic host-network service',
+    kind: 'node-service',
+    mutate: (ds) => (podOf(ds).hostNetwork = true),
+    path: `${POD}.dnsPolicy`,
   },
   {
     rule: 'host-network-dns-policy',
@@ -802,6 +840,7 @@ const nonCompliant: BadCase[] = [
     mutate: (ds) => Object.assign(podOf(ds), { hostNetwork: true, dnsPolicy: 'ClusterFirst' }),
     path: `${POD}.dnsPolicy`,
     message: /ClusterFirst/,
+    severity: 'info',
   },
   // Fit
   {
@@ -1097,10 +1136,32 @@ const compliant: Case[] = [
   },
   { rule: 'container-runtime-socket', name: 'log directories only', mutate: () => undefined },
   {
-    rule: 'container-runtime-socket-writable',
-    name: 'read-only socket',
-    kind: 'security-agent',
-    mutate: (ds) => (podOf(ds).volumes[0].hostPath = { path: '/run/containerd/containerd.sock', type: 'Socket' }),
+    rule: 'container-runtime-socket',
+    name: 'mounted only by a privileged container (the privileged finding covers it)',
+    kind: 'node-service',
+    mutate: (ds) => {
+      podOf(ds).volumes[0].hostPath = { path: '/run/containerd/containerd.sock', type: 'Socket' };
+      Object.assign(mainContainer(ds).securityContext, { privileged: true, allowPrivilegeEscalation: true });
+    },
+  },
+  {
+    rule: 'dangerous-capability',
+    name: 'NET_ADMIN on a CNI, whose job needs it',
+    kind: 'cni-plugin',
+    mutate: (ds) => (mainContainer(ds).securityContext.capabilities.add = ['NET_RAW', 'NET_ADMIN']),
+  },
+  {
+    rule: 'host-network-dns-policy',
+    name: 'a CNI on the host network resolves through the node either way',
+    kind: 'cni-plugin',
+    mutate: (ds) => (podOf(ds).hostNetwork = true),
+  },
+  {
+    rule: 'memory-limit-missing',
+    name: 'the configuration overrides the kind severity',
+    kind: 'cni-plugin',
+    config: { rules: { 'memory-limit-missing': 'off' as any } },
+    mutate: (ds) => delete mainContainer(ds).resources.limits,
   },
   { rule: 'host-path-type-missing', name: 'type set', mutate: () => undefined },
   { rule: 'privileged-container', name: 'unprivileged', mutate: (ds) => (mainContainer(ds).securityContext.privileged = false) },
@@ -1307,7 +1368,7 @@ describe.each(nonCompliant.map((c) => [c.rule, c.name, c] as const))('%s: non-co
     expect(atPath.map((f) => f.path)).toContain(c.path);
     if (c.message) expect(atPath.map((f) => f.message).join('\n')).toMatch(c.message);
     const rule = RULES.find((r) => r.id === c.rule)!;
-    expect(atPath[0].severity).toBe(rule.severity);
+    expect(atPath[0].severity).toBe(c.severity ?? rule.severity);
     expect(atPath[0].fix).toBe(rule.fix);
   });
 });

@@ -36,7 +36,6 @@ import { volumeMountUnknownVolume } from './volume-mount-unknown-volume';
 import { capabilitiesNotDropped } from './capabilities-not-dropped';
 import { capabilityNotAllowed } from './capability-not-allowed';
 import { containerRuntimeSocket } from './container-runtime-socket';
-import { containerRuntimeSocketWritable } from './container-runtime-socket-writable';
 import { dangerousCapability } from './dangerous-capability';
 import { hostIpcWithoutNeed } from './host-ipc-without-need';
 import { hostNetworkWithoutNeed } from './host-network-without-need';
@@ -103,7 +102,6 @@ export const RULES: readonly IPolicyRule[] = [
   capabilitiesNotDropped,
   capabilityNotAllowed,
   containerRuntimeSocket,
-  containerRuntimeSocketWritable,
   dangerousCapability,
   hostIpcWithoutNeed,
   hostNetworkWithoutNeed,

@@ -11,6 +11,7 @@ export const writableRootFilesystem = defineRule({
     'A read-only root filesystem stops an attacker from dropping tools or changing the agent binary, and makes every place the agent writes explicit (an emptyDir or a declared host path).',
   fix: 'Set `securityContext.readOnlyRootFilesystem: true` and mount an emptyDir where the agent needs scratch space.',
   example: 'securityContext:\n  readOnlyRootFilesystem: true\nvolumeMounts:\n  - {name: tmp, mountPath: /tmp}',
+  linuxOnly: true,
   check(_object, { view }) {
     const out: RuleFinding[] = [];
     for (const c of view.containers) {
