@@ -113,6 +113,13 @@ function mappingEntry(node: PositionNode, key: string): { key: PositionNode; val
   return undefined;
 }
 
+/** The node itself, or the node it wraps (js-yaml reports a flow collection once more inside its own node). */
+function unwrap(node: PositionNode): PositionNode {
+  let n = node;
+  while (n.children.length === 1 && n.children[0].result === n.result && typeof n.result === 'object' && n.result !== null) n = n.children[0];
+  return n;
+}
+
 /** Skips blanks, line ends and comments from `i`, returning the offset of the next content character. */
 function skipToContent(text: string, i: number): number {
   const n = text.length;
@@ -145,6 +152,7 @@ export class DocumentPositions {
     if (!node) return undefined;
     let at = node.start;
     for (const seg of segments) {
+      node = unwrap(node);
       if (typeof seg === 'number') {
         if (!Array.isArray(node.result) || node.children.length !== node.result.length) break;
         const item: PositionNode | undefined = node.children[seg];
