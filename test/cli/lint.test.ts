@@ -218,7 +218,7 @@ describe('node-services lint: input like kubectl', () => {
         fs.writeFileSync(path.join(dir, 'image.yaml'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d]));
         return path.join(dir, 'image.yaml');
       },
-      /image\.yaml:2:3: binary data, not YAML or JSON/,
+      /image\.yaml:3:1: binary data, not YAML or JSON/,
     ],
     [
       'a text file named .yaml',
