@@ -98,9 +98,16 @@ export function describeKind(o: { serviceKind: string; kindSource: KindSource; k
  * The severity of a rule for a kind: the configured level when the configuration sets one, else the rule's
  * severity for the kind, else its default; `undefined` when the rule is off or does not apply to the kind.
  */
-export function severityForKind(rule: IPolicyRule, kind: NodeServiceKind, configured: Severity | undefined, isConfigured: boolean): Severity | undefined {
+export function severityForKind(
+  rule: IPolicyRule,
+  kind: NodeServiceKind,
+  source: KindSource,
+  configured: Severity | undefined,
+  isConfigured: boolean,
+): Severity | undefined {
   if (isConfigured) return configured;
   for (const k of rule.kindSeverities ?? []) {
+    if (k.declaredOnly && source !== KindSource.ANNOTATION) continue;
     if (k.kinds.includes(kind)) return k.severity;
   }
   return rule.severity;
@@ -176,7 +183,7 @@ export function checkManifests(manifests: readonly any[], config?: RuleConfig): 
     objects.push({ objectIndex, object: ref, serviceKind: view.kind, kindSource: view.kindSource, kindEvidence: view.kindEvidence });
     for (const { rule, severity: configuredSeverity, configured } of active) {
       if (rule.linuxOnly && view.windows) continue;
-      const severity = severityForKind(rule, view.kind, configuredSeverity, configured);
+      const severity = severityForKind(rule, view.kind, view.kindSource, configuredSeverity, configured);
       if (severity === undefined) continue;
       let results;
       try {
@@ -189,7 +196,7 @@ export function checkManifests(manifests: readonly any[], config?: RuleConfig): 
       for (const r of results) {
         findings.push({
           ruleId: rule.id,
-          severity,
+          severity: !configured && r.severity !== undefined && rank(r.severity) < rank(severity) ? r.severity : severity,
           category: rule.category,
           title: rule.title,
           object: ref,
@@ -216,6 +223,11 @@ export function checkManifests(manifests: readonly any[], config?: RuleConfig): 
     else infoCount++;
   }
   return { findings, checkedObjects: checked, skippedObjects: skipped, errorCount, warningCount, infoCount, suppressedCount, objects };
+}
+
+/** Severities by weight, so that a finding can only lower its rule's severity. */
+function rank(s: Severity): number {
+  return s === Severity.ERROR ? 2 : s === Severity.WARNING ? 1 : 0;
 }
 
 /** Deeper than any Kubernetes object; bounds the walk on cyclic input. */

@@ -148,7 +148,9 @@ const PROFILES: Record<NodeServiceKind, KindProfile> = {
       rw('/run/xtables.lock'),
       ro('/lib/modules'),
       rw('/sys/fs/bpf'),
-      ro('/proc/sys/net'),
+      rw('/proc/sys/net'),
+      rw('/proc/sys/kernel'),
+      rw('/proc'),
       rw('/var/lib/cni'),
       rw('/run/*'),
       rw('/var/run/*'),
@@ -254,10 +256,10 @@ export function describeHostPathAllowlist(profile: KindProfile): string {
   return profile.hostPaths.map((a) => `${a.path} (${a.writable ? 'read-write' : 'read-only'})`).join(', ');
 }
 
-/** Whether `path` is a container runtime socket (or a directory that contains one). */
+/** Whether `path` is a container runtime socket or a directory that contains one (`/run`, `/var/run/containerd`; not `/`). */
 export function isContainerRuntimeSocket(path: string): boolean {
   const p = normalizeHostPath(path);
-  return CONTAINER_RUNTIME_SOCKETS.some((s) => s === p || (isPathWithin(s, p) && p !== '/' && p.split('/').length >= 3));
+  return CONTAINER_RUNTIME_SOCKETS.some((s) => s === p || (isPathWithin(s, p) && p !== '/'));
 }
 
 /** Whether `path` is one of the sensitive host paths (or an ancestor of one, like `/`). */
@@ -295,7 +297,14 @@ function asList(value: unknown): any[] {
 }
 
 /** The host paths, images and commands of a pod template, for {@link inferKind}. */
-function shapeOf(object: any): { hostPaths: string[]; images: string[]; words: string[]; hostNetwork: boolean; hostPID: boolean; labels: string[] } {
+function shapeOf(object: any): {
+  hostPaths: string[];
+  bidirectional: string[];
+  images: string[];
+  words: string[];
+  hostNetwork: boolean;
+  hostPID: boolean;
+} {
   const pod = asRecord(asRecord(asRecord(object?.spec).template).spec);
   const hostPaths = asList(pod.volumes)
     .map((v) => asRecord(asRecord(v).hostPath).path)
@@ -308,10 +317,26 @@ function shapeOf(object: any): { hostPaths: string[]; images: string[]; words: s
     if (typeof c.name === 'string') words.push(c.name.toLowerCase());
     for (const w of [...asList(c.command), ...asList(c.args)]) if (typeof w === 'string') words.push(w.toLowerCase());
   }
-  const affinityText = JSON.stringify(asRecord(pod.affinity)) ?? '';
-  const labels = [...Object.keys(asRecord(pod.nodeSelector)), affinityText];
-  return { hostPaths, images, words, hostNetwork: pod.hostNetwork === true, hostPID: pod.hostPID === true, labels };
+  const hostPathOf = new Map<string, string>();
+  for (const v of asList(pod.volumes).map(asRecord)) {
+    const p = asRecord(v.hostPath).path;
+    if (typeof v.name === 'string' && typeof p === 'string') hostPathOf.set(v.name, normalizeHostPath(p));
+  }
+  const bidirectional: string[] = [];
+  for (const c of containers) {
+    for (const m of asList(c.volumeMounts).map(asRecord)) {
+      const p = hostPathOf.get(m.name);
+      if (p !== undefined && m.mountPropagation === 'Bidirectional') bidirectional.push(p);
+    }
+  }
+  return { hostPaths, bidirectional, images, words, hostNetwork: pod.hostNetwork === true, hostPID: pod.hostPID === true };
 }
+
+/** Image names of CNI agents that mount no CNI directory of their own in some variants (Windows HostProcess). */
+const KNOWN_CNI_IMAGES = ['antrea-agent', 'antrea-agent-ubuntu', 'antrea-windows', 'cilium', 'flannel', 'kube-router', 'amazon-k8s-cni', 'multus-cni', 'weave-kube'];
+
+/** Image names of runtime-security and compliance agents. */
+const KNOWN_SECURITY_IMAGES = ['falco', 'tetragon', 'tracee', 'kube-bench', 'node-collector', 'sysdig', 'neuvector-enforcer'];
 
 /** The repository name of an image reference, without registry, tag and digest (`quay.io/cilium/cilium:v1` → `cilium`). */
 function imageName(image: string): string {
@@ -344,13 +369,21 @@ export function inferKind(object: any): { kind: NodeServiceKind; evidence: strin
   }
   const cniPath = under('/opt/cni/bin') ?? under('/etc/cni/net.d') ?? s.hostPaths.find((h) => h === '/opt/cni' || h === '/etc/cni');
   if (cniPath && s.hostNetwork) return { kind: NodeServiceKind.CNI_PLUGIN, evidence: `hostNetwork and host path ${cniPath}` };
+  const cniImage = names.find((n) => KNOWN_CNI_IMAGES.includes(n));
+  if (cniImage && s.hostNetwork) return { kind: NodeServiceKind.CNI_PLUGIN, evidence: `hostNetwork and the ${cniImage} image` };
   const podResources = under('/var/lib/kubelet/pod-resources');
   if (podResources) return { kind: NodeServiceKind.GPU_MONITOR, evidence: `host path ${podResources}` };
   if (names.some((n) => n.includes('dcgm-exporter'))) return { kind: NodeServiceKind.GPU_MONITOR, evidence: 'the dcgm-exporter image' };
-  const tracing = under('/sys/kernel/debug') ?? under('/sys/kernel/tracing') ?? under('/sys/kernel/security');
+  const tracing = under('/sys/kernel/debug') ?? under('/sys/kernel/tracing') ?? under('/sys/kernel/security') ?? under('/sys/module');
   if (tracing) return { kind: NodeServiceKind.SECURITY_AGENT, evidence: `host path ${tracing}` };
+  const securityImage = names.find((n) => KNOWN_SECURITY_IMAGES.some((k) => n === k || n.startsWith(`${k}-`)));
+  if (securityImage) return { kind: NodeServiceKind.SECURITY_AGENT, evidence: `the ${securityImage} image` };
   if (has('/var/lib/etcd') || (has('/etc/kubernetes') && has('/var/lib/kubelet') && s.hostPID)) {
     return { kind: NodeServiceKind.SECURITY_AGENT, evidence: 'host paths of control-plane and kubelet state' };
+  }
+  const bidirectional = s.bidirectional.find((h) => h !== '');
+  if (bidirectional && has('/dev')) {
+    return { kind: NodeServiceKind.CSI_NODE, evidence: `Bidirectional propagation of ${bidirectional} with /dev (a storage agent)` };
   }
   const logs = under('/var/log');
   if (logs) return { kind: NodeServiceKind.LOG_AGENT, evidence: `host path ${logs}` };

@@ -34,6 +34,13 @@ export interface RuleFinding {
   readonly path: string;
   /** What is wrong, naming the bad value. */
   readonly message: string;
+  /**
+   * A lower severity for this finding than the rule's (for example info for a read-only variant of the problem);
+   * ignored when the configuration sets the rule's level.
+   *
+   * @default - the rule's severity for the kind
+   */
+  readonly severity?: Severity;
 }
 
 /** A container of the pod template, as rules see it. */
@@ -86,6 +93,11 @@ export interface HostPathView {
   readonly name: string;
   /** The host path (`hostPath.path`, empty when missing). */
   readonly hostPath: string;
+  /**
+   * The host path in POSIX form for matching against allowlists and sensitive paths: a Windows drive path
+   * (`C:\var\lib\kubelet`) as `/var/lib/kubelet`; empty for a Windows named pipe (`\\.\pipe\…`) or when missing.
+   */
+  readonly matchPath: string;
   /** The host path `type` (empty when missing). */
   readonly type: string;
   /** Every container mount of this volume. */
@@ -171,6 +183,13 @@ export interface KindSeverity {
    * @default - the rule does not apply to these kinds
    */
   readonly severity?: Severity;
+  /**
+   * Whether the entry applies only when the kind annotation declares the kind (a manifest built to the library's
+   * contract), not when the kind is inferred from a vendor manifest's shape.
+   *
+   * @default false
+   */
+  readonly declaredOnly?: boolean;
   /** Why these kinds differ (shown in docs/rules.md). */
   readonly reason: string;
 }

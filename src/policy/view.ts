@@ -35,6 +35,15 @@ function containerViews(list: unknown, field: 'containers' | 'initContainers', p
   });
 }
 
+/** A host path in POSIX form: Windows drive paths lose the drive and use `/`; named pipes have no POSIX form. */
+function posixHostPath(path: string): string {
+  if (path.startsWith('\\\\.\\pipe\\') || path.startsWith('//./pipe/')) return '';
+  const drive = /^[A-Za-z]:[\\/]/.exec(path);
+  if (!drive) return path;
+  const rest = path.slice(drive[0].length).replace(/\\/g, '/').replace(/\/+$/, '');
+  return `/${rest}`;
+}
+
 /** Builds the view of one DaemonSet (tolerating missing or malformed fields). */
 export function buildPodView(object: any): PodView {
   const metadata = asObject(object?.metadata);
@@ -80,6 +89,7 @@ export function buildPodView(object: any): PodView {
       path: `${POD_PATH}.volumes[${index}]`,
       name,
       hostPath: typeof hp.path === 'string' ? hp.path : '',
+      matchPath: typeof hp.path === 'string' ? posixHostPath(hp.path) : '',
       type: typeof hp.type === 'string' ? hp.type : '',
       mounts,
       writable: mounts.some((m) => m.writable),

@@ -21,7 +21,7 @@ export const containerRuntimeSocket = defineRule({
   check(_object, { view }) {
     const out: RuleFinding[] = [];
     for (const hp of view.hostPaths) {
-      if (hp.hostPath === '' || !isContainerRuntimeSocketPath(hp.hostPath)) continue;
+      if (hp.matchPath === '' || !isContainerRuntimeSocketPath(hp.matchPath)) continue;
       if (hp.mounts.length > 0 && hp.mounts.every((m) => m.container.fullHostAccess)) continue;
       out.push({
         path: jsonPath(hp.path, 'hostPath', 'path'),

@@ -16,9 +16,9 @@ export const hostPathWritable = defineRule({
   check(_object, { view }) {
     const out: RuleFinding[] = [];
     for (const hp of view.hostPaths) {
-      if (hp.hostPath === '') continue;
-      if (view.kindProfile.hostPaths && isHostPathAllowed(view.kindProfile, hp.hostPath, true)) continue;
-      if (isSensitiveWritePath(hp.hostPath)) continue;
+      if (hp.matchPath === '') continue;
+      if (view.kindProfile.hostPaths && isHostPathAllowed(view.kindProfile, hp.matchPath, true)) continue;
+      if (isSensitiveWritePath(hp.matchPath)) continue;
       for (const m of hp.mounts) {
         if (!m.writable || m.container.fullHostAccess) continue;
         out.push({

@@ -17,8 +17,9 @@ export const memoryLimitMissing = defineRule({
     {
       kinds: [NodeServiceKind.LOG_AGENT, NodeServiceKind.MONITORING_AGENT],
       severity: Severity.ERROR,
+      declaredOnly: true,
       reason:
-        'Log and metrics collectors buffer what they read (a backlog of log lines, a burst of series); without a limit a stuck output grows the buffer on every node at once. A hard line: the limit costs nothing but a restart.',
+        'Log and metrics collectors buffer what they read (a backlog of log lines, a burst of series); without a limit a stuck output grows the buffer on every node at once. A hard line for services declared with the kind annotation (the library sets a limit by default); vendor charts leave resources to the installer (`resources: {}`), so an inferred collector gets the default warning.',
     },
     {
       kinds: [NodeServiceKind.CNI_PLUGIN, NodeServiceKind.CSI_NODE, NodeServiceKind.KUBE_PROXY, NodeServiceKind.DEVICE_PLUGIN],

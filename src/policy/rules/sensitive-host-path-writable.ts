@@ -15,8 +15,8 @@ export const sensitiveHostPathWritable = defineRule({
   check(_object, { view }) {
     const out: RuleFinding[] = [];
     for (const hp of view.hostPaths) {
-      if (!hp.writable || hp.hostPath === '' || !isSensitiveWritePath(hp.hostPath)) continue;
-      if (view.kindProfile.hostPaths && isHostPathAllowed(view.kindProfile, hp.hostPath, true)) continue;
+      if (!hp.writable || hp.matchPath === '' || !isSensitiveWritePath(hp.matchPath)) continue;
+      if (view.kindProfile.hostPaths && isHostPathAllowed(view.kindProfile, hp.matchPath, true)) continue;
       for (const m of hp.mounts) {
         if (!m.writable || m.container.fullHostAccess) continue;
         out.push({
