@@ -68,7 +68,9 @@ async function lint(paths: readonly string[], options: LintOptions, io: CliIo, e
   const inputProblems = problems.map((p) => ({ file: p.file, line: p.line, column: p.column, message: p.message }));
   if (format === 'json') io.out(formatJson(report, sources, { quiet: options.quiet, problems: inputProblems }));
   else if (format === 'sarif') {
-    io.out(formatSarif(report, sources, { toolVersion: require('../../package.json').version, quiet: options.quiet, problems: inputProblems }));
+    io.out(
+      formatSarif(report, sources, { toolVersion: require('../../package.json').version, quiet: options.quiet, problems: inputProblems }),
+    );
   } else io.out(formatText(report, sources, { color: io.isTTY, quiet: options.quiet }));
   exit.code = problems.length > 0 ? 2 : report.errorCount > 0 ? 1 : 0;
 }

@@ -70,7 +70,8 @@ export interface ReadDocument {
 }
 
 /** A Go template action as Helm charts write them. */
-const TEMPLATE_ACTION = /\{\{-?\s*(?:\.Values|\.Release|\.Chart|\.Capabilities|\.Files|\$\.|include\s|template\s|toYaml|tpl\s|if\s|else|end\b|range\s|with\s|define\s|-?\s*\/\*)/;
+const TEMPLATE_ACTION =
+  /\{\{-?\s*(?:\.Values|\.Release|\.Chart|\.Capabilities|\.Files|\$\.|include\s|template\s|toYaml|tpl\s|if\s|else|end\b|range\s|with\s|define\s|-?\s*\/\*)/;
 
 /** Whether `line` is a document marker (`---` or `...` at column 0 followed by a space or the line end). */
 function markerAt(text: string, i: number, char: number): boolean {
@@ -213,9 +214,7 @@ export function* readDocuments(input: string, file: string): Generator<ReadDocum
         problem: problem(
           inTemplate ? ReadProblemKind.TEMPLATE : ReadProblemKind.SYNTAX,
           file,
-          inTemplate
-            ? `not YAML, probably an unrendered template ({{ … }}): ${e.reason}; render it first (helm template …)`
-            : e.reason,
+          inTemplate ? `not YAML, probably an unrendered template ({{ … }}): ${e.reason}; render it first (helm template …)` : e.reason,
           mark ? chunk.startLine + mark.line : line,
           mark ? mark.column + 1 : undefined,
         ),

@@ -116,7 +116,8 @@ function mappingEntry(node: PositionNode, key: string): { key: PositionNode; val
 /** The node itself, or the node it wraps (js-yaml reports a flow collection once more inside its own node). */
 function unwrap(node: PositionNode): PositionNode {
   let n = node;
-  while (n.children.length === 1 && n.children[0].result === n.result && typeof n.result === 'object' && n.result !== null) n = n.children[0];
+  while (n.children.length === 1 && n.children[0].result === n.result && typeof n.result === 'object' && n.result !== null)
+    n = n.children[0];
   return n;
 }
 

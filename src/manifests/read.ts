@@ -130,7 +130,14 @@ function checkText(text: string, file: string): { text?: string; problem?: ReadP
   return { text };
 }
 
-function pushValue(value: unknown, file: string, line: number, source: DocumentSource | undefined, at: PathSegment[], out: SourcedObject[]): void {
+function pushValue(
+  value: unknown,
+  file: string,
+  line: number,
+  source: DocumentSource | undefined,
+  at: PathSegment[],
+  out: SourcedObject[],
+): void {
   if (value === null || typeof value !== 'object') return;
   if (Array.isArray(value)) {
     value.forEach((item, i) => pushValue(item, file, line, source, [...at, i], out));

@@ -130,7 +130,8 @@ export function ruleConfigFromValue(value: unknown, source: string): RuleConfig 
     }
   }
   const written = value.rules ?? {};
-  if (!isObject(written)) throw new PolicyConfigError(`${source}: 'rules' must map rule ids to off, warning or error (has ${show(written)})`);
+  if (!isObject(written))
+    throw new PolicyConfigError(`${source}: 'rules' must map rule ids to off, warning or error (has ${show(written)})`);
   // YAML 1.1 (kubectl's, and this reader's) reads a plain `off` as the boolean false.
   const rules = Object.fromEntries(Object.entries(written).map(([id, level]) => [id, level === false ? RuleLevel.OFF : level]));
   const config: RuleConfig = { rules: rules as { [id: string]: RuleLevel }, imageRegistries: value.imageRegistries };

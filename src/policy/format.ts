@@ -247,31 +247,34 @@ export function formatSarif(report: PolicyReport, sources: readonly ManifestSour
     defaultConfiguration: { level: SARIF_LEVEL[r.severity] },
     properties: { category: r.category, suppressible: r.suppressible, tags: ['kubernetes', 'daemonset', r.category] },
   }));
-  const results = report.findings.filter((f) => shown(f, options.quiet)).map((f) => {
-    const source = sources[f.objectIndex];
-    const at = findingLocation(f, sources);
-    const physicalLocation: any = { artifactLocation: { uri: artifactUri(source?.file ?? '-') } };
-    if (at.line && at.line >= 1) physicalLocation.region = at.column ? { startLine: at.line, startColumn: at.column } : { startLine: at.line };
-    const objectName = `${f.object.kind}/${f.object.namespace ? `${f.object.namespace}/` : ''}${f.object.name}`;
-    const result: any = {
-      ruleId: f.ruleId,
-      ruleIndex: ruleIndex.get(f.ruleId),
-      level: SARIF_LEVEL[f.severity],
-      message: { text: `${describeObject(f.object)}: ${f.message} (at ${f.path}). Fix: ${f.fix}` },
-      locations: [
-        {
-          physicalLocation,
-          logicalLocations: [{ name: f.path, fullyQualifiedName: `${objectName}:${f.path}`, kind: 'member' }],
+  const results = report.findings
+    .filter((f) => shown(f, options.quiet))
+    .map((f) => {
+      const source = sources[f.objectIndex];
+      const at = findingLocation(f, sources);
+      const physicalLocation: any = { artifactLocation: { uri: artifactUri(source?.file ?? '-') } };
+      if (at.line && at.line >= 1)
+        physicalLocation.region = at.column ? { startLine: at.line, startColumn: at.column } : { startLine: at.line };
+      const objectName = `${f.object.kind}/${f.object.namespace ? `${f.object.namespace}/` : ''}${f.object.name}`;
+      const result: any = {
+        ruleId: f.ruleId,
+        ruleIndex: ruleIndex.get(f.ruleId),
+        level: SARIF_LEVEL[f.severity],
+        message: { text: `${describeObject(f.object)}: ${f.message} (at ${f.path}). Fix: ${f.fix}` },
+        locations: [
+          {
+            physicalLocation,
+            logicalLocations: [{ name: f.path, fullyQualifiedName: `${objectName}:${f.path}`, kind: 'member' }],
+          },
+        ],
+        partialFingerprints: {
+          'nodeServicesFinding/v1': createHash('sha256').update(`${f.ruleId}\u0000${objectName}\u0000${f.path}`).digest('hex').slice(0, 32),
         },
-      ],
-      partialFingerprints: {
-        'nodeServicesFinding/v1': createHash('sha256').update(`${f.ruleId}\u0000${objectName}\u0000${f.path}`).digest('hex').slice(0, 32),
-      },
-    };
-    if (f.suppressed) result.suppressions = [{ kind: 'inSource', justification: f.suppressionReason }];
-    result.properties = { nodeServiceKind: f.serviceKind, kindSource: f.kindSource };
-    return result;
-  });
+      };
+      if (f.suppressed) result.suppressions = [{ kind: 'inSource', justification: f.suppressionReason }];
+      result.properties = { nodeServiceKind: f.serviceKind, kindSource: f.kindSource };
+      return result;
+    });
   const problems = options.problems ?? [];
   const invocation: any = { executionSuccessful: problems.length === 0 };
   if (problems.length > 0) {

@@ -333,7 +333,17 @@ function shapeOf(object: any): {
 }
 
 /** Image names of CNI agents that mount no CNI directory of their own in some variants (Windows HostProcess). */
-const KNOWN_CNI_IMAGES = ['antrea-agent', 'antrea-agent-ubuntu', 'antrea-windows', 'cilium', 'flannel', 'kube-router', 'amazon-k8s-cni', 'multus-cni', 'weave-kube'];
+const KNOWN_CNI_IMAGES = [
+  'antrea-agent',
+  'antrea-agent-ubuntu',
+  'antrea-windows',
+  'cilium',
+  'flannel',
+  'kube-router',
+  'amazon-k8s-cni',
+  'multus-cni',
+  'weave-kube',
+];
 
 /** Image names of runtime-security and compliance agents. */
 const KNOWN_SECURITY_IMAGES = ['falco', 'tetragon', 'tracee', 'kube-bench', 'node-collector', 'sysdig', 'neuvector-enforcer'];
@@ -364,7 +374,10 @@ export function inferKind(object: any): { kind: NodeServiceKind; evidence: strin
   if (plugins) return { kind: NodeServiceKind.CSI_NODE, evidence: `host path ${plugins}` };
   const devicePlugins = under('/var/lib/kubelet/device-plugins');
   if (devicePlugins) return { kind: NodeServiceKind.DEVICE_PLUGIN, evidence: `host path ${devicePlugins}` };
-  if (names.some((n) => n === 'kube-proxy') || s.words.some((w) => w === 'kube-proxy' || w.endsWith('/kube-proxy') || w.startsWith('kube-proxy.exe'))) {
+  if (
+    names.some((n) => n === 'kube-proxy') ||
+    s.words.some((w) => w === 'kube-proxy' || w.endsWith('/kube-proxy') || w.startsWith('kube-proxy.exe'))
+  ) {
     return { kind: NodeServiceKind.KUBE_PROXY, evidence: 'the kube-proxy image or command' };
   }
   const cniPath = under('/opt/cni/bin') ?? under('/etc/cni/net.d') ?? s.hostPaths.find((h) => h === '/opt/cni' || h === '/etc/cni');

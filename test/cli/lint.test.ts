@@ -215,7 +215,10 @@ describe('node-services lint: input like kubectl', () => {
     [
       'binary garbage named .yaml',
       (dir: string) => {
-        fs.writeFileSync(path.join(dir, 'image.yaml'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d]));
+        fs.writeFileSync(
+          path.join(dir, 'image.yaml'),
+          Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d]),
+        );
         return path.join(dir, 'image.yaml');
       },
       /image\.yaml:3:1: binary data, not YAML or JSON/,
@@ -244,7 +247,9 @@ describe('node-services lint: input like kubectl', () => {
     );
     const run = await lint([file]);
     expect(run.code).toBe(2);
-    expect(run.err).toBe(`node-services: ${file}:1:1: unrendered Helm template ({{ … }}); render it first (helm template …) and lint the output\n`);
+    expect(run.err).toBe(
+      `node-services: ${file}:1:1: unrendered Helm template ({{ … }}); render it first (helm template …) and lint the output\n`,
+    );
   });
 
   test('Helm output quirks are read like kubectl: # Source comments, empty documents, --- # comment, ..., CRLF, BOM', async () => {
@@ -342,7 +347,11 @@ describe('node-services lint: readable output', () => {
     expect(text.out).toContain('kind: cni-plugin (inferred from hostNetwork and host path /opt/cni/bin)');
     expect(text.out).toContain('kinds: 1 cni-plugin (inferred)');
     const json = JSON.parse((await lint(['-o', 'json', '-'], { stdin })).out);
-    expect(json.objects[0]).toMatchObject({ serviceKind: 'cni-plugin', kindSource: 'inferred', kindEvidence: 'hostNetwork and host path /opt/cni/bin' });
+    expect(json.objects[0]).toMatchObject({
+      serviceKind: 'cni-plugin',
+      kindSource: 'inferred',
+      kindEvidence: 'hostNetwork and host path /opt/cni/bin',
+    });
     expect(json.findings.every((f: any) => f.serviceKind === 'cni-plugin')).toBe(true);
     const sarif = JSON.parse((await lint(['-o', 'sarif', '-'], { stdin })).out);
     expect(sarif.runs[0].results[0].properties).toEqual({ nodeServiceKind: 'cni-plugin', kindSource: 'inferred' });

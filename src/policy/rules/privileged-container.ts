@@ -28,7 +28,9 @@ export const privilegedContainer = defineRule({
       } else if (c.hostProcess) {
         const own = c.securityContext.windowsOptions?.hostProcess === true;
         out.push({
-          path: own ? jsonPath(c.path, 'securityContext', 'windowsOptions', 'hostProcess') : jsonPath(view.podPath, 'securityContext', 'windowsOptions', 'hostProcess'),
+          path: own
+            ? jsonPath(c.path, 'securityContext', 'windowsOptions', 'hostProcess')
+            : jsonPath(view.podPath, 'securityContext', 'windowsOptions', 'hostProcess'),
           message: `container '${c.name}' is a Windows HostProcess container (the Windows equivalent of privileged)`,
         });
       }

@@ -17,6 +17,11 @@ export const readinessProbeMissing = defineRule({
     const probed = (c: { container: any }) => c.container.readinessProbe !== undefined && c.container.readinessProbe !== null;
     if (running.length === 0 || running.some(probed)) return [];
     const names = running.map((c) => `'${c.name}'`).join(', ');
-    return [{ path: jsonPath(running[0].path, 'readinessProbe'), message: `no container (${names}) has a readiness probe, so a pod is Ready as soon as it starts` }];
+    return [
+      {
+        path: jsonPath(running[0].path, 'readinessProbe'),
+        message: `no container (${names}) has a readiness probe, so a pod is Ready as soon as it starts`,
+      },
+    ];
   },
 });

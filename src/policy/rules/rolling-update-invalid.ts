@@ -82,7 +82,10 @@ function kruiseFields(ru: Record<string, any>): RuleFinding[] {
     });
   }
   if (ru.partition !== undefined && ru.partition !== null && !(Number.isInteger(ru.partition) && ru.partition >= 0)) {
-    out.push({ path: jsonPath(BASE, 'rollingUpdate', 'partition'), message: `partition ${show(ru.partition)} is not a non-negative integer` });
+    out.push({
+      path: jsonPath(BASE, 'rollingUpdate', 'partition'),
+      message: `partition ${show(ru.partition)} is not a non-negative integer`,
+    });
   }
   if (ru.paused !== undefined && ru.paused !== null && typeof ru.paused !== 'boolean') {
     out.push({ path: jsonPath(BASE, 'rollingUpdate', 'paused'), message: `paused ${show(ru.paused)} is not a boolean` });

@@ -18,7 +18,12 @@ export const seccompProfileMissing = defineRule({
     if (missing.length === 0) return [];
     if (missing.length === 1) {
       const c = missing[0];
-      return [{ path: jsonPath(c.path, 'securityContext', 'seccompProfile'), message: `container '${c.name}' has no seccomp profile and the pod sets none` }];
+      return [
+        {
+          path: jsonPath(c.path, 'securityContext', 'seccompProfile'),
+          message: `container '${c.name}' has no seccomp profile and the pod sets none`,
+        },
+      ];
     }
     // one cause, one finding: the pod-level profile is the one fix for every container
     return [
