@@ -92,7 +92,9 @@ const EXPECTED: Array<[string, string, string, string[]]> = [
       'memory-limit-missing',
       'memory-request-missing',
       'privilege-escalation-allowed',
+      'run-as-non-root',
       'seccomp-profile-missing',
+      'service-account-rbac',
       'writable-root-filesystem',
     ],
   ],
@@ -145,6 +147,7 @@ const EXPECTED: Array<[string, string, string, string[]]> = [
     'inferred',
     [
       'capabilities-not-dropped',
+      'deprecated-service-account-field',
       'host-path-type-missing',
       'host-path-writable',
       'privilege-escalation-allowed',
@@ -207,7 +210,14 @@ const EXPECTED: Array<[string, string, string, string[]]> = [
     'metallb-speaker.yaml',
     'node-service',
     'default',
-    ['cpu-request-missing', 'host-network-dns-policy', 'memory-limit-missing', 'memory-request-missing', 'seccomp-profile-missing'],
+    [
+      'cpu-request-missing',
+      'host-network-dns-policy',
+      'memory-limit-missing',
+      'memory-request-missing',
+      'run-as-non-root',
+      'seccomp-profile-missing',
+    ],
   ],
   ['multus-thick.yaml', 'cni-plugin', 'inferred', ['host-path-type-missing', 'priority-class-missing', 'readiness-probe-missing']],
   [

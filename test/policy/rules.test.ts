@@ -44,6 +44,19 @@ const sidecarInit = (ds: any, extra: any = {}) => {
   ];
 };
 
+/** A ServiceAccount fluent-bit in logging with a ClusterRole of one rule bound to it. */
+const rbacFor = (rule: any) => [
+  { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'fluent-bit', namespace: 'logging' } },
+  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'fluent-bit' }, rules: [rule] },
+  {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    metadata: { name: 'fluent-bit' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'fluent-bit' },
+    subjects: [{ kind: 'ServiceAccount', name: 'fluent-bit', namespace: 'logging' }],
+  },
+];
+
 const C0 = 'spec.template.spec.containers[0]';
 const POD = 'spec.template.spec';
 
@@ -517,8 +530,19 @@ const nonCompliant: BadCase[] = [
   },
   {
     rule: 'host-path-type-missing',
-    name: 'no type',
+    name: 'no type on a read-only mount is advice',
     mutate: (ds) => delete podOf(ds).volumes[0].hostPath.type,
+    path: `${POD}.volumes[0].hostPath.type`,
+    message: /varlog.*read-only/,
+    severity: 'info',
+  },
+  {
+    rule: 'host-path-type-missing',
+    name: 'no type on a writable mount',
+    mutate: (ds) => {
+      delete podOf(ds).volumes[0].hostPath.type;
+      mainContainer(ds).volumeMounts[0].readOnly = false;
+    },
     path: `${POD}.volumes[0].hostPath.type`,
     message: /varlog/,
   },
@@ -527,6 +551,7 @@ const nonCompliant: BadCase[] = [
     name: 'empty type',
     mutate: (ds) => (podOf(ds).volumes[0].hostPath.type = ''),
     path: `${POD}.volumes[0].hostPath.type`,
+    severity: 'info',
   },
   {
     rule: 'privileged-container',
@@ -632,8 +657,9 @@ const nonCompliant: BadCase[] = [
   },
   {
     rule: 'writable-root-filesystem',
-    name: 'init container without it',
-    mutate: (ds) => sidecarInit(ds, { securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } } }),
+    name: 'restartable sidecar without it',
+    mutate: (ds) =>
+      sidecarInit(ds, { restartPolicy: 'Always', securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } } }),
     path: 'spec.template.spec.initContainers[0].securityContext.readOnlyRootFilesystem',
   },
   {
@@ -842,6 +868,225 @@ const nonCompliant: BadCase[] = [
     message: /ClusterFirst/,
     severity: 'info',
   },
+  // Checks of item: windows, API fields, identity
+  {
+    rule: 'container-fields-invalid',
+    name: 'imagePullPolicy in lower case',
+    mutate: (ds) => (mainContainer(ds).imagePullPolicy = 'always'),
+    path: `${C0}.imagePullPolicy`,
+    message: /'always'/,
+  },
+  {
+    rule: 'container-fields-invalid',
+    name: 'a GPU requested without a limit',
+    mutate: (ds) => (mainContainer(ds).resources.requests['nvidia.com/gpu'] = 1),
+    path: `${C0}.resources.requests['nvidia.com/gpu']`,
+    message: /needs a limit/,
+  },
+  {
+    rule: 'container-fields-invalid',
+    name: 'a GPU request different from its limit',
+    mutate: (ds) =>
+      Object.assign(mainContainer(ds).resources, {
+        requests: { cpu: '1', memory: '1Gi', 'nvidia.com/gpu': 1 },
+        limits: { memory: '1Gi', 'nvidia.com/gpu': 2 },
+      }),
+    path: `${C0}.resources.requests['nvidia.com/gpu']`,
+    message: /must equal its limit/,
+  },
+  {
+    rule: 'container-fields-invalid',
+    name: 'huge pages without cpu or memory',
+    mutate: (ds) => (mainContainer(ds).resources = { limits: { 'hugepages-2Mi': '64Mi' } }),
+    path: `${C0}.resources.requests`,
+    message: /huge pages need a cpu or memory/,
+  },
+  {
+    rule: 'pod-fields-invalid',
+    name: 'dnsPolicy None without dnsConfig',
+    mutate: (ds) => (podOf(ds).dnsPolicy = 'None'),
+    path: `${POD}.dnsPolicy`,
+    message: /needs a dnsConfig/,
+  },
+  {
+    rule: 'pod-fields-invalid',
+    name: 'unknown dnsPolicy',
+    mutate: (ds) => (podOf(ds).dnsPolicy = 'ClusterFirstWithHostNetwork'),
+    path: `${POD}.dnsPolicy`,
+    message: /ClusterFirstWithHostNetwork/,
+  },
+  {
+    rule: 'pod-fields-invalid',
+    name: 'priorityClassName with upper case',
+    mutate: (ds) => (podOf(ds).priorityClassName = 'System-Node-Critical'),
+    path: `${POD}.priorityClassName`,
+    message: /System-Node-Critical/,
+  },
+  {
+    rule: 'pod-fields-invalid',
+    name: 'runtimeClassName with an underscore',
+    mutate: (ds) => (podOf(ds).runtimeClassName = 'nvidia_runtime'),
+    path: `${POD}.runtimeClassName`,
+  },
+  {
+    rule: 'pod-fields-invalid',
+    name: 'malformed sysctl name',
+    mutate: (ds) => (podOf(ds).securityContext.sysctls = [{ name: 'net..ipv4', value: '1' }]),
+    path: `${POD}.securityContext.sysctls[0].name`,
+    message: /net\.\.ipv4/,
+  },
+  {
+    rule: 'env-var-invalid',
+    name: 'unsupported fieldRef path',
+    mutate: (ds) => (mainContainer(ds).env[0].valueFrom.fieldRef.fieldPath = 'spec.nodename'),
+    path: `${C0}.env[0].valueFrom.fieldRef.fieldPath`,
+    message: /did you mean 'spec\.nodeName'/,
+  },
+  {
+    rule: 'windows-fields-invalid',
+    name: 'seccomp and capabilities on a Windows pod',
+    kind: 'node-service',
+    mutate: (ds) => (podOf(ds).os = { name: 'windows' }),
+    path: `${POD}.securityContext.seccompProfile`,
+    message: /Linux-only/,
+  },
+  {
+    rule: 'windows-fields-invalid',
+    name: 'container capabilities on a Windows pod',
+    kind: 'node-service',
+    mutate: (ds) => (podOf(ds).os = { name: 'windows' }),
+    path: `${C0}.securityContext.capabilities`,
+  },
+  {
+    rule: 'windows-fields-invalid',
+    name: 'HostProcess without hostNetwork',
+    kind: 'node-service',
+    mutate: (ds) => {
+      podOf(ds).securityContext = { windowsOptions: { hostProcess: true } };
+      mainContainer(ds).securityContext = {};
+    },
+    path: `${POD}.hostNetwork`,
+    message: /need hostNetwork: true/,
+  },
+  {
+    rule: 'windows-fields-invalid',
+    name: 'one HostProcess container and one plain',
+    kind: 'node-service',
+    mutate: (ds) => {
+      podOf(ds).hostNetwork = true;
+      mainContainer(ds).securityContext = { windowsOptions: { hostProcess: true } };
+      podOf(ds).containers.push({ name: 'sidecar', image: 'example/sidecar:1.0' });
+    },
+    path: `${POD}.containers[1].securityContext.windowsOptions.hostProcess`,
+    message: /all containers of a pod must be/,
+  },
+  {
+    rule: 'run-as-non-root',
+    name: 'a generic service without runAsNonRoot',
+    kind: 'node-service',
+    mutate: () => undefined,
+    path: `${C0}.securityContext.runAsNonRoot`,
+    message: /may run as root/,
+  },
+  {
+    rule: 'run-as-non-root',
+    name: 'a monitoring agent with runAsUser 0',
+    kind: 'monitoring-agent',
+    mutate: (ds) => (podOf(ds).securityContext.runAsUser = 0),
+    path: `${C0}.securityContext.runAsNonRoot`,
+    message: /runs as root/,
+  },
+  {
+    rule: 'probe-port-undeclared',
+    name: 'readiness on an undeclared port name',
+    mutate: (ds) => (mainContainer(ds).readinessProbe.httpGet.port = 'metrics'),
+    path: `${C0}.readinessProbe.httpGet.port`,
+    message: /'metrics'.*declares 'http'/,
+  },
+  {
+    rule: 'duplicate-env-var',
+    name: 'NODE_NAME twice',
+    mutate: (ds) => mainContainer(ds).env.push({ name: 'NODE_NAME', value: 'x' }),
+    path: `${C0}.env[1].name`,
+    message: /first at env\[0\]/,
+  },
+  {
+    rule: 'deprecated-service-account-field',
+    name: 'serviceAccount differing from serviceAccountName',
+    mutate: (ds) => Object.assign(podOf(ds), { serviceAccount: 'old', serviceAccountName: 'fluent-bit' }),
+    path: `${POD}.serviceAccount`,
+    message: /differs/,
+  },
+  {
+    rule: 'unsafe-sysctl',
+    name: 'net.core.somaxconn',
+    mutate: (ds) => (podOf(ds).securityContext.sysctls = [{ name: 'net.core.somaxconn', value: '1024' }]),
+    path: `${POD}.securityContext.sysctls[0].name`,
+    message: /somaxconn/,
+  },
+  {
+    rule: 'service-account-missing',
+    name: 'bound by a RoleBinding but never created',
+    mutate: (ds) => (podOf(ds).serviceAccountName = 'fluent-bit'),
+    others: [
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRoleBinding',
+        metadata: { name: 'fluent-bit' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'fluent-bit' },
+        subjects: [{ kind: 'ServiceAccount', name: 'fluent-bit', namespace: 'logging' }],
+      },
+    ],
+    path: `${POD}.serviceAccountName`,
+    message: /binds roles to it/,
+  },
+  {
+    rule: 'service-account-missing',
+    name: 'not in the input and not bound: advice',
+    mutate: (ds) => (podOf(ds).serviceAccountName = 'fluent-bit'),
+    path: `${POD}.serviceAccountName`,
+    severity: 'info',
+  },
+  {
+    rule: 'service-account-rbac',
+    name: 'wildcard verbs',
+    mutate: (ds) => (podOf(ds).serviceAccountName = 'fluent-bit'),
+    others: rbacFor({ apiGroups: [''], resources: ['pods'], verbs: ['*'] }),
+    path: `${POD}.serviceAccountName`,
+    message: /wildcard/,
+  },
+  {
+    rule: 'service-account-rbac',
+    name: 'reading Secrets',
+    mutate: (ds) => (podOf(ds).serviceAccountName = 'fluent-bit'),
+    others: rbacFor({ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list'] }),
+    path: `${POD}.serviceAccountName`,
+    message: /reads Secrets/,
+  },
+  {
+    rule: 'service-account-rbac',
+    name: 'pods/exec',
+    mutate: (ds) => (podOf(ds).serviceAccountName = 'fluent-bit'),
+    others: rbacFor({ apiGroups: [''], resources: ['pods/exec'], verbs: ['create'] }),
+    path: `${POD}.serviceAccountName`,
+    message: /pods\/exec/,
+  },
+  {
+    rule: 'service-account-rbac',
+    name: 'impersonate',
+    mutate: (ds) => (podOf(ds).serviceAccountName = 'fluent-bit'),
+    others: rbacFor({ apiGroups: [''], resources: ['users'], verbs: ['impersonate'] }),
+    path: `${POD}.serviceAccountName`,
+    message: /impersonate/,
+  },
+  {
+    rule: 'service-account-rbac',
+    name: 'nodes/proxy',
+    mutate: (ds) => (podOf(ds).serviceAccountName = 'fluent-bit'),
+    others: rbacFor({ apiGroups: [''], resources: ['nodes/proxy'], verbs: ['get'] }),
+    path: `${POD}.serviceAccountName`,
+    message: /nodes\/proxy/,
+  },
   // Fit
   {
     rule: 'no-node-local-need',
@@ -924,6 +1169,94 @@ const nonCompliant: BadCase[] = [
 ];
 
 const compliant: Case[] = [
+  {
+    rule: 'container-fields-invalid',
+    name: 'IfNotPresent and a GPU limit alone',
+    mutate: (ds) =>
+      Object.assign(mainContainer(ds), {
+        imagePullPolicy: 'IfNotPresent',
+        resources: { requests: { cpu: '1', memory: '1Gi' }, limits: { memory: '1Gi', 'nvidia.com/gpu': 1 } },
+      }),
+  },
+  {
+    rule: 'pod-fields-invalid',
+    name: 'dnsPolicy None with a nameserver',
+    mutate: (ds) =>
+      Object.assign(podOf(ds), {
+        dnsPolicy: 'None',
+        dnsConfig: { nameservers: ['169.254.20.10'] },
+        priorityClassName: 'system-node-critical',
+      }),
+  },
+  { rule: 'windows-fields-invalid', name: 'a Linux pod may set Linux fields', mutate: () => undefined },
+  {
+    rule: 'windows-fields-invalid',
+    name: 'a HostProcess pod on the host network without Linux fields',
+    kind: 'node-service',
+    mutate: (ds) => {
+      podOf(ds).os = { name: 'windows' };
+      podOf(ds).hostNetwork = true;
+      podOf(ds).securityContext = { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' } };
+      mainContainer(ds).securityContext = {};
+    },
+  },
+  {
+    rule: 'run-as-non-root',
+    name: 'a log agent reads root-owned logs as root by design',
+    mutate: (ds) => (podOf(ds).securityContext.runAsUser = 0),
+  },
+  {
+    rule: 'writable-root-filesystem',
+    name: 'a plain init container runs to completion first',
+    mutate: (ds) => sidecarInit(ds, { securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } } }),
+  },
+  {
+    rule: 'run-as-non-root',
+    name: 'runAsUser 65534 on the pod',
+    kind: 'node-service',
+    mutate: (ds) => (podOf(ds).securityContext.runAsUser = 65534),
+  },
+  {
+    rule: 'run-as-non-root',
+    name: 'privileged containers are covered by the privileged finding',
+    kind: 'node-service',
+    mutate: (ds) => Object.assign(mainContainer(ds).securityContext, { privileged: true, allowPrivilegeEscalation: true }),
+  },
+  {
+    rule: 'probe-port-undeclared',
+    name: 'a declared name and a number',
+    mutate: (ds) => (mainContainer(ds).livenessProbe.httpGet.port = 2020),
+  },
+  { rule: 'duplicate-env-var', name: 'distinct names', mutate: (ds) => mainContainer(ds).env.push({ name: 'LOG_LEVEL', value: 'info' }) },
+  {
+    rule: 'deprecated-service-account-field',
+    name: 'serviceAccountName only',
+    mutate: (ds) => (podOf(ds).serviceAccountName = 'fluent-bit'),
+  },
+  {
+    rule: 'unsafe-sysctl',
+    name: 'a safe sysctl',
+    mutate: (ds) => (podOf(ds).securityContext.sysctls = [{ name: 'net.ipv4.ip_local_port_range', value: '32768 60999' }]),
+  },
+  { rule: 'service-account-missing', name: 'the default ServiceAccount', mutate: () => undefined },
+  {
+    rule: 'service-account-missing',
+    name: 'shipped with the DaemonSet',
+    mutate: (ds) => (podOf(ds).serviceAccountName = 'fluent-bit'),
+    others: [{ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'fluent-bit', namespace: 'logging' } }],
+  },
+  {
+    rule: 'service-account-rbac',
+    name: 'get/list/watch on pods and namespaces',
+    mutate: (ds) => (podOf(ds).serviceAccountName = 'fluent-bit'),
+    others: rbacFor({ apiGroups: [''], resources: ['pods', 'namespaces'], verbs: ['get', 'list', 'watch'] }),
+  },
+  {
+    rule: 'service-account-rbac',
+    name: 'a role bound to another ServiceAccount',
+    mutate: (ds) => (podOf(ds).serviceAccountName = 'other'),
+    others: rbacFor({ apiGroups: [''], resources: ['secrets'], verbs: ['*'] }),
+  },
   { rule: 'daemonset-api-version', name: 'apps/v1', mutate: () => undefined },
   {
     rule: 'daemonset-spec-invalid',
