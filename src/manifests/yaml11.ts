@@ -51,6 +51,8 @@ const FLOAT_NAN = /^\.(?:nan|NaN|NAN)$/;
 export function yaml11Float(text: string): number | undefined {
   if (FLOAT_NAN.test(text)) return NaN;
   if (FLOAT_INF.test(text)) return text.startsWith('-') ? -Infinity : Infinity;
+  // go-yaml reads a number only from a plain scalar that starts like one (a sign, a digit or a dot)
+  if (!/^[-+]?[0-9.]/.test(text)) return undefined;
   const plain = text.replace(/_/g, '');
   return FLOAT.test(plain) ? parseFloat(plain) : undefined;
 }

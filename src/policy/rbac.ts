@@ -10,8 +10,10 @@ import type { PodView } from './types';
 export function serviceAccountOf(view: PodView): { name: string; namespace: string | undefined; field: string } {
   const pod = view.pod;
   const ns = typeof view.metadata.namespace === 'string' && view.metadata.namespace !== '' ? view.metadata.namespace : undefined;
-  if (typeof pod.serviceAccountName === 'string' && pod.serviceAccountName !== '') return { name: pod.serviceAccountName, namespace: ns, field: 'serviceAccountName' };
-  if (typeof pod.serviceAccount === 'string' && pod.serviceAccount !== '') return { name: pod.serviceAccount, namespace: ns, field: 'serviceAccount' };
+  if (typeof pod.serviceAccountName === 'string' && pod.serviceAccountName !== '')
+    return { name: pod.serviceAccountName, namespace: ns, field: 'serviceAccountName' };
+  if (typeof pod.serviceAccount === 'string' && pod.serviceAccount !== '')
+    return { name: pod.serviceAccount, namespace: ns, field: 'serviceAccount' };
   return { name: 'default', namespace: ns, field: 'serviceAccountName' };
 }
 
@@ -22,7 +24,9 @@ function sameNamespace(a: unknown, b: string | undefined): boolean {
 
 /** Whether the input holds a ServiceAccount with this name (and namespace). */
 export function hasServiceAccount(manifests: readonly any[], name: string, namespace: string | undefined): boolean {
-  return manifests.some((m) => m?.kind === 'ServiceAccount' && m?.metadata?.name === name && sameNamespace(m?.metadata?.namespace, namespace));
+  return manifests.some(
+    (m) => m?.kind === 'ServiceAccount' && m?.metadata?.name === name && sameNamespace(m?.metadata?.namespace, namespace),
+  );
 }
 
 /** Whether a (Cluster)RoleBinding of the input names the ServiceAccount as a subject. */
@@ -32,7 +36,9 @@ export function isBindingSubject(manifests: readonly any[], name: string, namesp
       (b?.kind === 'RoleBinding' || b?.kind === 'ClusterRoleBinding') &&
       asArray(b.subjects)
         .map(asObject)
-        .some((s) => s.kind === 'ServiceAccount' && s.name === name && sameNamespace(s.namespace ?? asObject(b.metadata).namespace, namespace)),
+        .some(
+          (s) => s.kind === 'ServiceAccount' && s.name === name && sameNamespace(s.namespace ?? asObject(b.metadata).namespace, namespace),
+        ),
   );
 }
 
@@ -60,7 +66,10 @@ export function boundRules(manifests: readonly any[], name: string, namespace: s
     const bindingNs = asObject(b.metadata).namespace;
     const subjects = asArray(b.subjects).map(asObject);
     const matches = subjects.some(
-      (s) => s.kind === 'ServiceAccount' && s.name === name && sameNamespace(s.namespace ?? (b.kind === 'RoleBinding' ? bindingNs : undefined), namespace),
+      (s) =>
+        s.kind === 'ServiceAccount' &&
+        s.name === name &&
+        sameNamespace(s.namespace ?? (b.kind === 'RoleBinding' ? bindingNs : undefined), namespace),
     );
     if (!matches) continue;
     const ref = asObject(b.roleRef);
@@ -71,7 +80,10 @@ export function boundRules(manifests: readonly any[], name: string, namespace: s
         (ref.kind === 'ClusterRole' || sameNamespace(r?.metadata?.namespace, typeof bindingNs === 'string' ? bindingNs : undefined)),
     );
     if (!role) continue;
-    const roleName = ref.kind === 'ClusterRole' ? `ClusterRole ${ref.name}` : `Role ${role.metadata?.namespace ? `${role.metadata.namespace}/` : ''}${ref.name}`;
+    const roleName =
+      ref.kind === 'ClusterRole'
+        ? `ClusterRole ${ref.name}`
+        : `Role ${role.metadata?.namespace ? `${role.metadata.namespace}/` : ''}${ref.name}`;
     asArray(role.rules).forEach((raw, index) => {
       const r = asObject(raw);
       out.push({
@@ -93,13 +105,15 @@ export function ruleDangers(r: BoundRule): string[] {
   const out: string[] = [];
   const core = r.apiGroups.includes('') || r.apiGroups.includes('*');
   const any = (list: string[], ...values: string[]) => list.includes('*') || values.some((v) => list.includes(v));
-  if (r.verbs.includes('*') || r.resources.includes('*') || r.apiGroups.includes('*')) out.push('a wildcard (*) grants every current and future permission it covers');
+  if (r.verbs.includes('*') || r.resources.includes('*') || r.apiGroups.includes('*'))
+    out.push('a wildcard (*) grants every current and future permission it covers');
   if (core && any(r.resources, 'secrets') && any(r.verbs, 'get', 'list', 'watch')) {
     out.push(`reads Secrets${r.resourceNames.length > 0 ? ` (${r.resourceNames.join(', ')})` : ' in every namespace it is bound in'}`);
   }
-  if (core && any(r.resources, 'pods/exec', 'pods/attach') && any(r.verbs, 'create', 'get')) out.push('pods/exec runs commands in any pod it reaches');
+  if (core && any(r.resources, 'pods/exec', 'pods/attach') && any(r.verbs, 'create', 'get'))
+    out.push('pods/exec runs commands in any pod it reaches');
   const escalating = ['escalate', 'bind', 'impersonate'].filter((v) => r.verbs.includes(v));
   if (escalating.length > 0) out.push(`${escalating.join(', ')} lets it grant itself (or act as) more than it has`);
-  if (core && any(r.resources, 'nodes/proxy')) out.push("nodes/proxy reaches the kubelet API of every node (exec into any pod there)");
+  if (core && any(r.resources, 'nodes/proxy')) out.push('nodes/proxy reaches the kubelet API of every node (exec into any pod there)');
   return out;
 }

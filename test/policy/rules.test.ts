@@ -1087,6 +1087,25 @@ const nonCompliant: BadCase[] = [
     path: `${POD}.serviceAccountName`,
     message: /nodes\/proxy/,
   },
+  {
+    rule: 'rolling-update-invalid',
+    name: 'Kruise rollingUpdate type not Standard, Surging or InPlaceIfPossible',
+    mutate: (ds) => {
+      ds.apiVersion = 'apps.kruise.io/v1alpha1';
+      ds.spec.updateStrategy.rollingUpdate = { type: 'Fast', partition: -1 };
+    },
+    path: 'spec.updateStrategy.rollingUpdate.type',
+    message: /'Fast'/,
+  },
+  {
+    rule: 'rolling-update-invalid',
+    name: 'Kruise partition below zero',
+    mutate: (ds) => {
+      ds.apiVersion = 'apps.kruise.io/v1alpha1';
+      ds.spec.updateStrategy.rollingUpdate = { partition: -1 };
+    },
+    path: 'spec.updateStrategy.rollingUpdate.partition',
+  },
   // Fit
   {
     rule: 'no-node-local-need',
@@ -1169,6 +1188,27 @@ const nonCompliant: BadCase[] = [
 ];
 
 const compliant: Case[] = [
+  {
+    rule: 'rolling-update-invalid',
+    name: 'an empty type defaults to RollingUpdate before validation',
+    mutate: (ds) => (ds.spec.updateStrategy.type = ''),
+  },
+  {
+    rule: 'rolling-update-invalid',
+    name: 'a Kruise Advanced DaemonSet with partition, selector and surge next to unavailability',
+    mutate: (ds) => {
+      ds.apiVersion = 'apps.kruise.io/v1alpha1';
+      ds.spec.updateStrategy.rollingUpdate = {
+        type: 'Surging',
+        partition: 5,
+        maxSurge: 1,
+        maxUnavailable: 1,
+        paused: false,
+        selector: { matchLabels: { canary: 'true' } },
+      };
+    },
+  },
+  { rule: 'daemonset-api-version', name: 'an OpenKruise Advanced DaemonSet', mutate: (ds) => (ds.apiVersion = 'apps.kruise.io/v1alpha1') },
   {
     rule: 'container-fields-invalid',
     name: 'IfNotPresent and a GPU limit alone',

@@ -26,7 +26,8 @@ export const containerFieldsInvalid = defineRule({
       const policy = c.container.imagePullPolicy;
       if (policy !== undefined && policy !== null) {
         const err = imagePullPolicyError(policy);
-        if (err) out.push({ path: jsonPath(c.path, 'imagePullPolicy'), message: `container '${c.name}' imagePullPolicy ${show(policy)} ${err}` });
+        if (err)
+          out.push({ path: jsonPath(c.path, 'imagePullPolicy'), message: `container '${c.name}' imagePullPolicy ${show(policy)} ${err}` });
       }
       const resources = asObject(c.container.resources);
       const problems = resourceRequirementsProblems(asObject(resources.requests), asObject(resources.limits));

@@ -23,7 +23,10 @@ export const duplicateEnvVar = defineRule({
           seen.set(name, i);
           return;
         }
-        out.push({ path: jsonPath(c.path, 'env', i, 'name'), message: `container '${c.name}' defines env '${name}' again (first at env[${first}]); the last one wins` });
+        out.push({
+          path: jsonPath(c.path, 'env', i, 'name'),
+          message: `container '${c.name}' defines env '${name}' again (first at env[${first}]); the last one wins`,
+        });
       });
     }
     return out;

@@ -19,7 +19,10 @@ export const podFieldsInvalid = defineRule({
       const err = dnsPolicyError(pod.dnsPolicy);
       if (err) out.push({ path: jsonPath(view.podPath, 'dnsPolicy'), message: `dnsPolicy ${show(pod.dnsPolicy)} ${err}` });
     }
-    const dnsErr = dnsConfigError(pod.dnsPolicy, pod.dnsConfig === undefined || pod.dnsConfig === null ? undefined : asObject(pod.dnsConfig));
+    const dnsErr = dnsConfigError(
+      pod.dnsPolicy,
+      pod.dnsConfig === undefined || pod.dnsConfig === null ? undefined : asObject(pod.dnsConfig),
+    );
     if (dnsErr) out.push({ path: jsonPath(view.podPath, pod.dnsConfig ? 'dnsConfig' : 'dnsPolicy'), message: dnsErr });
     for (const [field, error] of [
       ['priorityClassName', priorityClassNameError],

@@ -26,7 +26,10 @@ export const unsafeSysctl = defineRule({
     asArray(view.podSecurityContext.sysctls).forEach((raw, i) => {
       const name = asObject(raw).name;
       if (typeof name !== 'string' || SAFE_SYSCTLS.includes(name)) return;
-      out.push({ path: jsonPath(view.podPath, 'securityContext', 'sysctls', i, 'name'), message: `sysctl ${show(name)} is not in the safe set` });
+      out.push({
+        path: jsonPath(view.podPath, 'securityContext', 'sysctls', i, 'name'),
+        message: `sysctl ${show(name)} is not in the safe set`,
+      });
     });
     return out;
   },

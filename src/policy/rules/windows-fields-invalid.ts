@@ -2,7 +2,16 @@ import { asObject, jsonPath } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 
 /** Pod-level fields the API server rejects with `spec.os.name: windows` (validateWindows, 1.28). */
-const LINUX_POD_FIELDS = ['seLinuxOptions', 'seccompProfile', 'runAsUser', 'runAsGroup', 'fsGroup', 'fsGroupChangePolicy', 'supplementalGroups', 'sysctls'];
+const LINUX_POD_FIELDS = [
+  'seLinuxOptions',
+  'seccompProfile',
+  'runAsUser',
+  'runAsGroup',
+  'fsGroup',
+  'fsGroupChangePolicy',
+  'supplementalGroups',
+  'sysctls',
+];
 /** Container-level fields the API server rejects with `spec.os.name: windows`. */
 const LINUX_CONTAINER_FIELDS = [
   'seLinuxOptions',
@@ -33,11 +42,18 @@ export const windowsFieldsInvalid = defineRule({
     const out: RuleFinding[] = [];
     if (view.osWindows) {
       for (const field of LINUX_POD_FIELDS) {
-        if (set(view.podSecurityContext[field]) && !(Array.isArray(view.podSecurityContext[field]) && view.podSecurityContext[field].length === 0)) {
-          out.push({ path: jsonPath(view.podPath, 'securityContext', field), message: `securityContext.${field} is Linux-only and rejected with spec.os.name windows` });
+        if (
+          set(view.podSecurityContext[field]) &&
+          !(Array.isArray(view.podSecurityContext[field]) && view.podSecurityContext[field].length === 0)
+        ) {
+          out.push({
+            path: jsonPath(view.podPath, 'securityContext', field),
+            message: `securityContext.${field} is Linux-only and rejected with spec.os.name windows`,
+          });
         }
       }
-      if (set(view.pod.hostUsers)) out.push({ path: jsonPath(view.podPath, 'hostUsers'), message: 'hostUsers is Linux-only and rejected with spec.os.name windows' });
+      if (set(view.pod.hostUsers))
+        out.push({ path: jsonPath(view.podPath, 'hostUsers'), message: 'hostUsers is Linux-only and rejected with spec.os.name windows' });
       for (const c of view.containers) {
         for (const field of LINUX_CONTAINER_FIELDS) {
           if (set(c.securityContext[field])) {
@@ -52,7 +68,10 @@ export const windowsFieldsInvalid = defineRule({
     const hostProcess = view.containers.filter((c) => c.hostProcess);
     if (hostProcess.length === 0) return out;
     if (view.pod.hostNetwork !== true) {
-      out.push({ path: jsonPath(view.podPath, 'hostNetwork'), message: `HostProcess containers (${hostProcess.map((c) => `'${c.name}'`).join(', ')}) need hostNetwork: true` });
+      out.push({
+        path: jsonPath(view.podPath, 'hostNetwork'),
+        message: `HostProcess containers (${hostProcess.map((c) => `'${c.name}'`).join(', ')}) need hostNetwork: true`,
+      });
     }
     for (const c of view.containers) {
       if (c.hostProcess) continue;
