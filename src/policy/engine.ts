@@ -98,7 +98,7 @@ export function describeKind(o: { serviceKind: string; kindSource: KindSource; k
  * The severity of a rule for a kind: the configured level when the configuration sets one, else the rule's
  * severity for the kind, else its default; `undefined` when the rule is off or does not apply to the kind.
  */
-export function severityForKind(
+function severityForKind(
   rule: IPolicyRule,
   kind: NodeServiceKind,
   source: KindSource,

@@ -77,6 +77,10 @@ export const CONTAINER_RUNTIME_SOCKETS: readonly string[] = [
   '/var/run/cri-dockerd.sock',
   '/run/cri-dockerd.sock',
   '/var/run/dockershim.sock',
+];
+
+/** Other runtime sockets seen in the wild (k3s, podman): detected like the others, but on no kind's allowlist. */
+const OTHER_RUNTIME_SOCKETS: readonly string[] = [
   '/run/k3s/containerd/containerd.sock',
   '/run/podman/podman.sock',
   '/var/run/podman/podman.sock',
@@ -259,7 +263,8 @@ export function describeHostPathAllowlist(profile: KindProfile): string {
 /** Whether `path` is a container runtime socket or a directory that contains one (`/run`, `/var/run/containerd`; not `/`). */
 export function isContainerRuntimeSocket(path: string): boolean {
   const p = normalizeHostPath(path);
-  return CONTAINER_RUNTIME_SOCKETS.some((s) => s === p || (isPathWithin(s, p) && p !== '/'));
+  if (!p.startsWith('/') || p === '/') return false;
+  return [...CONTAINER_RUNTIME_SOCKETS, ...OTHER_RUNTIME_SOCKETS].some((s) => s === p || isPathWithin(s, p));
 }
 
 /** Whether `path` is one of the sensitive host paths (or an ancestor of one, like `/`). */

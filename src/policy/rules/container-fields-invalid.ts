@@ -35,7 +35,8 @@ export const containerFieldsInvalid = defineRule({
         if (!isCountedResourceProblem(p.field, p.message)) continue;
         const m = /^(requests|limits)\['(.+)'\]$/.exec(p.field);
         const path = m ? jsonPath(c.path, 'resources', m[1], m[2]) : jsonPath(c.path, 'resources', p.field);
-        out.push({ path, message: `container '${c.name}': ${p.message}` });
+        const value = m ? asObject(resources[m[1]])[m[2]] : undefined;
+        out.push({ path, message: `container '${c.name}' ${p.field}${value === undefined ? '' : ` ${show(value)}`}: ${p.message}` });
       }
     }
     return out;
