@@ -129,26 +129,35 @@ function splitDocuments(text: string): Array<{ text: string; startLine: number }
   return chunks;
 }
 
-/** Whether a chunk holds only blank lines, comments, markers and directives (an empty document). */
-function isBlank(text: string): boolean {
-  for (const raw of text.split('\n')) {
-    const l = raw.trim();
-    if (l === '' || l.startsWith('#') || l.startsWith('%')) continue;
-    if (l === '---' || l === '...' || l.startsWith('--- #') || l.startsWith('... #')) continue;
-    return false;
-  }
-  return true;
+/** Whether a trimmed line carries no content: blank, a comment, a directive, or a bare marker. */
+function isContentless(line: string): boolean {
+  return (
+    line === '' ||
+    line.startsWith('#') ||
+    line.startsWith('%') ||
+    line === '---' ||
+    line === '...' ||
+    line.startsWith('--- #') ||
+    line.startsWith('... #')
+  );
 }
 
-/** 1-based line of the first content (not blank, comment, directive or a bare marker) of a chunk. */
-function contentLine(text: string, startLine: number): number {
-  const lines = text.split('\n');
-  for (let k = 0; k < lines.length; k++) {
-    const l = lines[k].trim();
-    if (l === '' || l.startsWith('#') || l.startsWith('%') || l === '---' || l.startsWith('--- #')) continue;
-    return startLine + k;
+/**
+ * The 1-based line of the first content of a chunk (not blank, comment, directive or bare marker), or `undefined`
+ * when the chunk is an empty document. Scans line by line without splitting the chunk.
+ */
+function firstContentLine(text: string, startLine: number): number | undefined {
+  let at = 0;
+  let line = startLine;
+  while (at < text.length) {
+    const nl = text.indexOf('\n', at);
+    const end = nl < 0 ? text.length : nl;
+    if (!isContentless(text.slice(at, end).trim())) return line;
+    if (nl < 0) break;
+    at = nl + 1;
+    line++;
   }
-  return startLine;
+  return undefined;
 }
 
 /** The line and column (1-based) of the first template action of a chunk, if any. */
@@ -184,8 +193,8 @@ export function* readDocuments(input: string, file: string): Generator<ReadDocum
   const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
   for (const chunk of splitDocuments(text)) {
     const source: DocumentSource = { file, text: chunk.text, startLine: chunk.startLine };
-    if (isBlank(chunk.text)) continue;
-    const line = contentLine(chunk.text, chunk.startLine);
+    const line = firstContentLine(chunk.text, chunk.startLine);
+    if (line === undefined) continue;
     const template = templateAt(chunk.text, chunk.startLine);
     if (template) {
       yield {
