@@ -1,20 +1,26 @@
 /**
  * `node-services lint [paths… | -]`: checks DaemonSets in YAML/JSON files, folders or stdin against the rule
- * catalogue. Exit codes: 0 clean or warnings only, 1 error findings, 2 usage errors or unreadable input. Loads the
- * rules only when the command runs, and never cdk8s or cdk8s-plus.
+ * catalogue. Exit codes: 0 clean or warnings only, 1 error findings, 2 usage errors or input that could not be read
+ * (every readable file is still checked and reported). Loads the rules only when the command runs, and never cdk8s
+ * or cdk8s-plus.
  */
 
 import { Command, Option } from 'commander';
 import { KubernetesVersion, kubernetesVersionError } from '../k8s/api-fields/versions';
 import type { ExitCode } from './main';
-import { CliIo, InputError, parseObjects, readObjects, readText } from './io';
+import { CliIo, InputError, parseObjects, readText } from './io';
 
 /** Options of `node-services lint`. */
 interface LintOptions {
-  readonly format: 'text' | 'json' | 'sarif';
+  readonly format?: 'text' | 'json' | 'sarif';
+  readonly output?: 'text' | 'json' | 'sarif';
   readonly config?: string;
   readonly kubernetesVersion?: string;
+  readonly quiet?: boolean;
 }
+
+/** The report formats of `lint`. */
+const FORMATS = ['text', 'json', 'sarif'];
 
 async function lint(paths: readonly string[], options: LintOptions, io: CliIo, exit: ExitCode): Promise<void> {
   // Loaded here (synchronously, so that every loader resolves them) so that other subcommands do not pay for the
@@ -22,12 +28,19 @@ async function lint(paths: readonly string[], options: LintOptions, io: CliIo, e
   const { mergeConfigs, PolicyConfigError, ruleConfigFromValue } = require('../policy/config') as typeof import('../policy/config');
   const { checkManifests } = require('../policy/engine') as typeof import('../policy/engine');
   const { formatJson, formatSarif, formatText } = require('../policy/format') as typeof import('../policy/format');
+  const { describeProblem, fieldPosition, readManifests } = require('../manifests') as typeof import('../manifests');
 
   if (paths.length === 0) {
     io.err('node-services lint: no input; give files or folders (*.yaml, *.yml, *.json), or - to read stdin\n');
     exit.code = 2;
     return;
   }
+  if (options.format && options.output && options.format !== options.output) {
+    io.err(`node-services lint: --format ${options.format} and --output ${options.output} disagree; give one\n`);
+    exit.code = 2;
+    return;
+  }
+  const format = options.output ?? options.format ?? 'text';
   const version = options.kubernetesVersion;
   const versionError = version === undefined ? undefined : kubernetesVersionError(version);
   if (versionError !== undefined) {
@@ -52,17 +65,44 @@ async function lint(paths: readonly string[], options: LintOptions, io: CliIo, e
   }
   // The flag overrides the configuration file.
   if (version !== undefined) config = mergeConfigs(config, { kubernetesVersion: version as KubernetesVersion });
-  const objects = await readObjects(paths, io);
+  const { objects, problems } = await readManifests(paths, io.readStdin);
+  for (const p of problems) io.err(`node-services: ${describeProblem(p)}\n`);
+  if (objects.length === 0) {
+    exit.code = 2;
+    return;
+  }
   const report = checkManifests(
     objects.map((o) => o.object),
     config,
   );
-  const sources = objects.map((o) => ({ file: o.file, line: o.line }));
-  if (options.format === 'json') io.out(formatJson(report, sources));
-  else if (options.format === 'sarif') io.out(formatSarif(report, sources, { toolVersion: require('../../package.json').version }));
-  else io.out(formatText(report, sources, { color: io.isTTY }));
-  exit.code = report.errorCount > 0 ? 1 : 0;
+  const sources = objects.map((o) => ({ file: o.file, line: o.line, locate: (path: string) => fieldPosition(o, path) }));
+  const inputProblems = problems.map((p) => ({ file: p.file, line: p.line, column: p.column, message: p.message }));
+  if (format === 'json') io.out(formatJson(report, sources, { quiet: options.quiet, problems: inputProblems }));
+  else if (format === 'sarif') {
+    io.out(
+      formatSarif(report, sources, { toolVersion: require('../../package.json').version, quiet: options.quiet, problems: inputProblems }),
+    );
+  } else io.out(formatText(report, sources, { color: io.isTTY, quiet: options.quiet }));
+  exit.code = problems.length > 0 ? 2 : report.errorCount > 0 ? 1 : 0;
 }
+
+const HELP_AFTER = `
+Exit codes:
+  0  no error findings (warnings and info do not fail)
+  1  at least one unsuppressed error finding
+  2  usage error, or an input that could not be read (unreadable or binary file, malformed YAML, an unrendered
+     template, no Kubernetes objects found); every readable file is still checked and reported
+
+Kinds: each DaemonSet is checked as the node-service kind its node-services.cdk8s.io/kind annotation names, else
+as the kind its shape shows (CNI, CSI node plugin, kube-proxy, device plugin, GPU, log, metrics, security agent);
+severities and allowances follow the kind (docs/rules.md).
+
+Examples:
+  node-services lint manifests/                         # every *.yaml, *.yml, *.json below manifests/
+  helm template cilium cilium/cilium | node-services lint -
+  node-services lint -o sarif dist/ > lint.sarif        # code scanning, with the line and column of each field
+  node-services lint --quiet -c lint-config.yaml dist/  # errors only, with a rule configuration
+`;
 
 /** Registers `node-services lint`. */
 export function registerLintCommand(program: Command, io: CliIo, exit: ExitCode): void {
@@ -70,7 +110,9 @@ export function registerLintCommand(program: Command, io: CliIo, exit: ExitCode)
     .command('lint')
     .description('Check DaemonSet manifests against the node-services rule catalogue (docs/rules.md).')
     .argument('[paths...]', 'YAML/JSON files or folders (searched for *.yaml, *.yml, *.json), or - for stdin')
-    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json', 'sarif']).default('text'))
+    .addOption(new Option('-o, --output <format>', 'report format (as in `coverage --output`)').choices(FORMATS))
+    .addOption(new Option('-f, --format <format>', 'report format (same as --output)').choices(FORMATS))
+    .option('-q, --quiet', 'show error findings only (the summary still counts everything)')
     .option(
       '-c, --config <file>',
       "rule configuration, YAML or JSON: {rules: {<rule-id>: off|warning|error}, imageRegistries: [<prefix>...], kubernetesVersion: '1.30'}",
@@ -79,5 +121,6 @@ export function registerLintCommand(program: Command, io: CliIo, exit: ExitCode)
       '--kubernetes-version <version>',
       'the Kubernetes version the manifests are meant for, 1.28 to 1.33 (default: 1.28, or the config file)',
     )
+    .addHelpText('after', HELP_AFTER)
     .action(async (paths: string[], options: LintOptions) => lint(paths, options, io, exit));
 }

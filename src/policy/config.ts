@@ -130,8 +130,11 @@ export function ruleConfigFromValue(value: unknown, source: string): RuleConfig 
       throw new PolicyConfigError(`${source}: unknown key '${key}' (expected 'rules', 'imageRegistries' or 'kubernetesVersion')`);
     }
   }
-  const rules = value.rules ?? {};
-  if (!isObject(rules)) throw new PolicyConfigError(`${source}: 'rules' must map rule ids to off, warning or error (has ${show(rules)})`);
+  const written = value.rules ?? {};
+  if (!isObject(written))
+    throw new PolicyConfigError(`${source}: 'rules' must map rule ids to off, warning or error (has ${show(written)})`);
+  // YAML 1.1 (kubectl's, and this reader's) reads a plain `off` as the boolean false.
+  const rules = Object.fromEntries(Object.entries(written).map(([id, level]) => [id, level === false ? RuleLevel.OFF : level]));
   const config: RuleConfig = {
     rules: rules as { [id: string]: RuleLevel },
     imageRegistries: value.imageRegistries,

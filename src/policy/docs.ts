@@ -19,7 +19,7 @@ const CATEGORY_TITLES: Record<RuleCategory, string> = {
 const CATEGORY_INTROS: Record<RuleCategory, string> = {
   [RuleCategory.API_VALIDITY]:
     'A Kubernetes 1.28 API server would reject the object. Always errors; never suppressible and never configurable.',
-  [RuleCategory.HOST_ACCESS]: `What the pod may do on its node. Kind-specific rules use the profile named by the \`${KIND_ANNOTATION}\` annotation on the DaemonSet (the generic profile when it is absent).`,
+  [RuleCategory.HOST_ACCESS]: `What the pod may do on its node. Allowlist rules use the profile named by the \`${KIND_ANNOTATION}\` annotation on the DaemonSet (no allowlist when it is absent); severities and allowances follow the kind, declared or inferred.`,
   [RuleCategory.RELIABILITY]: 'Whether the service keeps running on every node and rolls out safely.',
   [RuleCategory.FIT]: 'Whether the object is a good node service at all.',
 };
@@ -47,6 +47,20 @@ function ruleSection(rule: IPolicyRule): string[] {
     `**Fix.** ${rule.fix}`,
     '',
   ];
+  if (rule.kindSeverities && rule.kindSeverities.length > 0) {
+    lines.push('**By kind.**', '', '| Kinds | Severity | Why |', '|---|---|---|');
+    for (const k of rule.kindSeverities) {
+      const kinds = k.kinds.map((kind) => `\`${kind}\``).join(', ');
+      const severity = k.severity ?? 'not reported';
+      lines.push(`| ${kinds}${k.declaredOnly ? ' (declared by the annotation)' : ''} | ${severity} | ${k.reason.replace(/\|/g, '\\|')} |`);
+    }
+    lines.push(`| every other kind | ${rule.severity} | the default |`, '');
+  }
+  if (rule.linuxOnly)
+    lines.push(
+      '**Windows.** Linux-only advice: not run on Windows pods (`spec.os.name: windows` or a `kubernetes.io/os: windows` node selector).',
+      '',
+    );
   if (isYaml(rule.example)) lines.push('**Compliant example.**', '', '```yaml', rule.example, '```', '');
   else lines.push(`**Compliant example.** ${rule.example}`, '');
   return lines;
@@ -74,6 +88,28 @@ export function renderRulesDoc(): string {
     'Most rules outside API validity are warnings. These are errors because the practice is a hard line:',
     '',
     ...hardLines.map((r) => `- \`${r.id}\` — ${r.title}.`),
+    '',
+    '## Kinds',
+    '',
+    `Each DaemonSet is checked as a node-service kind: the one its \`${KIND_ANNOTATION}\` annotation names, else the one ` +
+      'its shape shows, else the generic kind. The kind is shown in every report (text, JSON `serviceKind`/`kindSource`, SARIF ' +
+      'result `properties`). Inference, in this order:',
+    '',
+    '- `csi-node`: a `node-driver-registrar` sidecar, a `/var/lib/kubelet/plugins(_registry)` host path, or Bidirectional propagation with `/dev` (storage agents such as Longhorn);',
+    '- `device-plugin`: a `/var/lib/kubelet/device-plugins` host path;',
+    '- `kube-proxy`: the kube-proxy image or command;',
+    '- `cni-plugin`: host network with `/opt/cni/bin` or `/etc/cni/net.d`, or host network with a known CNI agent image;',
+    '- `gpu-monitor`: `/var/lib/kubelet/pod-resources` or the dcgm-exporter image;',
+    '- `security-agent`: kernel tracing, security or module paths (`/sys/kernel/debug`, `/sys/kernel/tracing`, `/sys/module`), control-plane state (`/var/lib/etcd`), or a known runtime-security image;',
+    '- `log-agent`: a `/var/log` host path;',
+    '- `monitoring-agent`: the host `/` or `/proc` with `/sys`.',
+    '',
+    'The kind sets severities (per rule, below: what is deliberate for a CNI is a hazard for a log agent) and the writes, ' +
+      'capabilities and host namespaces the kind needs. Allowlists (`host-path-not-allowed`, `capability-not-allowed`, ' +
+      '`privileged-not-allowed`, `host-*-without-need`) apply only to kinds declared by the annotation: they are the ' +
+      "library's contract, not a guess about a vendor manifest. A privileged or Windows HostProcess container gets the " +
+      'privileged finding and not the writable-mount, capability, escalation, seccomp and root-filesystem findings it ' +
+      'subsumes: one finding per cause.',
     '',
     '## Suppressions',
     '',

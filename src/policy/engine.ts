@@ -5,6 +5,7 @@
  */
 
 import { effectiveSeverity, findRule, resolveConfig, ResolvedConfig, RuleConfig } from './config';
+import { KindSource, NodeServiceKind } from './kinds';
 import { RULES } from './rules';
 import { isValidReason, readSuppressions } from './suppression';
 import { IPolicyRule, RuleCategory, RuleContext, RuleInfo, Severity } from './types';
@@ -46,6 +47,24 @@ export interface Finding {
   readonly suppressed: boolean;
   /** The suppression's written reason, when suppressed. */
   readonly suppressionReason?: string;
+  /** The node-service kind the object was checked as. */
+  readonly serviceKind: NodeServiceKind;
+  /** Where that kind came from (annotation, inferred, default). */
+  readonly kindSource: KindSource;
+}
+
+/** A checked object: which kind it was checked as, and why. */
+export interface CheckedObject {
+  /** Index of the object in the checked list. */
+  readonly objectIndex: number;
+  /** The object. */
+  readonly object: ObjectRef;
+  /** The node-service kind the rules applied. */
+  readonly serviceKind: NodeServiceKind;
+  /** Where the kind came from. */
+  readonly kindSource: KindSource;
+  /** What in the manifest shows an inferred kind (empty otherwise). */
+  readonly kindEvidence: string;
 }
 
 /** The result of checking a list of manifests. */
@@ -64,6 +83,34 @@ export interface PolicyReport {
   readonly infoCount: number;
   /** Suppressed findings. */
   readonly suppressedCount: number;
+  /** Every checked object (DaemonSet) with its kind, in input order. */
+  readonly objects: CheckedObject[];
+}
+
+/** `kind (annotation)`, `kind (inferred from …)` or `kind (default)` for reports. */
+export function describeKind(o: { serviceKind: string; kindSource: KindSource; kindEvidence?: string }): string {
+  if (o.kindSource === KindSource.INFERRED) return `${o.serviceKind} (inferred from ${o.kindEvidence || 'its shape'})`;
+  if (o.kindSource === KindSource.ANNOTATION) return `${o.serviceKind} (annotation)`;
+  return `${o.serviceKind} (no kind annotation, nothing in the shape identifies a kind)`;
+}
+
+/**
+ * The severity of a rule for a kind: the configured level when the configuration sets one, else the rule's
+ * severity for the kind, else its default; `undefined` when the rule is off or does not apply to the kind.
+ */
+function severityForKind(
+  rule: IPolicyRule,
+  kind: NodeServiceKind,
+  source: KindSource,
+  configured: Severity | undefined,
+  isConfigured: boolean,
+): Severity | undefined {
+  if (isConfigured) return configured;
+  for (const k of rule.kindSeverities ?? []) {
+    if (k.declaredOnly && source !== KindSource.ANNOTATION) continue;
+    if (k.kinds.includes(kind)) return k.severity;
+  }
+  return rule.severity;
 }
 
 /** Whether the engine checks this object (a DaemonSet). */
@@ -110,20 +157,22 @@ const ruleInfo = (id: string): { readonly suppressible: boolean } | undefined =>
  */
 export function checkManifests(manifests: readonly any[], config?: RuleConfig): PolicyReport {
   const resolved: ResolvedConfig = resolveConfig(config);
-  const active: Array<{ rule: IPolicyRule; severity: Severity }> = [];
+  const active: Array<{ rule: IPolicyRule; severity: Severity; configured: boolean }> = [];
   for (const rule of RULES) {
     const severity = effectiveSeverity(rule, resolved);
-    if (severity !== undefined) active.push({ rule, severity });
+    if (severity !== undefined) active.push({ rule, severity, configured: resolved.levels.has(rule.id) });
   }
   // Objects other than DaemonSets are skipped (and counted) but still given to the rules that check every kind.
   const activeAllKinds = active.filter((a) => a.rule.allKinds);
+  const objects: CheckedObject[] = [];
   const namespaces = namespaceIndex(manifests);
   const findings: Finding[] = [];
   let checked = 0;
   let skipped = 0;
   manifests.forEach((object, objectIndex) => {
     let rules = active;
-    if (isCheckedObject(object)) checked++;
+    const daemonSet = isCheckedObject(object);
+    if (daemonSet) checked++;
     else {
       skipped++;
       rules = activeAllKinds;
@@ -137,7 +186,12 @@ export function checkManifests(manifests: readonly any[], config?: RuleConfig): 
       if (rule && rule.suppressible && isValidReason(s.reason)) suppressions.set(s.ruleId, s.reason.trim());
     }
     const context: RuleContext = { view, manifests, namespaces, config: resolved, ruleInfo };
-    for (const { rule, severity } of rules) {
+    if (daemonSet)
+      objects.push({ objectIndex, object: ref, serviceKind: view.kind, kindSource: view.kindSource, kindEvidence: view.kindEvidence });
+    for (const { rule, severity: configuredSeverity, configured } of rules) {
+      if (rule.linuxOnly && view.windows) continue;
+      const severity = severityForKind(rule, view.kind, view.kindSource, configuredSeverity, configured);
+      if (severity === undefined) continue;
       let results;
       try {
         results = rule.check(object, context);
@@ -149,7 +203,7 @@ export function checkManifests(manifests: readonly any[], config?: RuleConfig): 
       for (const r of results) {
         findings.push({
           ruleId: rule.id,
-          severity,
+          severity: !configured && r.severity !== undefined && rank(r.severity) < rank(severity) ? r.severity : severity,
           category: rule.category,
           title: rule.title,
           object: ref,
@@ -159,6 +213,8 @@ export function checkManifests(manifests: readonly any[], config?: RuleConfig): 
           fix: rule.fix,
           suppressed: reason !== undefined,
           suppressionReason: reason,
+          serviceKind: view.kind,
+          kindSource: view.kindSource,
         });
       }
     }
@@ -173,7 +229,12 @@ export function checkManifests(manifests: readonly any[], config?: RuleConfig): 
     else if (f.severity === Severity.WARNING) warningCount++;
     else infoCount++;
   }
-  return { findings, checkedObjects: checked, skippedObjects: skipped, errorCount, warningCount, infoCount, suppressedCount };
+  return { findings, checkedObjects: checked, skippedObjects: skipped, errorCount, warningCount, infoCount, suppressedCount, objects };
+}
+
+/** Severities by weight, so that a finding can only lower its rule's severity. */
+function rank(s: Severity): number {
+  return s === Severity.ERROR ? 2 : s === Severity.WARNING ? 1 : 0;
 }
 
 /** Deeper than any Kubernetes object; bounds the walk on cyclic input. */
@@ -236,8 +297,8 @@ export function checkInputFingerprint(manifests: readonly unknown[], config: Rul
 }
 
 function toInfo(rule: IPolicyRule): RuleInfo {
-  const { id, severity, category, title, rationale, fix, example, suppressible, configurable } = rule;
-  return { id, severity, category, title, rationale, fix, example, suppressible, configurable };
+  const { id, severity, category, title, rationale, fix, example, suppressible, configurable, kindSeverities, linuxOnly } = rule;
+  return { id, severity, category, title, rationale, fix, example, suppressible, configurable, kindSeverities, linuxOnly };
 }
 
 /** The rule catalogue as data. */

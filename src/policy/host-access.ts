@@ -30,6 +30,8 @@ const NEEDS: Record<NodeServiceKind, HostNamespaceNeeds> = {
   [NodeServiceKind.CNI_PLUGIN]: { hostNetwork: true, hostPID: false, hostIPC: false },
   [NodeServiceKind.CSI_NODE]: { hostNetwork: true, hostPID: false, hostIPC: false },
   [NodeServiceKind.SECURITY_AGENT]: { hostNetwork: true, hostPID: true, hostIPC: false },
+  [NodeServiceKind.KUBE_PROXY]: { hostNetwork: true, hostPID: false, hostIPC: false },
+  [NodeServiceKind.DEVICE_PLUGIN]: { hostNetwork: false, hostPID: false, hostIPC: false },
 };
 
 /** The host namespaces a kind needs. */
@@ -68,5 +70,4 @@ export const DANGEROUS_CAPABILITIES: readonly string[] = [
 /** The annotation that records why a DaemonSet uses the `OnDelete` update strategy (at least 10 characters). */
 export const ON_DELETE_REASON_ANNOTATION = 'node-services.cdk8s.io/on-delete-reason';
 
-/** The minimum length of a written reason (suppressions, `OnDelete`). */
-export const MIN_REASON_LENGTH = 10;
+export { MIN_REASON_LENGTH } from '../k8s/numbers';

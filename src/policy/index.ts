@@ -8,8 +8,8 @@
 
 export { Severity, RuleCategory } from './types';
 export { RuleLevel, RuleConfig, PolicyConfigError } from './config';
-export { checkManifests, Finding, ObjectRef, PolicyReport, PolicyEngine, RuleCatalogue } from './engine';
-export { RuleDocs, RuleInfo } from './types';
+export { checkManifests, CheckedObject, Finding, ObjectRef, PolicyReport, PolicyEngine, RuleCatalogue } from './engine';
+export { KindSeverity, RuleDocs, RuleInfo } from './types';
 export { SUPPRESSION_ANNOTATION_PREFIX, suppressionAnnotationKey } from './suppression';
 export { ON_DELETE_REASON_ANNOTATION } from './host-access';
 export { NodeServiceChecks, NodeServiceChecksProps, Suppressions, IPolicyLogger, PolicyLoggers } from './synth';

@@ -6,6 +6,14 @@
 
 import { isPathWithin, normalizeHostPath } from '../k8s/paths';
 
+/** apiVersions of OpenKruise Advanced DaemonSets (`kind: DaemonSet` served by the OpenKruise CRDs). */
+export const KRUISE_API_VERSIONS: readonly string[] = ['apps.kruise.io/v1alpha1', 'apps.kruise.io/v1beta1'];
+
+/** Whether a manifest is an OpenKruise Advanced DaemonSet. */
+export function isKruiseDaemonSet(object: any): boolean {
+  return typeof object?.apiVersion === 'string' && KRUISE_API_VERSIONS.includes(object.apiVersion);
+}
+
 /** Annotation that records a DaemonSet's node-service kind, so rules can apply the kind's profile to plain YAML. */
 export const KIND_ANNOTATION = 'node-services.cdk8s.io/kind';
 
@@ -25,6 +33,10 @@ export enum NodeServiceKind {
   CSI_NODE = 'csi-node',
   /** A runtime-security or compliance agent (Falco, Tetragon, node baseline scanners…). */
   SECURITY_AGENT = 'security-agent',
+  /** kube-proxy (or a replacement that programs Service routing on the node). */
+  KUBE_PROXY = 'kube-proxy',
+  /** A kubelet device plugin (NVIDIA, RDMA, SR-IOV…) that advertises node devices as extended resources. */
+  DEVICE_PLUGIN = 'device-plugin',
 }
 
 /** One entry of a host-path allowlist. */
@@ -65,6 +77,13 @@ export const CONTAINER_RUNTIME_SOCKETS: readonly string[] = [
   '/var/run/cri-dockerd.sock',
   '/run/cri-dockerd.sock',
   '/var/run/dockershim.sock',
+];
+
+/** Other runtime sockets seen in the wild (k3s, podman): detected like the others, but on no kind's allowlist. */
+const OTHER_RUNTIME_SOCKETS: readonly string[] = [
+  '/run/k3s/containerd/containerd.sock',
+  '/run/podman/podman.sock',
+  '/var/run/podman/podman.sock',
 ];
 
 /** Host paths whose write access lets a container take over the node. */
@@ -133,7 +152,9 @@ const PROFILES: Record<NodeServiceKind, KindProfile> = {
       rw('/run/xtables.lock'),
       ro('/lib/modules'),
       rw('/sys/fs/bpf'),
-      ro('/proc/sys/net'),
+      rw('/proc/sys/net'),
+      rw('/proc/sys/kernel'),
+      rw('/proc'),
       rw('/var/lib/cni'),
       rw('/run/*'),
       rw('/var/run/*'),
@@ -192,6 +213,22 @@ const PROFILES: Record<NodeServiceKind, KindProfile> = {
     infrastructure: true,
     privilegedAllowed: true,
   },
+  [NodeServiceKind.KUBE_PROXY]: {
+    kind: NodeServiceKind.KUBE_PROXY,
+    hostPaths: [rw('/run/xtables.lock'), ro('/lib/modules'), rw('/var/lib/kube-proxy'), ro('/etc/kubernetes')],
+    capabilities: ['NET_ADMIN', 'NET_RAW', 'SYS_MODULE', 'SYS_RESOURCE'],
+    critical: true,
+    infrastructure: true,
+    privilegedAllowed: true,
+  },
+  [NodeServiceKind.DEVICE_PLUGIN]: {
+    kind: NodeServiceKind.DEVICE_PLUGIN,
+    hostPaths: [rw('/var/lib/kubelet/device-plugins'), ro('/dev'), ro('/sys'), ro('/proc/driver'), ro('/run/nvidia'), ro('/var/run/cdi')],
+    capabilities: ['SYS_ADMIN'],
+    critical: true,
+    infrastructure: false,
+    privilegedAllowed: true,
+  },
 };
 
 /** The profile of a kind; unknown kind strings get the generic profile. */
@@ -223,14 +260,163 @@ export function describeHostPathAllowlist(profile: KindProfile): string {
   return profile.hostPaths.map((a) => `${a.path} (${a.writable ? 'read-write' : 'read-only'})`).join(', ');
 }
 
-/** Whether `path` is a container runtime socket (or a directory that contains one). */
+/** Whether `path` is a container runtime socket or a directory that contains one (`/run`, `/var/run/containerd`; not `/`). */
 export function isContainerRuntimeSocket(path: string): boolean {
   const p = normalizeHostPath(path);
-  return CONTAINER_RUNTIME_SOCKETS.some((s) => s === p || (isPathWithin(s, p) && p !== '/' && p.split('/').length >= 3));
+  if (!p.startsWith('/') || p === '/') return false;
+  return [...CONTAINER_RUNTIME_SOCKETS, ...OTHER_RUNTIME_SOCKETS].some((s) => s === p || isPathWithin(s, p));
 }
 
 /** Whether `path` is one of the sensitive host paths (or an ancestor of one, like `/`). */
 export function isSensitiveHostPath(path: string): boolean {
   const p = normalizeHostPath(path);
   return SENSITIVE_HOST_PATHS.some((s) => s === p) || p === '/';
+}
+
+/** Where a DaemonSet's kind came from. */
+export enum KindSource {
+  /** The kind annotation names it. */
+  ANNOTATION = 'annotation',
+  /** Inferred from the manifest's shape (host paths, images, host network…). */
+  INFERRED = 'inferred',
+  /** Neither: the generic kind. */
+  DEFAULT = 'default',
+}
+
+/** A DaemonSet's kind and why. */
+export interface KindInference {
+  /** The kind. */
+  readonly kind: NodeServiceKind;
+  /** Where it came from. */
+  readonly source: KindSource;
+  /** What in the manifest shows it (empty for the annotation and the default). */
+  readonly evidence: string;
+}
+
+function asRecord(value: unknown): Record<string, any> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, any>) : {};
+}
+
+function asList(value: unknown): any[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** The host paths, images and commands of a pod template, for {@link inferKind}. */
+function shapeOf(object: any): {
+  hostPaths: string[];
+  bidirectional: string[];
+  images: string[];
+  words: string[];
+  hostNetwork: boolean;
+  hostPID: boolean;
+} {
+  const pod = asRecord(asRecord(asRecord(object?.spec).template).spec);
+  const hostPaths = asList(pod.volumes)
+    .map((v) => asRecord(asRecord(v).hostPath).path)
+    .filter((p): p is string => typeof p === 'string' && p !== '')
+    .map((p) => normalizeHostPath(p));
+  const containers = [...asList(pod.containers), ...asList(pod.initContainers)].map(asRecord);
+  const images = containers.map((c) => (typeof c.image === 'string' ? c.image.toLowerCase() : ''));
+  const words: string[] = [];
+  for (const c of containers) {
+    if (typeof c.name === 'string') words.push(c.name.toLowerCase());
+    for (const w of [...asList(c.command), ...asList(c.args)]) if (typeof w === 'string') words.push(w.toLowerCase());
+  }
+  const hostPathOf = new Map<string, string>();
+  for (const v of asList(pod.volumes).map(asRecord)) {
+    const p = asRecord(v.hostPath).path;
+    if (typeof v.name === 'string' && typeof p === 'string') hostPathOf.set(v.name, normalizeHostPath(p));
+  }
+  const bidirectional: string[] = [];
+  for (const c of containers) {
+    for (const m of asList(c.volumeMounts).map(asRecord)) {
+      const p = hostPathOf.get(m.name);
+      if (p !== undefined && m.mountPropagation === 'Bidirectional') bidirectional.push(p);
+    }
+  }
+  return { hostPaths, bidirectional, images, words, hostNetwork: pod.hostNetwork === true, hostPID: pod.hostPID === true };
+}
+
+/** Image names of CNI agents that mount no CNI directory of their own in some variants (Windows HostProcess). */
+const KNOWN_CNI_IMAGES = [
+  'antrea-agent',
+  'antrea-agent-ubuntu',
+  'antrea-windows',
+  'cilium',
+  'flannel',
+  'kube-router',
+  'amazon-k8s-cni',
+  'multus-cni',
+  'weave-kube',
+];
+
+/** Image names of runtime-security and compliance agents. */
+const KNOWN_SECURITY_IMAGES = ['falco', 'tetragon', 'tracee', 'kube-bench', 'node-collector', 'sysdig', 'neuvector-enforcer'];
+
+/** The repository name of an image reference, without registry, tag and digest (`quay.io/cilium/cilium:v1` → `cilium`). */
+function imageName(image: string): string {
+  const noDigest = image.split('@')[0];
+  const last = noDigest.split('/').pop() ?? '';
+  return last.split(':')[0];
+}
+
+/**
+ * Infers a DaemonSet's node-service kind from its shape, the way an operator reads a vendor manifest: a CSI node
+ * plugin registers with the kubelet (`node-driver-registrar`, `/var/lib/kubelet/plugins`), a device plugin uses
+ * `/var/lib/kubelet/device-plugins`, kube-proxy is its image or command, a CNI agent is on the host network and
+ * writes `/opt/cni/bin` or `/etc/cni/net.d`, a GPU monitor reads `/var/lib/kubelet/pod-resources`, a security agent
+ * reads kernel tracing or control-plane state, a log agent reads `/var/log`, a metrics agent reads `/proc` and `/sys`.
+ * Returns `undefined` when nothing identifies a kind.
+ */
+export function inferKind(object: any): { kind: NodeServiceKind; evidence: string } | undefined {
+  const s = shapeOf(object);
+  const has = (p: string) => s.hostPaths.some((h) => h === p || isPathWithin(h, p));
+  const under = (p: string) => s.hostPaths.find((h) => isPathWithin(h, p));
+  const names = s.images.map(imageName);
+  const registrar = names.find((n) => n.includes('node-driver-registrar'));
+  if (registrar) return { kind: NodeServiceKind.CSI_NODE, evidence: `the ${registrar} sidecar` };
+  const plugins = under('/var/lib/kubelet/plugins') ?? under('/var/lib/kubelet/plugins_registry');
+  if (plugins) return { kind: NodeServiceKind.CSI_NODE, evidence: `host path ${plugins}` };
+  const devicePlugins = under('/var/lib/kubelet/device-plugins');
+  if (devicePlugins) return { kind: NodeServiceKind.DEVICE_PLUGIN, evidence: `host path ${devicePlugins}` };
+  if (
+    names.some((n) => n === 'kube-proxy') ||
+    s.words.some((w) => w === 'kube-proxy' || w.endsWith('/kube-proxy') || w.startsWith('kube-proxy.exe'))
+  ) {
+    return { kind: NodeServiceKind.KUBE_PROXY, evidence: 'the kube-proxy image or command' };
+  }
+  const cniPath = under('/opt/cni/bin') ?? under('/etc/cni/net.d') ?? s.hostPaths.find((h) => h === '/opt/cni' || h === '/etc/cni');
+  if (cniPath && s.hostNetwork) return { kind: NodeServiceKind.CNI_PLUGIN, evidence: `hostNetwork and host path ${cniPath}` };
+  const cniImage = names.find((n) => KNOWN_CNI_IMAGES.includes(n));
+  if (cniImage && s.hostNetwork) return { kind: NodeServiceKind.CNI_PLUGIN, evidence: `hostNetwork and the ${cniImage} image` };
+  const podResources = under('/var/lib/kubelet/pod-resources');
+  if (podResources) return { kind: NodeServiceKind.GPU_MONITOR, evidence: `host path ${podResources}` };
+  if (names.some((n) => n.includes('dcgm-exporter'))) return { kind: NodeServiceKind.GPU_MONITOR, evidence: 'the dcgm-exporter image' };
+  const tracing = under('/sys/kernel/debug') ?? under('/sys/kernel/tracing') ?? under('/sys/kernel/security') ?? under('/sys/module');
+  if (tracing) return { kind: NodeServiceKind.SECURITY_AGENT, evidence: `host path ${tracing}` };
+  const securityImage = names.find((n) => KNOWN_SECURITY_IMAGES.some((k) => n === k || n.startsWith(`${k}-`)));
+  if (securityImage) return { kind: NodeServiceKind.SECURITY_AGENT, evidence: `the ${securityImage} image` };
+  if (has('/var/lib/etcd') || (has('/etc/kubernetes') && has('/var/lib/kubelet') && s.hostPID)) {
+    return { kind: NodeServiceKind.SECURITY_AGENT, evidence: 'host paths of control-plane and kubelet state' };
+  }
+  const bidirectional = s.bidirectional.find((h) => h !== '');
+  if (bidirectional && has('/dev')) {
+    return { kind: NodeServiceKind.CSI_NODE, evidence: `Bidirectional propagation of ${bidirectional} with /dev (a storage agent)` };
+  }
+  const logs = under('/var/log');
+  if (logs) return { kind: NodeServiceKind.LOG_AGENT, evidence: `host path ${logs}` };
+  const proc = s.hostPaths.find((h) => h === '/proc' || h === '/');
+  if (proc && (has('/sys') || proc === '/')) return { kind: NodeServiceKind.MONITORING_AGENT, evidence: `host path ${proc} with /sys` };
+  return undefined;
+}
+
+/** The kind of a DaemonSet: from the annotation when it names a kind, else inferred, else generic. */
+export function resolveKind(object: any): KindInference {
+  const annotation = asRecord(asRecord(object?.metadata).annotations)[KIND_ANNOTATION];
+  if (typeof annotation === 'string' && (Object.values(NodeServiceKind) as string[]).includes(annotation)) {
+    return { kind: annotation as NodeServiceKind, source: KindSource.ANNOTATION, evidence: '' };
+  }
+  const inferred = inferKind(object);
+  if (inferred) return { kind: inferred.kind, source: KindSource.INFERRED, evidence: inferred.evidence };
+  return { kind: NodeServiceKind.GENERIC, source: KindSource.DEFAULT, evidence: '' };
 }

@@ -14,7 +14,7 @@
  */
 
 import * as fs from 'fs';
-import { parseObjects } from '../cli/io';
+import { parseObjects } from '../manifests';
 import { mergeConfigs, RuleConfig, ruleConfigFromValue } from './config';
 import { checkManifests, Finding } from './engine';
 import { Severity } from './types';

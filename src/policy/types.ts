@@ -5,7 +5,7 @@
  */
 
 import type { KubernetesVersion } from '../k8s/api-fields/versions';
-import type { KindProfile } from './kinds';
+import type { KindProfile, KindSource, NodeServiceKind } from './kinds';
 
 /** How serious a finding is. */
 export enum Severity {
@@ -35,6 +35,13 @@ export interface RuleFinding {
   readonly path: string;
   /** What is wrong, naming the bad value. */
   readonly message: string;
+  /**
+   * A lower severity for this finding than the rule's (for example info for a read-only variant of the problem);
+   * ignored when the configuration sets the rule's level.
+   *
+   * @default - the rule's severity for the kind
+   */
+  readonly severity?: Severity;
 }
 
 /** A container of the pod template, as rules see it. */
@@ -55,6 +62,10 @@ export interface ContainerView {
   readonly securityContext: any;
   /** Whether `securityContext.privileged` is `true`. */
   readonly privileged: boolean;
+  /** Whether it is a Windows HostProcess container (its own or the pod's `windowsOptions.hostProcess`). */
+  readonly hostProcess: boolean;
+  /** Whether it has the whole node (privileged, or a Windows HostProcess container): other host-access findings add nothing. */
+  readonly fullHostAccess: boolean;
   /** The container's `volumeMounts` (an empty list when missing). */
   readonly volumeMounts: readonly any[];
   /** The container's `ports` (an empty list when missing). */
@@ -83,6 +94,11 @@ export interface HostPathView {
   readonly name: string;
   /** The host path (`hostPath.path`, empty when missing). */
   readonly hostPath: string;
+  /**
+   * The host path in POSIX form for matching against allowlists and sensitive paths: a Windows drive path
+   * (`C:\var\lib\kubelet`) as `/var/lib/kubelet`; empty for a Windows named pipe (`\\.\pipe\…`) or when missing.
+   */
+  readonly matchPath: string;
   /** The host path `type` (empty when missing). */
   readonly type: string;
   /** Every container mount of this volume. */
@@ -119,10 +135,23 @@ export interface PodView {
   readonly volumesByName: ReadonlyMap<string, any>;
   /** Host-path volumes with their mounts. */
   readonly hostPaths: readonly HostPathView[];
-  /** The node-service kind from the kind annotation (empty when absent). */
-  readonly kind: string;
-  /** The kind's profile (the generic profile when the annotation is absent or unknown). */
+  /** The node-service kind: from the kind annotation, else inferred from the shape, else generic. */
+  readonly kind: NodeServiceKind;
+  /** Where the kind came from. */
+  readonly kindSource: KindSource;
+  /** What in the manifest shows an inferred kind (empty otherwise). */
+  readonly kindEvidence: string;
+  /**
+   * The profile whose allowlists apply: the annotated kind's, or the generic profile (no allowlists) when the kind
+   * is inferred or absent. Allowlists are a contract the annotation opts into, not a guess.
+   */
   readonly profile: KindProfile;
+  /** The profile of the kind, declared or inferred: node-critical, infrastructure, the writes the kind needs. */
+  readonly kindProfile: KindProfile;
+  /** Whether the pod runs on Windows (`spec.os.name: windows`, or a `kubernetes.io/os: windows` node selector). */
+  readonly windows: boolean;
+  /** Whether `spec.os.name` is `windows` (the API server then rejects Linux-only fields). */
+  readonly osWindows: boolean;
 }
 
 /** Rule configuration after validation, as rules see it. */
@@ -147,6 +176,27 @@ export interface RuleContext {
   readonly ruleInfo: (id: string) => { readonly suppressible: boolean } | undefined;
 }
 
+/** A rule's severity for some kinds of node service, and why. */
+export interface KindSeverity {
+  /** The kinds (declared by the kind annotation or inferred from the manifest's shape). */
+  readonly kinds: NodeServiceKind[];
+  /**
+   * The severity for these kinds.
+   *
+   * @default - the rule does not apply to these kinds
+   */
+  readonly severity?: Severity;
+  /**
+   * Whether the entry applies only when the kind annotation declares the kind (a manifest built to the library's
+   * contract), not when the kind is inferred from a vendor manifest's shape.
+   *
+   * @default false
+   */
+  readonly declaredOnly?: boolean;
+  /** Why these kinds differ (shown in docs/rules.md). */
+  readonly reason: string;
+}
+
 /** What documents a rule: id, default severity, category, title, rationale, fix and an example. */
 export interface RuleDocs {
   /** Stable kebab-case id (also the rule's file name). */
@@ -163,6 +213,20 @@ export interface RuleDocs {
   readonly fix: string;
   /** A compliant YAML snippet (or a description) for the docs. */
   readonly example: string;
+  /**
+   * Severities that differ by kind of node service (the first entry naming a kind wins); the configuration, when it
+   * sets the rule's level, overrides them.
+   *
+   * @default - the default severity for every kind
+   */
+  readonly kindSeverities?: KindSeverity[];
+  /**
+   * Whether the rule is Linux-only advice (seccomp, capabilities, privilege escalation, root filesystem, user IDs),
+   * not run on Windows pods, where the API server rejects those fields.
+   *
+   * @default false
+   */
+  readonly linuxOnly?: boolean;
 }
 
 /** A rule of the catalogue as data (everything but its check), for documentation and tooling. */
@@ -222,6 +286,8 @@ export function defineRule(def: RuleDefinition): IPolicyRule {
     rationale: def.rationale,
     fix: def.fix,
     example: def.example,
+    kindSeverities: def.kindSeverities,
+    linuxOnly: def.linuxOnly ?? false,
     suppressible: api ? false : (def.suppressible ?? true),
     configurable: api ? false : (def.configurable ?? true),
     allKinds: def.allKinds ?? false,

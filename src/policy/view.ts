@@ -3,18 +3,21 @@
  * host-path mounts instead of walking the manifest again.
  */
 
-import { KIND_ANNOTATION, kindProfile } from './kinds';
+import { KindSource, kindProfile, NodeServiceKind, resolveKind } from './kinds';
 import { asArray, asObject, isTrue } from './helpers';
 import type { ContainerView, HostPathMountView, HostPathView, PodView } from './types';
 
 /** JSON path of a DaemonSet's pod spec (paths below it are written out directly: every segment is an identifier or an index). */
 const POD_PATH = 'spec.template.spec';
 
-function containerViews(list: unknown, field: 'containers' | 'initContainers'): ContainerView[] {
+function containerViews(list: unknown, field: 'containers' | 'initContainers', podHostProcess: boolean): ContainerView[] {
   const init = field === 'initContainers';
   return asArray(list).map((raw, index) => {
     const container = asObject(raw);
     const securityContext = asObject(container.securityContext);
+    const privileged = isTrue(securityContext.privileged);
+    const ownHostProcess = asObject(securityContext.windowsOptions).hostProcess;
+    const hostProcess = isTrue(ownHostProcess) || (podHostProcess && ownHostProcess !== false);
     return {
       container,
       index,
@@ -23,11 +26,22 @@ function containerViews(list: unknown, field: 'containers' | 'initContainers'): 
       sidecar: init && container.restartPolicy === 'Always',
       name: typeof container.name === 'string' ? container.name : '',
       securityContext,
-      privileged: isTrue(securityContext.privileged),
+      privileged,
+      hostProcess,
+      fullHostAccess: privileged || hostProcess,
       volumeMounts: asArray(container.volumeMounts),
       ports: asArray(container.ports),
     };
   });
+}
+
+/** A host path in POSIX form: Windows drive paths lose the drive and use `/`; named pipes have no POSIX form. */
+function posixHostPath(path: string): string {
+  if (path.startsWith('\\\\.\\pipe\\') || path.startsWith('//./pipe/')) return '';
+  const drive = /^[A-Za-z]:[\\/]/.exec(path);
+  if (!drive) return path;
+  const rest = path.slice(drive[0].length).replace(/\\/g, '/').replace(/\/+$/, '');
+  return `/${rest}`;
 }
 
 /** Builds the view of one DaemonSet (tolerating missing or malformed fields). */
@@ -38,7 +52,11 @@ export function buildPodView(object: any): PodView {
   const template = asObject(spec.template);
   const templateLabels = asObject(asObject(template.metadata).labels);
   const pod = asObject(template.spec);
-  const containers = [...containerViews(pod.containers, 'containers'), ...containerViews(pod.initContainers, 'initContainers')];
+  const podHostProcess = isTrue(asObject(asObject(pod.securityContext).windowsOptions).hostProcess);
+  const containers = [
+    ...containerViews(pod.containers, 'containers', podHostProcess),
+    ...containerViews(pod.initContainers, 'initContainers', podHostProcess),
+  ];
   const volumes = asArray(pod.volumes);
   const volumesByName = new Map<string, any>();
   for (const v of volumes) {
@@ -71,13 +89,17 @@ export function buildPodView(object: any): PodView {
       path: `${POD_PATH}.volumes[${index}]`,
       name,
       hostPath: typeof hp.path === 'string' ? hp.path : '',
+      matchPath: typeof hp.path === 'string' ? posixHostPath(hp.path) : '',
       type: typeof hp.type === 'string' ? hp.type : '',
       mounts,
       writable: mounts.some((m) => m.writable),
     });
   });
 
-  const kind = typeof annotations[KIND_ANNOTATION] === 'string' ? (annotations[KIND_ANNOTATION] as string) : '';
+  const resolved = resolveKind(object);
+  const declared = resolved.source === KindSource.ANNOTATION;
+  const os = asObject(pod.os).name;
+  const windows = os === 'windows' || (os === undefined && asObject(pod.nodeSelector)['kubernetes.io/os'] === 'windows');
   return {
     object,
     metadata,
@@ -92,7 +114,12 @@ export function buildPodView(object: any): PodView {
     volumes,
     volumesByName,
     hostPaths,
-    kind,
-    profile: kindProfile(kind || undefined),
+    kind: resolved.kind,
+    kindSource: resolved.source,
+    kindEvidence: resolved.evidence,
+    profile: kindProfile(declared ? resolved.kind : NodeServiceKind.GENERIC),
+    kindProfile: kindProfile(resolved.kind),
+    windows,
+    osWindows: os === 'windows',
   };
 }

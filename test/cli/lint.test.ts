@@ -4,7 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { Run, runCli } from '../support/cli';
 import { RULES } from '../../src/policy/rules';
-import { compliantDaemonSet } from '../policy/support';
+import { compliantDaemonSet, mainContainer, podOf } from '../policy/support';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'policy');
 const fixture = (name: string) => path.join(FIXTURES, name);
@@ -22,10 +22,11 @@ describe('node-services lint: exit codes', () => {
     // GIVEN a compliant log agent (with a reasoned suppression) and its Namespace
     // WHEN linted
     const run = await lint([fixture('compliant-log-agent.yaml')]);
-    // THEN the exit code is 0 and the summary counts one DaemonSet, one skipped object and the suppression
+    // THEN the exit code is 0 and the summary counts one DaemonSet and one skipped object (the log agent's write
+    // of /var/lib/fluent-bit is one its kind needs, so there is nothing to suppress) and the kind it was checked as
     expect(run.code).toBe(0);
-    expect(run.out).toContain('1 DaemonSet checked, 1 other object skipped: 0 errors, 0 warnings, 0 info, 1 suppressed');
-    expect(run.out).toContain('suppressed host-path-writable');
+    expect(run.out).toContain('1 DaemonSet checked, 1 other object skipped: 0 errors, 0 warnings, 0 info, 0 suppressed');
+    expect(run.out).toContain('kinds: 1 log-agent (annotation)');
   });
 
   test('error findings exit 1, grouped under their object with path, message and fix', async () => {
@@ -33,19 +34,20 @@ describe('node-services lint: exit codes', () => {
     expect(run.code).toBe(1);
     expect(run.out).toMatch(/^DaemonSet agents\/node-agent {2}\(.*errors\.yaml:2\)$/m);
     expect(run.out).toMatch(/error +selector-template-mismatch {2}spec\.template\.metadata\.labels/);
-    expect(run.out).toMatch(
-      /error +container-runtime-socket-writable {2}spec\.template\.spec\.containers\[0\]\.volumeMounts\[0\]\.readOnly/,
-    );
-    expect(run.out).toMatch(/image 'example\/node-agent:latest' uses the mutable ':latest' tag/);
+    expect(run.out).toMatch(/warning +container-runtime-socket {2}spec\.template\.spec\.volumes\[0\]\.hostPath\.path/);
+    // each finding names the file, line and column of its field
+    expect(run.out).toMatch(/errors\.yaml:18:11: container 'agent' image 'example\/node-agent:latest' uses the mutable ':latest' tag/);
+    expect(run.out).toMatch(/errors\.yaml:25:13: volume 'sock' mounts the container runtime socket path '\/var\/run\/docker\.sock'/);
+    expect(run.out).toContain('kind: node-service (no kind annotation, nothing in the shape identifies a kind)');
     expect(run.out).toMatch(/fix: Use a version tag/);
-    expect(run.out).toMatch(/1 DaemonSet checked, 0 other objects skipped: 4 errors/);
+    expect(run.out).toMatch(/1 DaemonSet checked, 0 other objects skipped: 2 errors/);
     // errors come first within the object
     const severities = run.out
       .split('\n')
       .map((l) => /^ {2}(error|warning|info) /.exec(l)?.[1])
       .filter(Boolean);
-    expect(severities.slice(0, 4)).toEqual(['error', 'error', 'error', 'error']);
-    expect(severities.slice(4)).not.toContain('error');
+    expect(severities.slice(0, 2)).toEqual(['error', 'error']);
+    expect(severities.slice(2)).not.toContain('error');
   });
 
   test('warnings only exit 0', async () => {
@@ -117,14 +119,15 @@ describe('node-services lint: input', () => {
   test('malformed YAML gives file:line:col and the parser message, not a stack trace', async () => {
     const run = await lint([fixture('malformed.yaml')]);
     expect(run.code).toBe(2);
-    expect(run.err).toMatch(/^node-services: .*malformed\.yaml:\d+:\d+: Flow map/);
+    expect(run.err).toMatch(/^node-services: .*malformed\.yaml:6:1: missed comma between flow collection entries\n$/);
     expect(run.err).not.toMatch(/\n\s+at /);
   });
 
-  test('an empty file is fine', async () => {
+  test('an empty file holds no manifests: exit 2 with a message, so a wrong path never passes', async () => {
     const run = await lint([fixture('empty.yaml')]);
-    expect(run.code).toBe(0);
-    expect(run.out).toContain('0 DaemonSets checked, 0 other objects skipped');
+    expect(run.code).toBe(2);
+    expect(run.err).toMatch(/^node-services: no Kubernetes objects in .*empty\.yaml\n$/);
+    expect(run.out).toBe('');
   });
 
   test('a folder is searched recursively; List items are expanded and non-Kubernetes YAML is skipped and counted', async () => {
@@ -159,12 +162,199 @@ describe('node-services lint: input', () => {
     fs.writeFileSync(file, docs.join('\n---\n'));
     // WHEN linted
     const run = await lint(['--format', 'json', file]);
-    // THEN all are checked and exactly the ten broken ones fail, each at its own document line
+    // THEN all are checked and exactly the ten broken ones fail, each at its own document line, and the field's
+    // column on that line (the documents are one-line JSON)
     const report = JSON.parse(run.out);
     expect(run.code).toBe(1);
     expect(report.summary).toMatchObject({ checkedObjects: 1000, errors: 10, warnings: 0 });
     expect(report.findings.map((f: any) => f.object.name)).toEqual([...Array(10)].map((_, k) => `agent-${k * 100}`));
+    expect(report.findings.map((f: any) => f.objectLine)).toEqual([...Array(10)].map((_, k) => 1 + k * 100 * 2));
     expect(report.findings.map((f: any) => f.line)).toEqual([...Array(10)].map((_, k) => 1 + k * 100 * 2));
+    const line = docs[0];
+    expect(report.findings[0].column).toBe(line.indexOf('"image"') + 1);
+  });
+});
+
+describe('node-services lint: input like kubectl', () => {
+  const ds = (name: string) => ({ ...compliantDaemonSet(), metadata: { ...compliantDaemonSet().metadata, name } });
+
+  test('a folder with one unreadable file: that file is reported with file:line:col and exit 2, every other file is linted', async () => {
+    // GIVEN a folder with two good files, one malformed file and one that cannot be read (a dangling link)
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'a.yaml'), JSON.stringify(ds('a')));
+    fs.writeFileSync(path.join(dir, 'b.yaml'), 'apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: [b\n');
+    fs.symlinkSync(path.join(dir, 'missing-target.yaml'), path.join(dir, 'c.yaml'));
+    const d = ds('d');
+    mainContainer(d).image = 'example/d:latest';
+    fs.writeFileSync(path.join(dir, 'd.yaml'), JSON.stringify(d));
+    // WHEN linted
+    const run = await lint(['--format', 'json', dir]);
+    // THEN both bad files are named on stderr, the two good ones are checked and reported, and the exit code is 2
+    expect(run.code).toBe(2);
+    expect(run.err).toMatch(new RegExp(`^node-services: ${path.join(dir, 'b.yaml')}:5:1: .+\n`, 'm'));
+    expect(run.err).toContain(`node-services: ${path.join(dir, 'c.yaml')}: cannot read (ENOENT)`);
+    const report = JSON.parse(run.out);
+    expect(report.summary).toMatchObject({ checkedObjects: 2, errors: 1, inputProblems: 2 });
+    expect(report.findings.map((f: any) => [f.object.name, f.ruleId])).toEqual([['d', 'image-not-pinned']]);
+    expect(report.problems.map((p: any) => [path.basename(p.file), p.line ?? null])).toEqual([
+      ['b.yaml', 5],
+      ['c.yaml', null],
+    ]);
+  });
+
+  test.each([
+    ['an empty folder', (dir: string) => dir, /no \*\.yaml, \*\.yml, \*\.json files in this folder/],
+    [
+      'a folder without YAML',
+      (dir: string) => {
+        fs.writeFileSync(path.join(dir, 'README.md'), '# nothing');
+        return dir;
+      },
+      /no \*\.yaml, \*\.yml, \*\.json files in this folder/,
+    ],
+    [
+      'binary garbage named .yaml',
+      (dir: string) => {
+        fs.writeFileSync(
+          path.join(dir, 'image.yaml'),
+          Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d]),
+        );
+        return path.join(dir, 'image.yaml');
+      },
+      /image\.yaml:3:1: binary data, not YAML or JSON/,
+    ],
+    [
+      'a text file named .yaml',
+      (dir: string) => {
+        fs.writeFileSync(path.join(dir, 'notes.yaml'), 'just some words\n');
+        return path.join(dir, 'notes.yaml');
+      },
+      /notes\.yaml:1: not a Kubernetes object: the document is a string/,
+    ],
+  ])('%s exits 2 with a message', async (_name, make, message) => {
+    const run = await lint([make(tempDir())]);
+    expect(run.code).toBe(2);
+    expect(run.err).toMatch(message);
+    expect(run.out).toBe('');
+  });
+
+  test('an unrendered Helm template is reported as such, and nothing leaks to stderr but the finding', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'daemonset.yaml');
+    fs.writeFileSync(
+      file,
+      '{{- if .Values.enabled }}\napiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: {{ include "x.fullname" . }}\n{{- end }}\n',
+    );
+    const run = await lint([file]);
+    expect(run.code).toBe(2);
+    expect(run.err).toBe(
+      `node-services: ${file}:1:1: unrendered Helm template ({{ … }}); render it first (helm template …) and lint the output\n`,
+    );
+  });
+
+  test('Helm output quirks are read like kubectl: # Source comments, empty documents, --- # comment, ..., CRLF, BOM', async () => {
+    const a = JSON.stringify(ds('a'));
+    const text = `\ufeff---\r\n# Source: chart/templates/a.yaml\r\n${a}\r\n---\r\n# Source: chart/templates/empty.yaml\r\n--- # comment\r\n...\r\n---\r\n# Source: chart/templates/ns.yaml\r\napiVersion: v1\r\nkind: Namespace\r\nmetadata:\r\n  name: logging\r\n...\r\n`;
+    const run = await lint(['--format', 'json', '-'], { stdin: text });
+    expect(run.err).toBe('');
+    const report = JSON.parse(run.out);
+    expect(report.summary).toMatchObject({ checkedObjects: 1, skippedObjects: 1, errors: 0, inputProblems: 0 });
+    expect(report.objects[0].line).toBe(3);
+  });
+
+  test('YAML 1.1 values as kubectl reads them: 0644 is 420, 0o17 a string, yes/on booleans', async () => {
+    // GIVEN a DaemonSet whose label value is a plain 0o17 (a string in YAML 1.1), whose defaultMode is 0644 and
+    // whose hostNetwork is `on`
+    const text = [
+      'apiVersion: apps/v1',
+      'kind: DaemonSet',
+      'metadata: {name: agent, namespace: agents, labels: {build: 0o17, octal: 0644}}',
+      'spec:',
+      '  selector: {matchLabels: {app: agent}}',
+      '  template:',
+      '    metadata: {labels: {app: agent}}',
+      '    spec:',
+      '      hostNetwork: on',
+      '      containers: [{name: agent, image: "example/agent:1.0"}]',
+      '      volumes: [{name: cfg, configMap: {name: cfg, defaultMode: 0644}}]',
+      '',
+    ].join('\n');
+    const run = await lint(['--format', 'json', '-'], { stdin: text });
+    const report = JSON.parse(run.out);
+    // THEN the label 0o17 is a valid string, the label 0644 is the number 420 (not a string: invalid), and
+    // hostNetwork is true (the DNS policy rule sees it)
+    const labels = report.findings.filter((f: any) => f.ruleId === 'label-invalid');
+    expect(labels.map((f: any) => f.path)).toEqual(['metadata.labels.octal']);
+    expect(labels[0].message).toMatch(/420/);
+    expect(report.findings.map((f: any) => f.ruleId)).toContain('host-network-dns-policy');
+  });
+});
+
+describe('node-services lint: readable output', () => {
+  test('--quiet shows error findings only; the summary still counts everything', async () => {
+    const run = await lint(['--quiet', fixture('errors.yaml')]);
+    expect(run.code).toBe(1);
+    expect(run.out).toMatch(/error +image-not-pinned/);
+    expect(run.out).not.toMatch(/^ {2}warning /m);
+    expect(run.out).toMatch(/2 errors, \d+ warnings/);
+    const json = JSON.parse((await lint(['-q', '-o', 'json', fixture('errors.yaml')])).out);
+    expect(new Set(json.findings.map((f: any) => f.severity))).toEqual(new Set(['error']));
+  });
+
+  test('suppressed findings are summarized per rule, once, with the reason shortened', async () => {
+    // GIVEN a generic node service with three writable host paths and one long suppression reason
+    const ds = compliantDaemonSet('node-service');
+    const reason = `the agent keeps its state under these paths: ${'x'.repeat(300)}`;
+    ds.metadata.annotations['ignore-check.node-services.cdk8s.io/host-path-writable'] = reason;
+    for (const n of [1, 2, 3]) {
+      podOf(ds).volumes.push({ name: `state${n}`, hostPath: { path: `/var/lib/agent${n}`, type: 'DirectoryOrCreate' } });
+      mainContainer(ds).volumeMounts.push({ name: `state${n}`, mountPath: `/state${n}` });
+    }
+    const run = await lint(['-'], { stdin: JSON.stringify(ds) });
+    // THEN one line names the rule, the count and the start of the reason
+    const lines = run.out.split('\n').filter((l) => l.includes('suppressed host-path-writable'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^ {2}suppressed host-path-writable \(3 findings\): the agent keeps its state under these paths: x+…$/);
+    expect(lines[0].length).toBeLessThan(160);
+    expect(run.out).toContain('3 suppressed');
+  });
+
+  test('-o/--output and the old -f/--format choose the same formats; disagreeing flags are a usage error', async () => {
+    const viaOutput = await lint(['--output', 'json', fixture('errors.yaml')]);
+    const viaFormat = await lint(['-f', 'json', fixture('errors.yaml')]);
+    expect(JSON.parse(viaOutput.out)).toEqual(JSON.parse(viaFormat.out));
+    const both = await lint(['-o', 'json', '-f', 'sarif', fixture('errors.yaml')]);
+    expect(both.code).toBe(2);
+    expect(both.err).toMatch(/--format sarif and --output json disagree/);
+  });
+
+  test('--help shows the exit codes and examples', async () => {
+    const run = await lint(['--help']);
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/Exit codes:\n {2}0 .*\n {2}1 .*\n {2}2 /);
+    expect(run.out).toContain('helm template cilium cilium/cilium | node-services lint -');
+    expect(run.out).toContain('-q, --quiet');
+  });
+
+  test('the kind each DaemonSet was checked as is in every format', async () => {
+    const cni = compliantDaemonSet();
+    delete cni.metadata.annotations['node-services.cdk8s.io/kind'];
+    podOf(cni).hostNetwork = true;
+    podOf(cni).volumes = [{ name: 'cni-bin', hostPath: { path: '/opt/cni/bin', type: 'DirectoryOrCreate' } }];
+    mainContainer(cni).volumeMounts = [{ name: 'cni-bin', mountPath: '/host/opt/cni/bin' }];
+    const stdin = JSON.stringify(cni);
+    const text = await lint(['-'], { stdin });
+    expect(text.out).toContain('kind: cni-plugin (inferred from hostNetwork and host path /opt/cni/bin)');
+    expect(text.out).toContain('kinds: 1 cni-plugin (inferred)');
+    const json = JSON.parse((await lint(['-o', 'json', '-'], { stdin })).out);
+    expect(json.objects[0]).toMatchObject({
+      serviceKind: 'cni-plugin',
+      kindSource: 'inferred',
+      kindEvidence: 'hostNetwork and host path /opt/cni/bin',
+    });
+    expect(json.findings.every((f: any) => f.serviceKind === 'cni-plugin')).toBe(true);
+    const sarif = JSON.parse((await lint(['-o', 'sarif', '-'], { stdin })).out);
+    expect(sarif.runs[0].results[0].properties).toEqual({ nodeServiceKind: 'cni-plugin', kindSource: 'inferred' });
   });
 });
 
@@ -184,16 +374,18 @@ describe('node-services lint: output', () => {
     expect(sarifProblems(log)).toEqual([]);
     const [sarifRun] = log.runs;
     expect(sarifRun.tool.driver.rules.map((r: any) => r.id)).toEqual(RULES.map((r) => r.id));
-    const socket = sarifRun.results.find((r: any) => r.ruleId === 'container-runtime-socket-writable');
-    expect(socket.level).toBe('error');
-    expect(socket.locations[0].physicalLocation).toEqual({ artifactLocation: { uri: fixture('errors.yaml') }, region: { startLine: 2 } });
+    const image = sarifRun.results.find((r: any) => r.ruleId === 'image-not-pinned');
+    expect(image.level).toBe('error');
+    // the region is the offending field (line 18, column 11: `image:`), not the object's first line
+    expect(image.locations[0].physicalLocation).toEqual({
+      artifactLocation: { uri: fixture('errors.yaml') },
+      region: { startLine: 18, startColumn: 11 },
+    });
+    expect(image.properties).toEqual({ nodeServiceKind: 'node-service', kindSource: 'default' });
     const warning = sarifRun.results.find((r: any) => r.ruleId === 'readiness-probe-missing');
     expect(warning.level).toBe('warning');
     expect(sarifRun.results.find((r: any) => r.ruleId === 'liveness-probe-missing').level).toBe('note');
-    const suppressed = sarifRun.results.find((r: any) => r.ruleId === 'host-path-writable' && r.suppressions);
-    expect(suppressed.suppressions).toEqual([
-      { kind: 'inSource', justification: 'position database for tailed log files lives in /var/lib/fluent-bit' },
-    ]);
+    expect(sarifRun.invocations).toEqual([{ executionSuccessful: true }]);
     expect(run.code).toBe(1);
   });
 

@@ -81,7 +81,9 @@ describe('checkManifests', () => {
 
 describe('suppressions', () => {
   function writableStateDir() {
-    const ds = compliantDaemonSet();
+    // a generic node service: no kind whose allowlist grants the write
+    const ds = compliantDaemonSet('node-service');
+    podOf(ds).securityContext.runAsUser = 65534;
     podOf(ds).volumes.push({ name: 'state', hostPath: { path: '/var/lib/fluent-bit', type: 'DirectoryOrCreate' } });
     mainContainer(ds).volumeMounts.push({ name: 'state', mountPath: '/var/lib/fluent-bit' });
     return ds;
@@ -224,6 +226,8 @@ describe('RuleCatalogue and PolicyEngine (class API)', () => {
       'example',
       'fix',
       'id',
+      'kindSeverities',
+      'linuxOnly',
       'rationale',
       'severity',
       'suppressible',
@@ -379,5 +383,88 @@ describe('checkInputFingerprint', () => {
     const ds = compliantDaemonSet();
     ds.spec.template.spec.extra = make();
     expect(checkInputFingerprint([ds], {})).toBeUndefined();
+  });
+});
+
+describe('kind inference', () => {
+  const { inferKind, resolveKind, KIND_ANNOTATION } = require('../../src/policy/kinds') as typeof import('../../src/policy/kinds');
+  const ds = (pod: any) => ({ apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'x' }, spec: { template: { spec: pod } } });
+  const vol = (name: string, p: string) => ({ name, hostPath: { path: p } });
+
+  test.each([
+    [
+      'a node-driver-registrar sidecar',
+      { containers: [{ name: 'd', image: 'registry.k8s.io/sig-storage/csi-node-driver-registrar:v2.13.0' }] },
+      'csi-node',
+    ],
+    ['the kubelet plugin registry', { volumes: [vol('r', '/var/lib/kubelet/plugins_registry/')] }, 'csi-node'],
+    [
+      'Bidirectional propagation with /dev',
+      {
+        volumes: [vol('d', '/dev'), vol('s', '/var/lib/longhorn')],
+        containers: [{ name: 'm', volumeMounts: [{ name: 's', mountPath: '/s', mountPropagation: 'Bidirectional' }] }],
+      },
+      'csi-node',
+    ],
+    ['the device-plugin directory', { volumes: [vol('dp', '/var/lib/kubelet/device-plugins')] }, 'device-plugin'],
+    ['the kube-proxy image', { containers: [{ name: 'p', image: 'registry.k8s.io/kube-proxy:v1.28.15' }] }, 'kube-proxy'],
+    ['host network with /etc/cni/net.d', { hostNetwork: true, volumes: [vol('c', '/etc/cni/net.d')] }, 'cni-plugin'],
+    [
+      'a CNI agent image on the host network (Windows, no CNI paths)',
+      { hostNetwork: true, containers: [{ name: 'a', image: 'antrea/antrea-windows:v2.2.0' }] },
+      'cni-plugin',
+    ],
+    ['pod-resources', { volumes: [vol('p', '/var/lib/kubelet/pod-resources')] }, 'gpu-monitor'],
+    ['kernel tracing', { volumes: [vol('t', '/sys/kernel/tracing')] }, 'security-agent'],
+    ['/var/log', { volumes: [vol('l', '/var/log')] }, 'log-agent'],
+    ['the host root', { volumes: [vol('r', '/')] }, 'monitoring-agent'],
+  ])('%s → %s', (_name, pod, kind) => {
+    expect(inferKind(ds(pod))?.kind).toBe(kind);
+  });
+
+  test('/opt/cni/bin without the host network is not a CNI (a compliance scanner reads it)', () => {
+    expect(inferKind(ds({ volumes: [vol('c', '/opt/cni/bin')] }))).toBeUndefined();
+  });
+
+  test('the annotation overrides the shape; an unknown annotation value falls back to inference', () => {
+    const cni = ds({ hostNetwork: true, volumes: [vol('c', '/etc/cni/net.d')] }) as any;
+    cni.metadata.annotations = { [KIND_ANNOTATION]: 'security-agent' };
+    expect(resolveKind(cni)).toEqual({ kind: 'security-agent', source: 'annotation', evidence: '' });
+    cni.metadata.annotations = { [KIND_ANNOTATION]: 'router' };
+    expect(resolveKind(cni)).toMatchObject({ kind: 'cni-plugin', source: 'inferred' });
+    expect(resolveKind(ds({}))).toEqual({ kind: 'node-service', source: 'default', evidence: '' });
+  });
+
+  test('an inferred kind sets severities and allowances but no allowlist; the declared kind adds its allowlist', () => {
+    // GIVEN a CNI-shaped manifest that also mounts a path outside the CNI allowlist
+    const cni = ds({
+      hostNetwork: true,
+      volumes: [
+        { name: 'c', hostPath: { path: '/etc/cni/net.d', type: 'Directory' } },
+        { name: 'x', hostPath: { path: '/srv/data', type: 'Directory' } },
+      ],
+      containers: [
+        {
+          name: 'a',
+          image: 'example/cni:1.0',
+          resources: { requests: { cpu: '100m', memory: '64Mi' } },
+          volumeMounts: [
+            { name: 'c', mountPath: '/c' },
+            { name: 'x', mountPath: '/x', readOnly: true },
+          ],
+        },
+      ],
+    }) as any;
+    cni.spec.selector = { matchLabels: { app: 'x' } };
+    cni.spec.template.metadata = { labels: { app: 'x' } };
+    const inferred = checkManifests([cni]);
+    // THEN inferred: no allowlist finding, the missing memory limit is info (deliberate for a CNI)
+    expect(inferred.findings.map((f) => f.ruleId)).not.toContain('host-path-not-allowed');
+    expect(inferred.findings.find((f) => f.ruleId === 'memory-limit-missing')?.severity).toBe('info');
+    cni.metadata.annotations = { [KIND_ANNOTATION]: 'cni-plugin' };
+    const declared = checkManifests([cni]);
+    expect(declared.findings.filter((f) => f.ruleId === 'host-path-not-allowed').map((f) => f.message)).toEqual([
+      expect.stringMatching(/'\/srv\/data'/),
+    ]);
   });
 });

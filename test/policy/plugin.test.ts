@@ -79,4 +79,18 @@ describe('NodeServicesValidation (cdk8s CLI validation plugin)', () => {
       /properties: rules: unknown rule id 'no-such-rule'/,
     );
   });
+
+  test('reads the manifests with YAML 1.1, as cdk8s writes them and kubectl reads them', async () => {
+    // GIVEN a manifest whose label value is a plain 0o17 (a string in YAML 1.1, the number 15 in YAML 1.2)
+    const ds = compliantDaemonSet();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plugin-test-'));
+    const file = path.join(dir, 'app.k8s.yaml');
+    const text = JSON.stringify(ds, null, 2).replace('"app.kubernetes.io/version": "3.0.7"', '"app.kubernetes.io/version": 0o17');
+    fs.writeFileSync(file, text.replace(/^\{/, '# YAML flow style\n{'));
+    const context = new FakeContext([file]);
+    // WHEN validated THEN no label is invalid: 0o17 is the string '0o17'
+    await new NodeServicesValidation({}).validate(context);
+    expect(context.violations.map((v) => v.ruleName)).not.toContain('label-invalid');
+    expect(context.submitted[0].status).toBe('success');
+  });
 });

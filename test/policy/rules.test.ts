@@ -30,6 +30,8 @@ interface BadCase extends Case {
   readonly path: string;
   /** Text the message must contain (the bad value). */
   readonly message?: RegExp;
+  /** The severity expected for the case's kind, when it is not the rule's default. */
+  readonly severity?: string;
 }
 
 const sidecarInit = (ds: any, extra: any = {}) => {
@@ -42,6 +44,19 @@ const sidecarInit = (ds: any, extra: any = {}) => {
     },
   ];
 };
+
+/** A ServiceAccount fluent-bit in logging with a ClusterRole of one rule bound to it. */
+const rbacFor = (rule: any) => [
+  { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'fluent-bit', namespace: 'logging' } },
+  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'fluent-bit' }, rules: [rule] },
+  {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    metadata: { name: 'fluent-bit' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'fluent-bit' },
+    subjects: [{ kind: 'ServiceAccount', name: 'fluent-bit', namespace: 'logging' }],
+  },
+];
 
 const C0 = 'spec.template.spec.containers[0]';
 const POD = 'spec.template.spec';
@@ -503,6 +518,15 @@ const nonCompliant: BadCase[] = [
     mutate: (ds) => (podOf(ds).volumes[0].hostPath = { path: '/run/containerd/containerd.sock', type: 'Socket' }),
     path: `${POD}.volumes[0].hostPath.path`,
     message: /containerd\.sock/,
+    severity: 'info',
+  },
+  {
+    rule: 'container-runtime-socket',
+    name: 'a read-only mount still gives control of the node',
+    kind: 'node-service',
+    mutate: (ds) => (podOf(ds).volumes[0].hostPath = { path: '/run/containerd/containerd.sock', type: 'Socket' }),
+    path: `${POD}.volumes[0].hostPath.path`,
+    message: /read-only or not/,
   },
   {
     rule: 'container-runtime-socket',
@@ -513,20 +537,20 @@ const nonCompliant: BadCase[] = [
     message: /\/var\/run/,
   },
   {
-    rule: 'container-runtime-socket-writable',
-    name: 'writable docker socket',
-    kind: 'node-service',
-    mutate: (ds) => {
-      podOf(ds).volumes[0].hostPath = { path: '/var/run/docker.sock', type: 'Socket' };
-      mainContainer(ds).volumeMounts[0].readOnly = false;
-    },
-    path: `${C0}.volumeMounts[0].readOnly`,
-    message: /docker\.sock/,
+    rule: 'host-path-type-missing',
+    name: 'no type on a read-only mount is advice',
+    mutate: (ds) => delete podOf(ds).volumes[0].hostPath.type,
+    path: `${POD}.volumes[0].hostPath.type`,
+    message: /varlog.*read-only/,
+    severity: 'info',
   },
   {
     rule: 'host-path-type-missing',
-    name: 'no type',
-    mutate: (ds) => delete podOf(ds).volumes[0].hostPath.type,
+    name: 'no type on a writable mount',
+    mutate: (ds) => {
+      delete podOf(ds).volumes[0].hostPath.type;
+      mainContainer(ds).volumeMounts[0].readOnly = false;
+    },
     path: `${POD}.volumes[0].hostPath.type`,
     message: /varlog/,
   },
@@ -535,6 +559,7 @@ const nonCompliant: BadCase[] = [
     name: 'empty type',
     mutate: (ds) => (podOf(ds).volumes[0].hostPath.type = ''),
     path: `${POD}.volumes[0].hostPath.type`,
+    severity: 'info',
   },
   {
     rule: 'privileged-container',
@@ -542,6 +567,19 @@ const nonCompliant: BadCase[] = [
     kind: 'csi-node',
     mutate: (ds) => Object.assign(mainContainer(ds).securityContext, { privileged: true, allowPrivilegeEscalation: true }),
     path: `${C0}.securityContext.privileged`,
+    severity: 'info',
+  },
+  {
+    rule: 'privileged-container',
+    name: 'Windows HostProcess container',
+    kind: 'node-service',
+    mutate: (ds) => {
+      podOf(ds).os = { name: 'windows' };
+      podOf(ds).hostNetwork = true;
+      mainContainer(ds).securityContext = { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' } };
+    },
+    path: `${C0}.securityContext.windowsOptions.hostProcess`,
+    message: /HostProcess/,
   },
   {
     rule: 'privileged-not-allowed',
@@ -566,8 +604,8 @@ const nonCompliant: BadCase[] = [
   },
   {
     rule: 'dangerous-capability',
-    name: 'NET_ADMIN on a CNI',
-    kind: 'cni-plugin',
+    name: 'NET_ADMIN on a generic node service',
+    kind: 'node-service',
     mutate: (ds) => (mainContainer(ds).securityContext.capabilities.add = ['NET_RAW', 'NET_ADMIN']),
     path: `${C0}.securityContext.capabilities.add[1]`,
     message: /NET_ADMIN/,
@@ -575,7 +613,7 @@ const nonCompliant: BadCase[] = [
   {
     rule: 'dangerous-capability',
     name: 'cap_sys_admin spelled in lower case',
-    kind: 'gpu-monitor',
+    kind: 'node-service',
     mutate: (ds) => (mainContainer(ds).securityContext.capabilities.add = ['cap_sys_admin']),
     path: `${C0}.securityContext.capabilities.add[0]`,
     message: /cap_sys_admin/,
@@ -627,8 +665,9 @@ const nonCompliant: BadCase[] = [
   },
   {
     rule: 'writable-root-filesystem',
-    name: 'init container without it',
-    mutate: (ds) => sidecarInit(ds, { securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } } }),
+    name: 'restartable sidecar without it',
+    mutate: (ds) =>
+      sidecarInit(ds, { restartPolicy: 'Always', securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } } }),
     path: 'spec.template.spec.initContainers[0].securityContext.readOnlyRootFilesystem',
   },
   {
@@ -677,12 +716,29 @@ const nonCompliant: BadCase[] = [
     name: 'no limits',
     mutate: (ds) => delete mainContainer(ds).resources.limits,
     path: `${C0}.resources.limits.memory`,
+    severity: 'error',
+  },
+  {
+    rule: 'memory-limit-missing',
+    name: 'a CNI without a limit is advice only',
+    kind: 'cni-plugin',
+    mutate: (ds) => delete mainContainer(ds).resources.limits,
+    path: `${C0}.resources.limits.memory`,
+    severity: 'info',
+  },
+  {
+    rule: 'memory-limit-missing',
+    name: 'a generic node service without a limit is a warning',
+    kind: 'node-service',
+    mutate: (ds) => delete mainContainer(ds).resources.limits,
+    path: `${C0}.resources.limits.memory`,
   },
   {
     rule: 'memory-limit-missing',
     name: 'restartable sidecar without a limit',
     mutate: (ds) => sidecarInit(ds, { restartPolicy: 'Always', resources: { requests: { cpu: '10m', memory: '16Mi' } } }),
     path: 'spec.template.spec.initContainers[0].resources.limits.memory',
+    severity: 'error',
   },
   {
     rule: 'readiness-probe-missing',
@@ -802,6 +858,14 @@ const nonCompliant: BadCase[] = [
     mutate: (ds) => (podOf(ds).hostNetwork = true),
     path: `${POD}.dnsPolicy`,
     message: /unset/,
+    severity: 'info',
+  },
+  {
+    rule: 'host-network-dns-policy',
+    name: 'a generic host-network service',
+    kind: 'node-service',
+    mutate: (ds) => (podOf(ds).hostNetwork = true),
+    path: `${POD}.dnsPolicy`,
   },
   {
     rule: 'host-network-dns-policy',
@@ -810,6 +874,245 @@ const nonCompliant: BadCase[] = [
     mutate: (ds) => Object.assign(podOf(ds), { hostNetwork: true, dnsPolicy: 'ClusterFirst' }),
     path: `${POD}.dnsPolicy`,
     message: /ClusterFirst/,
+    severity: 'info',
+  },
+  // Checks of item: windows, API fields, identity
+  {
+    rule: 'container-fields-invalid',
+    name: 'imagePullPolicy in lower case',
+    mutate: (ds) => (mainContainer(ds).imagePullPolicy = 'always'),
+    path: `${C0}.imagePullPolicy`,
+    message: /'always'/,
+  },
+  {
+    rule: 'container-fields-invalid',
+    name: 'a GPU requested without a limit',
+    mutate: (ds) => (mainContainer(ds).resources.requests['nvidia.com/gpu'] = 1),
+    path: `${C0}.resources.requests['nvidia.com/gpu']`,
+    message: /needs a limit/,
+  },
+  {
+    rule: 'container-fields-invalid',
+    name: 'a GPU request different from its limit',
+    mutate: (ds) =>
+      Object.assign(mainContainer(ds).resources, {
+        requests: { cpu: '1', memory: '1Gi', 'nvidia.com/gpu': 1 },
+        limits: { memory: '1Gi', 'nvidia.com/gpu': 2 },
+      }),
+    path: `${C0}.resources.requests['nvidia.com/gpu']`,
+    message: /must equal its limit/,
+  },
+  {
+    rule: 'container-fields-invalid',
+    name: 'huge pages without cpu or memory',
+    mutate: (ds) => (mainContainer(ds).resources = { limits: { 'hugepages-2Mi': '64Mi' } }),
+    path: `${C0}.resources.requests`,
+    message: /huge pages need a cpu or memory/,
+  },
+  {
+    rule: 'pod-fields-invalid',
+    name: 'dnsPolicy None without dnsConfig',
+    mutate: (ds) => (podOf(ds).dnsPolicy = 'None'),
+    path: `${POD}.dnsPolicy`,
+    message: /needs a dnsConfig/,
+  },
+  {
+    rule: 'pod-fields-invalid',
+    name: 'unknown dnsPolicy',
+    mutate: (ds) => (podOf(ds).dnsPolicy = 'ClusterFirstWithHostNetwork'),
+    path: `${POD}.dnsPolicy`,
+    message: /ClusterFirstWithHostNetwork/,
+  },
+  {
+    rule: 'pod-fields-invalid',
+    name: 'priorityClassName with upper case',
+    mutate: (ds) => (podOf(ds).priorityClassName = 'System-Node-Critical'),
+    path: `${POD}.priorityClassName`,
+    message: /System-Node-Critical/,
+  },
+  {
+    rule: 'pod-fields-invalid',
+    name: 'runtimeClassName with an underscore',
+    mutate: (ds) => (podOf(ds).runtimeClassName = 'nvidia_runtime'),
+    path: `${POD}.runtimeClassName`,
+  },
+  {
+    rule: 'pod-fields-invalid',
+    name: 'malformed sysctl name',
+    mutate: (ds) => (podOf(ds).securityContext.sysctls = [{ name: 'net..ipv4', value: '1' }]),
+    path: `${POD}.securityContext.sysctls[0].name`,
+    message: /net\.\.ipv4/,
+  },
+  {
+    rule: 'env-var-invalid',
+    name: 'unsupported fieldRef path',
+    mutate: (ds) => (mainContainer(ds).env[0].valueFrom.fieldRef.fieldPath = 'spec.nodename'),
+    path: `${C0}.env[0].valueFrom.fieldRef.fieldPath`,
+    message: /did you mean 'spec\.nodeName'/,
+  },
+  {
+    rule: 'windows-fields-invalid',
+    name: 'seccomp and capabilities on a Windows pod',
+    kind: 'node-service',
+    mutate: (ds) => (podOf(ds).os = { name: 'windows' }),
+    path: `${POD}.securityContext.seccompProfile`,
+    message: /Linux-only/,
+  },
+  {
+    rule: 'windows-fields-invalid',
+    name: 'container capabilities on a Windows pod',
+    kind: 'node-service',
+    mutate: (ds) => (podOf(ds).os = { name: 'windows' }),
+    path: `${C0}.securityContext.capabilities`,
+  },
+  {
+    rule: 'windows-fields-invalid',
+    name: 'HostProcess without hostNetwork',
+    kind: 'node-service',
+    mutate: (ds) => {
+      podOf(ds).securityContext = { windowsOptions: { hostProcess: true } };
+      mainContainer(ds).securityContext = {};
+    },
+    path: `${POD}.hostNetwork`,
+    message: /need hostNetwork: true/,
+  },
+  {
+    rule: 'windows-fields-invalid',
+    name: 'one HostProcess container and one plain',
+    kind: 'node-service',
+    mutate: (ds) => {
+      podOf(ds).hostNetwork = true;
+      mainContainer(ds).securityContext = { windowsOptions: { hostProcess: true } };
+      podOf(ds).containers.push({ name: 'sidecar', image: 'example/sidecar:1.0' });
+    },
+    path: `${POD}.containers[1].securityContext.windowsOptions.hostProcess`,
+    message: /all containers of a pod must be/,
+  },
+  {
+    rule: 'run-as-non-root',
+    name: 'a generic service without runAsNonRoot',
+    kind: 'node-service',
+    mutate: () => undefined,
+    path: `${C0}.securityContext.runAsNonRoot`,
+    message: /may run as root/,
+  },
+  {
+    rule: 'run-as-non-root',
+    name: 'a monitoring agent with runAsUser 0',
+    kind: 'monitoring-agent',
+    mutate: (ds) => (podOf(ds).securityContext.runAsUser = 0),
+    path: `${C0}.securityContext.runAsNonRoot`,
+    message: /runs as root/,
+  },
+  {
+    rule: 'probe-port-undeclared',
+    name: 'readiness on an undeclared port name',
+    mutate: (ds) => (mainContainer(ds).readinessProbe.httpGet.port = 'metrics'),
+    path: `${C0}.readinessProbe.httpGet.port`,
+    message: /'metrics'.*declares 'http'/,
+  },
+  {
+    rule: 'duplicate-env-var',
+    name: 'NODE_NAME twice',
+    mutate: (ds) => mainContainer(ds).env.push({ name: 'NODE_NAME', value: 'x' }),
+    path: `${C0}.env[1].name`,
+    message: /first at env\[0\]/,
+  },
+  {
+    rule: 'deprecated-service-account-field',
+    name: 'serviceAccount differing from serviceAccountName',
+    mutate: (ds) => Object.assign(podOf(ds), { serviceAccount: 'old', serviceAccountName: 'fluent-bit' }),
+    path: `${POD}.serviceAccount`,
+    message: /differs/,
+  },
+  {
+    rule: 'unsafe-sysctl',
+    name: 'net.core.somaxconn',
+    mutate: (ds) => (podOf(ds).securityContext.sysctls = [{ name: 'net.core.somaxconn', value: '1024' }]),
+    path: `${POD}.securityContext.sysctls[0].name`,
+    message: /somaxconn/,
+  },
+  {
+    rule: 'service-account-missing',
+    name: 'bound by a RoleBinding but never created',
+    mutate: (ds) => (podOf(ds).serviceAccountName = 'fluent-bit'),
+    others: [
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRoleBinding',
+        metadata: { name: 'fluent-bit' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'fluent-bit' },
+        subjects: [{ kind: 'ServiceAccount', name: 'fluent-bit', namespace: 'logging' }],
+      },
+    ],
+    path: `${POD}.serviceAccountName`,
+    message: /binds roles to it/,
+  },
+  {
+    rule: 'service-account-missing',
+    name: 'not in the input and not bound: advice',
+    mutate: (ds) => (podOf(ds).serviceAccountName = 'fluent-bit'),
+    path: `${POD}.serviceAccountName`,
+    severity: 'info',
+  },
+  {
+    rule: 'service-account-rbac',
+    name: 'wildcard verbs',
+    mutate: (ds) => (podOf(ds).serviceAccountName = 'fluent-bit'),
+    others: rbacFor({ apiGroups: [''], resources: ['pods'], verbs: ['*'] }),
+    path: `${POD}.serviceAccountName`,
+    message: /wildcard/,
+  },
+  {
+    rule: 'service-account-rbac',
+    name: 'reading Secrets',
+    mutate: (ds) => (podOf(ds).serviceAccountName = 'fluent-bit'),
+    others: rbacFor({ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list'] }),
+    path: `${POD}.serviceAccountName`,
+    message: /reads Secrets/,
+  },
+  {
+    rule: 'service-account-rbac',
+    name: 'pods/exec',
+    mutate: (ds) => (podOf(ds).serviceAccountName = 'fluent-bit'),
+    others: rbacFor({ apiGroups: [''], resources: ['pods/exec'], verbs: ['create'] }),
+    path: `${POD}.serviceAccountName`,
+    message: /pods\/exec/,
+  },
+  {
+    rule: 'service-account-rbac',
+    name: 'impersonate',
+    mutate: (ds) => (podOf(ds).serviceAccountName = 'fluent-bit'),
+    others: rbacFor({ apiGroups: [''], resources: ['users'], verbs: ['impersonate'] }),
+    path: `${POD}.serviceAccountName`,
+    message: /impersonate/,
+  },
+  {
+    rule: 'service-account-rbac',
+    name: 'nodes/proxy',
+    mutate: (ds) => (podOf(ds).serviceAccountName = 'fluent-bit'),
+    others: rbacFor({ apiGroups: [''], resources: ['nodes/proxy'], verbs: ['get'] }),
+    path: `${POD}.serviceAccountName`,
+    message: /nodes\/proxy/,
+  },
+  {
+    rule: 'rolling-update-invalid',
+    name: 'Kruise rollingUpdate type not Standard, Surging or InPlaceIfPossible',
+    mutate: (ds) => {
+      ds.apiVersion = 'apps.kruise.io/v1alpha1';
+      ds.spec.updateStrategy.rollingUpdate = { type: 'Fast', partition: -1 };
+    },
+    path: 'spec.updateStrategy.rollingUpdate.type',
+    message: /'Fast'/,
+  },
+  {
+    rule: 'rolling-update-invalid',
+    name: 'Kruise partition below zero',
+    mutate: (ds) => {
+      ds.apiVersion = 'apps.kruise.io/v1alpha1';
+      ds.spec.updateStrategy.rollingUpdate = { partition: -1 };
+    },
+    path: 'spec.updateStrategy.rollingUpdate.partition',
   },
   // Fit
   {
@@ -898,6 +1201,115 @@ const compliant: Case[] = [
     name: 'a field newer than 1.28 with target 1.30',
     mutate: (ds) => (podOf(ds).securityContext.appArmorProfile = { type: 'RuntimeDefault' }),
     config: { kubernetesVersion: KubernetesVersion.V1_30 },
+  },
+  {
+    rule: 'rolling-update-invalid',
+    name: 'an empty type defaults to RollingUpdate before validation',
+    mutate: (ds) => (ds.spec.updateStrategy.type = ''),
+  },
+  {
+    rule: 'rolling-update-invalid',
+    name: 'a Kruise Advanced DaemonSet with partition, selector and surge next to unavailability',
+    mutate: (ds) => {
+      ds.apiVersion = 'apps.kruise.io/v1alpha1';
+      ds.spec.updateStrategy.rollingUpdate = {
+        type: 'Surging',
+        partition: 5,
+        maxSurge: 1,
+        maxUnavailable: 1,
+        paused: false,
+        selector: { matchLabels: { canary: 'true' } },
+      };
+    },
+  },
+  { rule: 'daemonset-api-version', name: 'an OpenKruise Advanced DaemonSet', mutate: (ds) => (ds.apiVersion = 'apps.kruise.io/v1alpha1') },
+  {
+    rule: 'container-fields-invalid',
+    name: 'IfNotPresent and a GPU limit alone',
+    mutate: (ds) =>
+      Object.assign(mainContainer(ds), {
+        imagePullPolicy: 'IfNotPresent',
+        resources: { requests: { cpu: '1', memory: '1Gi' }, limits: { memory: '1Gi', 'nvidia.com/gpu': 1 } },
+      }),
+  },
+  {
+    rule: 'pod-fields-invalid',
+    name: 'dnsPolicy None with a nameserver',
+    mutate: (ds) =>
+      Object.assign(podOf(ds), {
+        dnsPolicy: 'None',
+        dnsConfig: { nameservers: ['169.254.20.10'] },
+        priorityClassName: 'system-node-critical',
+      }),
+  },
+  { rule: 'windows-fields-invalid', name: 'a Linux pod may set Linux fields', mutate: () => undefined },
+  {
+    rule: 'windows-fields-invalid',
+    name: 'a HostProcess pod on the host network without Linux fields',
+    kind: 'node-service',
+    mutate: (ds) => {
+      podOf(ds).os = { name: 'windows' };
+      podOf(ds).hostNetwork = true;
+      podOf(ds).securityContext = { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' } };
+      mainContainer(ds).securityContext = {};
+    },
+  },
+  {
+    rule: 'run-as-non-root',
+    name: 'a log agent reads root-owned logs as root by design',
+    mutate: (ds) => (podOf(ds).securityContext.runAsUser = 0),
+  },
+  {
+    rule: 'writable-root-filesystem',
+    name: 'a plain init container runs to completion first',
+    mutate: (ds) => sidecarInit(ds, { securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } } }),
+  },
+  {
+    rule: 'run-as-non-root',
+    name: 'runAsUser 65534 on the pod',
+    kind: 'node-service',
+    mutate: (ds) => (podOf(ds).securityContext.runAsUser = 65534),
+  },
+  {
+    rule: 'run-as-non-root',
+    name: 'privileged containers are covered by the privileged finding',
+    kind: 'node-service',
+    mutate: (ds) => Object.assign(mainContainer(ds).securityContext, { privileged: true, allowPrivilegeEscalation: true }),
+  },
+  {
+    rule: 'probe-port-undeclared',
+    name: 'a declared name and a number',
+    mutate: (ds) => (mainContainer(ds).livenessProbe.httpGet.port = 2020),
+  },
+  { rule: 'duplicate-env-var', name: 'distinct names', mutate: (ds) => mainContainer(ds).env.push({ name: 'LOG_LEVEL', value: 'info' }) },
+  {
+    rule: 'deprecated-service-account-field',
+    name: 'serviceAccountName only',
+    mutate: (ds) => (podOf(ds).serviceAccountName = 'fluent-bit'),
+  },
+  {
+    rule: 'unsafe-sysctl',
+    name: 'a safe sysctl',
+    mutate: (ds) => (podOf(ds).securityContext.sysctls = [{ name: 'net.ipv4.ip_local_port_range', value: '32768 60999' }]),
+  },
+  { rule: 'service-account-missing', name: 'the default ServiceAccount', mutate: () => undefined },
+  {
+    rule: 'service-account-missing',
+    name: 'shipped with the DaemonSet',
+    mutate: (ds) => (podOf(ds).serviceAccountName = 'fluent-bit'),
+    others: [{ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'fluent-bit', namespace: 'logging' } }],
+  },
+  {
+    rule: 'service-account-rbac',
+    name: 'get/list/watch on pods and namespaces',
+    mutate: (ds) => (podOf(ds).serviceAccountName = 'fluent-bit'),
+    others: rbacFor({ apiGroups: [''], resources: ['pods', 'namespaces'], verbs: ['get', 'list', 'watch'] }),
+  },
+  {
+    rule: 'service-account-rbac',
+    name: 'a role bound to another ServiceAccount',
+    mutate: (ds) => (podOf(ds).serviceAccountName = 'other'),
+    others: rbacFor({ apiGroups: [''], resources: ['secrets'], verbs: ['*'] }),
   },
   { rule: 'daemonset-api-version', name: 'apps/v1', mutate: () => undefined },
   {
@@ -1111,10 +1523,32 @@ const compliant: Case[] = [
   },
   { rule: 'container-runtime-socket', name: 'log directories only', mutate: () => undefined },
   {
-    rule: 'container-runtime-socket-writable',
-    name: 'read-only socket',
-    kind: 'security-agent',
-    mutate: (ds) => (podOf(ds).volumes[0].hostPath = { path: '/run/containerd/containerd.sock', type: 'Socket' }),
+    rule: 'container-runtime-socket',
+    name: 'mounted only by a privileged container (the privileged finding covers it)',
+    kind: 'node-service',
+    mutate: (ds) => {
+      podOf(ds).volumes[0].hostPath = { path: '/run/containerd/containerd.sock', type: 'Socket' };
+      Object.assign(mainContainer(ds).securityContext, { privileged: true, allowPrivilegeEscalation: true });
+    },
+  },
+  {
+    rule: 'dangerous-capability',
+    name: 'NET_ADMIN on a CNI, whose job needs it',
+    kind: 'cni-plugin',
+    mutate: (ds) => (mainContainer(ds).securityContext.capabilities.add = ['NET_RAW', 'NET_ADMIN']),
+  },
+  {
+    rule: 'host-network-dns-policy',
+    name: 'a CNI on the host network resolves through the node either way',
+    kind: 'cni-plugin',
+    mutate: (ds) => (podOf(ds).hostNetwork = true),
+  },
+  {
+    rule: 'memory-limit-missing',
+    name: 'the configuration overrides the kind severity',
+    kind: 'cni-plugin',
+    config: { rules: { 'memory-limit-missing': 'off' as any } },
+    mutate: (ds) => delete mainContainer(ds).resources.limits,
   },
   { rule: 'host-path-type-missing', name: 'type set', mutate: () => undefined },
   { rule: 'privileged-container', name: 'unprivileged', mutate: (ds) => (mainContainer(ds).securityContext.privileged = false) },
@@ -1321,7 +1755,7 @@ describe.each(nonCompliant.map((c) => [c.rule, c.name, c] as const))('%s: non-co
     expect(atPath.map((f) => f.path)).toContain(c.path);
     if (c.message) expect(atPath.map((f) => f.message).join('\n')).toMatch(c.message);
     const rule = RULES.find((r) => r.id === c.rule)!;
-    expect(atPath[0].severity).toBe(rule.severity);
+    expect(atPath[0].severity).toBe(c.severity ?? rule.severity);
     expect(atPath[0].fix).toBe(rule.fix);
   });
 });

@@ -84,6 +84,8 @@ describe('NodeServiceChecks at synth', () => {
     // GIVEN a DaemonSet with two writable host mounts (two findings of one warning rule)
     const chart = Testing.chart();
     rawDaemonSet(chart, 'raw', (ds) => {
+      ds.metadata.annotations['node-services.cdk8s.io/kind'] = 'node-service';
+      ds.spec.template.spec.securityContext.runAsUser = 65534;
       ds.spec.template.spec.volumes.push({ name: 'pos', hostPath: { path: '/var/lib/fluent-bit', type: 'DirectoryOrCreate' } });
       ds.spec.template.spec.volumes.push({ name: 'buffer', hostPath: { path: '/var/lib/fluent-bit-buffer', type: 'DirectoryOrCreate' } });
       mainContainer(ds).volumeMounts.push({ name: 'pos', mountPath: '/pos' }, { name: 'buffer', mountPath: '/buffer' });
@@ -137,6 +139,9 @@ describe('NodeServiceChecks at synth', () => {
 /** A DaemonSet with one writable host mount (a warning finding), in a chart of its own. */
 function warningDaemonSet(scope: Construct, id: string): ApiObject {
   return rawDaemonSet(scope, id, (ds) => {
+    // a generic node service: no kind whose allowlist grants the write
+    ds.metadata.annotations['node-services.cdk8s.io/kind'] = 'node-service';
+    ds.spec.template.spec.securityContext.runAsUser = 65534;
     ds.spec.template.spec.volumes.push({ name: 'pos', hostPath: { path: '/var/lib/fluent-bit', type: 'DirectoryOrCreate' } });
     mainContainer(ds).volumeMounts.push({ name: 'pos', mountPath: '/pos' });
   });

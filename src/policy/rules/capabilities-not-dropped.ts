@@ -11,10 +11,11 @@ export const capabilitiesNotDropped = defineRule({
     'Container runtimes grant a default set of capabilities (CHOWN, DAC_OVERRIDE, NET_RAW, SETUID…) that most agents never use; NET_RAW alone allows ARP and DNS spoofing on the node network. Dropping ALL and adding back named capabilities makes every grant visible.',
   fix: 'Set `securityContext.capabilities.drop: [ALL]` and list the needed capabilities under `add`.',
   example: 'securityContext:\n  capabilities:\n    drop: [ALL]\n    add: [DAC_READ_SEARCH]',
+  linuxOnly: true,
   check(_object, { view }) {
     const out: RuleFinding[] = [];
     for (const c of view.containers) {
-      if (c.privileged) continue;
+      if (c.fullHostAccess) continue;
       const drop = droppedCapabilities(c.securityContext);
       if (drop.some((d) => canonicalCapability(d) === 'ALL')) continue;
       out.push({

@@ -11,6 +11,7 @@ export const capabilityNotAllowed = defineRule({
   rationale: `Each kind of node service (from the ${KIND_ANNOTATION} annotation) has a short list of capabilities its job needs: a log agent DAC_READ_SEARCH, a node exporter SYS_TIME, a CNI the NET_* family. Anything else is an unreviewed grant on every node. The generic profile has no capability allowlist.`,
   fix: 'Remove the capability, or suppress with a written reason if the agent truly needs it.',
   example: `metadata:\n  annotations:\n    ${KIND_ANNOTATION}: monitoring-agent\n...\nsecurityContext:\n  capabilities:\n    drop: [ALL]\n    add: [SYS_TIME]`,
+  linuxOnly: true,
   check(_object, { view }) {
     const allowed = view.profile.capabilities;
     if (!allowed) return [];

@@ -1,3 +1,4 @@
+import { envFieldPathError } from '../../k8s';
 import { envVarNameError } from '../../k8s/names';
 import { asObject, isObject, jsonPath, memoizeByString, show } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
@@ -11,9 +12,9 @@ export const envVarInvalid = defineRule({
   id: 'env-var-invalid',
   severity: Severity.ERROR,
   category: RuleCategory.API_VALIDITY,
-  title: 'Environment variables need a valid name and at most one source',
+  title: 'Environment variables need a valid name, at most one source and a supported fieldRef path',
   rationale:
-    'Kubernetes 1.28 requires env names matching [-._a-zA-Z][-._a-zA-Z0-9]*, rejects `value` together with `valueFrom`, and requires exactly one of fieldRef, resourceFieldRef, configMapKeyRef, secretKeyRef in valueFrom.',
+    'Kubernetes 1.28 requires env names matching [-._a-zA-Z][-._a-zA-Z0-9]*, rejects `value` together with `valueFrom`, requires exactly one of fieldRef, resourceFieldRef, configMapKeyRef, secretKeyRef in valueFrom, and accepts only the downward-API field paths it supports for env (metadata.name, metadata.namespace, metadata.uid, spec.nodeName, spec.serviceAccountName, status.hostIP(s), status.podIP(s), metadata.labels[<key>], metadata.annotations[<key>]).',
   fix: 'Rename the variable (no leading digit, no spaces), and use either `value` or a `valueFrom` with exactly one source.',
   example: 'env:\n  - name: NODE_NAME\n    valueFrom:\n      fieldRef: {fieldPath: spec.nodeName}',
   check(_object, { view }) {
@@ -36,6 +37,16 @@ export const envVarInvalid = defineRule({
             path: jsonPath(c.path, 'env', i, 'valueFrom'),
             message: `env ${show(e.name)} valueFrom must set exactly one of ${VALUE_SOURCES.join(', ')} (has ${sources.length === 0 ? 'none' : sources.join(', ')})`,
           });
+        }
+        if (sources.length === 1 && sources[0] === 'fieldRef') {
+          const fieldPath = asObject(from.fieldRef).fieldPath;
+          const pathErr = envFieldPathError(fieldPath);
+          if (pathErr) {
+            out.push({
+              path: jsonPath(c.path, 'env', i, 'valueFrom', 'fieldRef', 'fieldPath'),
+              message: `env ${show(e.name)} fieldRef.fieldPath ${show(fieldPath)} ${pathErr}`,
+            });
+          }
         }
       });
     }

@@ -15,7 +15,7 @@ export const hostPathNotAllowed = defineRule({
     if (!view.profile.hostPaths) return [];
     const out: RuleFinding[] = [];
     for (const hp of view.hostPaths) {
-      if (hp.hostPath === '' || isHostPathAllowed(view.profile, hp.hostPath, hp.writable)) continue;
+      if (hp.matchPath === '' || isHostPathAllowed(view.profile, hp.matchPath, hp.writable)) continue;
       out.push({
         path: jsonPath(hp.path, 'hostPath', 'path'),
         message: `host path '${hp.hostPath}' (${hp.writable ? 'read-write' : 'read-only'}) is not allowed for kind '${view.profile.kind}'; allowed: ${describeHostPathAllowlist(view.profile)}`,

@@ -4,6 +4,16 @@
  */
 
 import type { IPolicyRule } from '../types';
+import { containerFieldsInvalid } from './container-fields-invalid';
+import { podFieldsInvalid } from './pod-fields-invalid';
+import { windowsFieldsInvalid } from './windows-fields-invalid';
+import { runAsNonRoot } from './run-as-non-root';
+import { probePortUndeclared } from './probe-port-undeclared';
+import { duplicateEnvVar } from './duplicate-env-var';
+import { deprecatedServiceAccountField } from './deprecated-service-account-field';
+import { unsafeSysctl } from './unsafe-sysctl';
+import { serviceAccountMissing } from './service-account-missing';
+import { serviceAccountRbac } from './service-account-rbac';
 import { annotationInvalid } from './annotation-invalid';
 import { bidirectionalPropagationUnprivileged } from './bidirectional-propagation-unprivileged';
 import { containerImageMissing } from './container-image-missing';
@@ -37,7 +47,6 @@ import { volumeMountUnknownVolume } from './volume-mount-unknown-volume';
 import { capabilitiesNotDropped } from './capabilities-not-dropped';
 import { capabilityNotAllowed } from './capability-not-allowed';
 import { containerRuntimeSocket } from './container-runtime-socket';
-import { containerRuntimeSocketWritable } from './container-runtime-socket-writable';
 import { dangerousCapability } from './dangerous-capability';
 import { hostIpcWithoutNeed } from './host-ipc-without-need';
 import { hostNetworkWithoutNeed } from './host-network-without-need';
@@ -102,10 +111,12 @@ export const RULES: readonly IPolicyRule[] = [
   volumeInvalid,
   volumeMountInvalid,
   volumeMountUnknownVolume,
+  containerFieldsInvalid,
+  podFieldsInvalid,
+  windowsFieldsInvalid,
   capabilitiesNotDropped,
   capabilityNotAllowed,
   containerRuntimeSocket,
-  containerRuntimeSocketWritable,
   dangerousCapability,
   hostIpcWithoutNeed,
   hostNetworkWithoutNeed,
@@ -116,6 +127,9 @@ export const RULES: readonly IPolicyRule[] = [
   privilegeEscalationAllowed,
   privilegedContainer,
   privilegedNotAllowed,
+  runAsNonRoot,
+  unsafeSysctl,
+  serviceAccountRbac,
   seccompProfileMissing,
   seccompUnconfined,
   sensitiveHostPathWritable,
@@ -130,9 +144,13 @@ export const RULES: readonly IPolicyRule[] = [
   onDeleteWithoutReason,
   priorityClassMissing,
   readinessProbeMissing,
+  probePortUndeclared,
+  duplicateEnvVar,
   selectorUnstable,
   surgeWithHostPorts,
   defaultNamespace,
+  deprecatedServiceAccountField,
+  serviceAccountMissing,
   invalidSuppression,
   namespacePodSecurityLabels,
   noNodeLocalNeed,

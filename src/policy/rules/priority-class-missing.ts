@@ -12,13 +12,13 @@ export const priorityClassMissing = defineRule({
   fix: 'Set `priorityClassName: system-node-critical` (or a high custom class).',
   example: 'spec:\n  template:\n    spec:\n      priorityClassName: system-node-critical',
   check(_object, { view }) {
-    if (!view.profile.critical) return [];
+    if (!view.kindProfile.critical) return [];
     const pc = view.pod.priorityClassName;
     if (typeof pc === 'string' && pc !== '') return [];
     return [
       {
         path: jsonPath(view.podPath, 'priorityClassName'),
-        message: `kind '${view.profile.kind}' is node-critical but the pod has no priorityClassName`,
+        message: `kind '${view.kindProfile.kind}' is node-critical but the pod has no priorityClassName`,
       },
     ];
   },

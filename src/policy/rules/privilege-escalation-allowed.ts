@@ -11,10 +11,11 @@ export const privilegeEscalationAllowed = defineRule({
     'Unless allowPrivilegeEscalation is false, a process can gain more privileges than its parent (setuid binaries, file capabilities). The default is true; Pod Security restricted requires an explicit false. Privileged containers are skipped: they cannot set it to false.',
   fix: 'Set `securityContext.allowPrivilegeEscalation: false` on every unprivileged container.',
   example: 'securityContext:\n  allowPrivilegeEscalation: false',
+  linuxOnly: true,
   check(_object, { view }) {
     const out: RuleFinding[] = [];
     for (const c of view.containers) {
-      if (c.privileged || c.securityContext.allowPrivilegeEscalation === false) continue;
+      if (c.fullHostAccess || c.securityContext.allowPrivilegeEscalation === false) continue;
       out.push({
         path: jsonPath(c.path, 'securityContext', 'allowPrivilegeEscalation'),
         message: `container '${c.name}' allows privilege escalation (allowPrivilegeEscalation is ${show(c.securityContext.allowPrivilegeEscalation)})`,

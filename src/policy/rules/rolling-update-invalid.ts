@@ -1,5 +1,6 @@
 import { intOrPercentError, isZeroIntOrPercent } from '../../k8s/intstr';
 import { isObject, jsonPath, show } from '../helpers';
+import { isKruiseDaemonSet } from '../kinds';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 
 const BASE = 'spec.updateStrategy';
@@ -15,14 +16,15 @@ export const rollingUpdateInvalid = defineRule({
   category: RuleCategory.API_VALIDITY,
   title: 'Update strategy must be RollingUpdate or OnDelete with exactly one of maxUnavailable/maxSurge non-zero',
   rationale:
-    'apps/v1 defaults maxUnavailable to 1 and maxSurge to 0, then requires exactly one of them to be non-zero: both zero is rejected ("cannot be 0 when maxSurge is 0"), both non-zero is rejected, so setting only maxSurge fails unless maxUnavailable: 0 is written. Values must be non-negative integers or percentages such as "10%" (at most 100%).',
+    'Defaulting comes first: a missing or empty type becomes RollingUpdate. apps/v1 then defaults maxUnavailable to 1 and maxSurge to 0, then requires exactly one of them to be non-zero: both zero is rejected ("cannot be 0 when maxSurge is 0"), both non-zero is rejected, so setting only maxSurge fails unless maxUnavailable: 0 is written. Values must be non-negative integers or percentages such as "10%" (at most 100%). OpenKruise Advanced DaemonSets have their own rollingUpdate fields (type Standard, Surging or InPlaceIfPossible; partition, a non-negative integer; selector; paused) and allow surge with unavailability.',
   fix: 'Use either `maxUnavailable: 1` (or a percentage) with `maxSurge: 0`, or `maxSurge: 1` with an explicit `maxUnavailable: 0`.',
   example: 'spec:\n  updateStrategy:\n    type: RollingUpdate\n    rollingUpdate:\n      maxUnavailable: 10%\n      maxSurge: 0',
   check(_object, { view }) {
     const strategy = view.spec.updateStrategy;
     if (strategy === undefined || strategy === null) return [];
     if (!isObject(strategy)) return [{ path: BASE, message: `updateStrategy must be an object (has ${show(strategy)})` }];
-    const type = strategy.type ?? 'RollingUpdate';
+    // Defaulting comes before validation: an empty or missing type becomes RollingUpdate.
+    const type = strategy.type === undefined || strategy.type === null || strategy.type === '' ? 'RollingUpdate' : strategy.type;
     if (type === 'OnDelete') return [];
     if (type !== 'RollingUpdate') {
       return [{ path: jsonPath(BASE, 'type'), message: `updateStrategy.type ${show(type)} is not one of RollingUpdate, OnDelete` }];
@@ -32,6 +34,8 @@ export const rollingUpdateInvalid = defineRule({
       return [{ path: jsonPath(BASE, 'rollingUpdate'), message: `rollingUpdate must be an object (has ${show(ru)})` }];
     }
     const out: RuleFinding[] = [];
+    const kruise = isKruiseDaemonSet(view.object);
+    if (kruise) out.push(...kruiseFields(ru));
     let syntaxOk = true;
     for (const field of ['maxUnavailable', 'maxSurge']) {
       const v = ru[field];
@@ -42,7 +46,7 @@ export const rollingUpdateInvalid = defineRule({
         out.push({ path: jsonPath(BASE, 'rollingUpdate', field), message: `${field} ${show(v)} ${err}` });
       }
     }
-    if (!syntaxOk) return out;
+    if (!syntaxOk || kruise) return out;
     const unavailableSet = ru.maxUnavailable !== undefined && ru.maxUnavailable !== null;
     const unavailable = unavailableSet ? ru.maxUnavailable : 1;
     const surge = ru.maxSurge;
@@ -64,3 +68,27 @@ export const rollingUpdateInvalid = defineRule({
     return out;
   },
 });
+
+/** The rolling-update types of OpenKruise Advanced DaemonSets. */
+const KRUISE_ROLLING_TYPES = ['Standard', 'Surging', 'InPlaceIfPossible'];
+
+/** Checks the fields OpenKruise adds to `rollingUpdate`. */
+function kruiseFields(ru: Record<string, any>): RuleFinding[] {
+  const out: RuleFinding[] = [];
+  if (ru.type !== undefined && ru.type !== null && ru.type !== '' && !KRUISE_ROLLING_TYPES.includes(ru.type)) {
+    out.push({
+      path: jsonPath(BASE, 'rollingUpdate', 'type'),
+      message: `rollingUpdate.type ${show(ru.type)} is not one of ${KRUISE_ROLLING_TYPES.join(', ')}`,
+    });
+  }
+  if (ru.partition !== undefined && ru.partition !== null && !(Number.isInteger(ru.partition) && ru.partition >= 0)) {
+    out.push({
+      path: jsonPath(BASE, 'rollingUpdate', 'partition'),
+      message: `partition ${show(ru.partition)} is not a non-negative integer`,
+    });
+  }
+  if (ru.paused !== undefined && ru.paused !== null && typeof ru.paused !== 'boolean') {
+    out.push({ path: jsonPath(BASE, 'rollingUpdate', 'paused'), message: `paused ${show(ru.paused)} is not a boolean` });
+  }
+  return out;
+}

@@ -1,5 +1,5 @@
 import { asObject, jsonPath } from '../helpers';
-import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
+import { defineRule, RuleCategory, Severity } from '../types';
 
 /** Unprivileged containers should run with a seccomp profile (pod or container level). */
 export const seccompProfileMissing = defineRule({
@@ -11,16 +11,26 @@ export const seccompProfileMissing = defineRule({
     'Without a seccompProfile the kubelet runs containers Unconfined by default (unless the node enables SeccompDefault). Pod Security restricted requires RuntimeDefault or Localhost at pod level or on every container. Privileged containers are skipped: privilege disables seccomp anyway.',
   fix: 'Set `spec.template.spec.securityContext.seccompProfile.type: RuntimeDefault` (or per container).',
   example: 'spec:\n  template:\n    spec:\n      securityContext:\n        seccompProfile: {type: RuntimeDefault}',
+  linuxOnly: true,
   check(_object, { view }) {
     if (asObject(view.podSecurityContext.seccompProfile).type) return [];
-    const out: RuleFinding[] = [];
-    for (const c of view.containers) {
-      if (c.privileged || asObject(c.securityContext.seccompProfile).type) continue;
-      out.push({
-        path: jsonPath(c.path, 'securityContext', 'seccompProfile'),
-        message: `container '${c.name}' has no seccomp profile and the pod sets none`,
-      });
+    const missing = view.containers.filter((c) => !c.fullHostAccess && !asObject(c.securityContext.seccompProfile).type);
+    if (missing.length === 0) return [];
+    if (missing.length === 1) {
+      const c = missing[0];
+      return [
+        {
+          path: jsonPath(c.path, 'securityContext', 'seccompProfile'),
+          message: `container '${c.name}' has no seccomp profile and the pod sets none`,
+        },
+      ];
     }
-    return out;
+    // one cause, one finding: the pod-level profile is the one fix for every container
+    return [
+      {
+        path: jsonPath(view.podPath, 'securityContext', 'seccompProfile'),
+        message: `the pod sets no seccomp profile and neither do its containers ${missing.map((c) => `'${c.name}'`).join(', ')}`,
+      },
+    ];
   },
 });

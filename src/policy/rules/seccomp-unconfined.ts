@@ -11,6 +11,7 @@ export const seccompUnconfined = defineRule({
     'Unconfined turns off the syscall filter that blocks kernel interfaces containers never need (keyctl, unshare, bpf for unprivileged callers…); Pod Security baseline forbids it. eBPF agents that need more syscalls should use a Localhost profile.',
   fix: 'Use `seccompProfile: {type: RuntimeDefault}` or a `Localhost` profile.',
   example: 'securityContext:\n  seccompProfile:\n    type: RuntimeDefault',
+  linuxOnly: true,
   check(_object, { view }) {
     const out: RuleFinding[] = [];
     if (asObject(view.podSecurityContext.seccompProfile).type === 'Unconfined') {

@@ -1,0 +1,235 @@
+/**
+ * Splits a YAML stream into its documents and reads them one at a time with YAML 1.1 semantics (kubectl's), so
+ * that a broken document is reported on its own and the others are still read. Handles what Helm and other
+ * generators write: a leading `---` after `# Source:` comments, empty documents, `--- # comment`, `...` ends, CRLF
+ * line ends, a byte-order mark. Unrendered templates are reported as such. Nothing is written to stderr.
+ */
+
+import { load, YAMLException } from 'js-yaml';
+import { YAML_11_SCHEMA } from './yaml11';
+
+/** Where a document sits in its file. */
+export interface DocumentSource {
+  /** The file (`-` for stdin). */
+  readonly file: string;
+  /** The text of the document (from its `---` marker, when it has one, to its end). */
+  readonly text: string;
+  /** 1-based line of the document's first line in the file. */
+  readonly startLine: number;
+}
+
+/** Why an input could not be read. */
+export enum ReadProblemKind {
+  /** The path does not exist. */
+  NOT_FOUND = 'not-found',
+  /** The file exists but could not be read (permissions, a directory loop…). */
+  UNREADABLE = 'unreadable',
+  /** The file holds binary data, not text. */
+  BINARY = 'binary',
+  /** The YAML or JSON is malformed. */
+  SYNTAX = 'syntax',
+  /** A Helm (Go) template that was not rendered. */
+  TEMPLATE = 'template',
+  /** The document is YAML but not an object (a string, a number, a list of strings…). */
+  NOT_AN_OBJECT = 'not-an-object',
+  /** The inputs hold no Kubernetes object at all. */
+  NO_MANIFESTS = 'no-manifests',
+}
+
+/** An input (or a part of one) that could not be read, with where. */
+export interface ReadProblem {
+  /** What went wrong. */
+  readonly kind: ReadProblemKind;
+  /** The file (`-` for stdin, empty when the problem is about the inputs as a whole). */
+  readonly file: string;
+  /** 1-based line, when known. */
+  readonly line?: number;
+  /** 1-based column, when known. */
+  readonly column?: number;
+  /** What is wrong, in a sentence. */
+  readonly message: string;
+}
+
+/** `file:line:col: message` (or as much of it as is known). */
+export function describeProblem(problem: ReadProblem): string {
+  const file = problem.file === '-' ? '<stdin>' : problem.file;
+  const where = problem.line ? `${file}:${problem.line}${problem.column ? `:${problem.column}` : ''}` : file;
+  return where ? `${where}: ${problem.message}` : problem.message;
+}
+
+/** One document of a stream: its value, or the problem that kept it from being read. */
+export interface ReadDocument {
+  /** Where the document is. */
+  readonly source: DocumentSource;
+  /** 1-based line of the document's content (after its marker and comments). */
+  readonly line: number;
+  /** The value (`undefined` for an empty document or when `problem` is set). */
+  readonly value?: unknown;
+  /** Why the document could not be read. */
+  readonly problem?: ReadProblem;
+}
+
+/** A Go template action as Helm charts write them. */
+const TEMPLATE_ACTION =
+  /\{\{-?\s*(?:\.Values|\.Release|\.Chart|\.Capabilities|\.Files|\$\.|include\s|template\s|toYaml|tpl\s|if\s|else|end\b|range\s|with\s|define\s|-?\s*\/\*)/;
+
+/** Whether `line` is a document marker (`---` or `...` at column 0 followed by a space or the line end). */
+function markerAt(text: string, i: number, char: number): boolean {
+  if (text.charCodeAt(i) !== char || text.charCodeAt(i + 1) !== char || text.charCodeAt(i + 2) !== char) return false;
+  const next = text.charCodeAt(i + 3);
+  return Number.isNaN(next) || next === 32 || next === 9 || next === 10 || next === 13;
+}
+
+const DASH = 45;
+const DOT = 46;
+
+/** The chunks of a stream, one per document, with their first line (1-based). */
+function splitDocuments(text: string): Array<{ text: string; startLine: number }> {
+  const chunks: Array<{ text: string; startLine: number }> = [];
+  let chunkStart = 0;
+  let chunkLine = 1;
+  let line = 1;
+  let i = 0;
+  let pendingDirectives = true; // only comments, blank lines and `%` directives so far in this chunk
+  const n = text.length;
+  while (i < n) {
+    if (markerAt(text, i, DASH)) {
+      if (!pendingDirectives || i === chunkStart) {
+        if (i > chunkStart) chunks.push({ text: text.slice(chunkStart, i), startLine: chunkLine });
+        chunkStart = i;
+        chunkLine = line;
+      }
+      pendingDirectives = false;
+    } else if (markerAt(text, i, DOT)) {
+      let end = text.indexOf('\n', i);
+      end = end < 0 ? n : end + 1;
+      chunks.push({ text: text.slice(chunkStart, end), startLine: chunkLine });
+      chunkStart = end;
+      chunkLine = line + 1;
+      pendingDirectives = true;
+      i = end;
+      line++;
+      continue;
+    } else if (pendingDirectives) {
+      const c = text.charCodeAt(i);
+      // a line with content other than a comment or a directive starts a document without a marker
+      if (c !== 35 && c !== 37 && c !== 10 && c !== 13) {
+        let j = i;
+        while (j < n && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9)) j++;
+        const d = text.charCodeAt(j);
+        if (j < n && d !== 35 && d !== 10 && d !== 13) pendingDirectives = false;
+      }
+    }
+    const nl = text.indexOf('\n', i);
+    if (nl < 0) break;
+    i = nl + 1;
+    line++;
+  }
+  if (chunkStart < n) chunks.push({ text: text.slice(chunkStart), startLine: chunkLine });
+  return chunks;
+}
+
+/** Whether a trimmed line carries no content: blank, a comment, a directive, or a bare marker. */
+function isContentless(line: string): boolean {
+  return (
+    line === '' ||
+    line.startsWith('#') ||
+    line.startsWith('%') ||
+    line === '---' ||
+    line === '...' ||
+    line.startsWith('--- #') ||
+    line.startsWith('... #')
+  );
+}
+
+/**
+ * The 1-based line of the first content of a chunk (not blank, comment, directive or bare marker), or `undefined`
+ * when the chunk is an empty document. Scans line by line without splitting the chunk.
+ */
+function firstContentLine(text: string, startLine: number): number | undefined {
+  let at = 0;
+  let line = startLine;
+  while (at < text.length) {
+    const nl = text.indexOf('\n', at);
+    const end = nl < 0 ? text.length : nl;
+    if (!isContentless(text.slice(at, end).trim())) return line;
+    if (nl < 0) break;
+    at = nl + 1;
+    line++;
+  }
+  return undefined;
+}
+
+/** The line and column (1-based) of the first template action of a chunk, if any. */
+function templateAt(text: string, startLine: number): { line: number; column: number } | undefined {
+  if (!text.includes('{{')) return undefined;
+  const lines = text.split('\n');
+  for (let k = 0; k < lines.length; k++) {
+    if (lines[k].trimStart().startsWith('#')) continue;
+    const m = TEMPLATE_ACTION.exec(lines[k]);
+    if (m) return { line: startLine + k, column: m.index + 1 };
+  }
+  return undefined;
+}
+
+function problem(kind: ReadProblemKind, file: string, message: string, line?: number, column?: number): ReadProblem {
+  return { kind, file, message, line, column };
+}
+
+/** The first NUL character of a text, as line and column, when the text is binary. */
+export function binaryAt(text: string): { line: number; column: number } | undefined {
+  const at = text.indexOf('\u0000');
+  if (at < 0) return undefined;
+  const before = text.slice(0, at);
+  const line = before.split('\n').length;
+  return { line, column: at - before.lastIndexOf('\n') };
+}
+
+/**
+ * Reads the documents of a YAML stream one at a time (YAML 1.1, as kubectl reads it). Empty documents yield a
+ * document without value; a malformed or templated document yields its problem and reading goes on.
+ */
+export function* readDocuments(input: string, file: string): Generator<ReadDocument> {
+  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+  for (const chunk of splitDocuments(text)) {
+    const source: DocumentSource = { file, text: chunk.text, startLine: chunk.startLine };
+    const line = firstContentLine(chunk.text, chunk.startLine);
+    if (line === undefined) continue;
+    const template = templateAt(chunk.text, chunk.startLine);
+    if (template) {
+      yield {
+        source,
+        line,
+        problem: problem(
+          ReadProblemKind.TEMPLATE,
+          file,
+          'unrendered Helm template ({{ … }}); render it first (helm template …) and lint the output',
+          template.line,
+          template.column,
+        ),
+      };
+      continue;
+    }
+    let value: unknown;
+    try {
+      value = load(chunk.text, { schema: YAML_11_SCHEMA, filename: file, onWarning: () => undefined });
+    } catch (e) {
+      if (!(e instanceof YAMLException)) throw e;
+      const mark = e.mark;
+      const inTemplate = chunk.text.includes('{{');
+      yield {
+        source,
+        line,
+        problem: problem(
+          inTemplate ? ReadProblemKind.TEMPLATE : ReadProblemKind.SYNTAX,
+          file,
+          inTemplate ? `not YAML, probably an unrendered template ({{ … }}): ${e.reason}; render it first (helm template …)` : e.reason,
+          mark ? chunk.startLine + mark.line : line,
+          mark ? mark.column + 1 : undefined,
+        ),
+      };
+      continue;
+    }
+    yield { source, line, value };
+  }
+}

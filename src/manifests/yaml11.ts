@@ -1,0 +1,72 @@
+/**
+ * A YAML 1.1 schema for js-yaml, resolving plain scalars the way kubectl does (sigs.k8s.io/yaml over go-yaml, which
+ * reads YAML 1.1) and the way cdk8s writes them: `0644` is the octal number 420, `0o17` is a string, `yes`/`on`/`y`
+ * are booleans, `0b101` binary, `1_000` with separators, `1e3` a float. Like go-yaml (and unlike the YAML 1.1
+ * specification), base-60 numbers such as `1:30` stay strings. Quoted scalars stay strings.
+ */
+
+import { CORE_SCHEMA, Schema, Type } from 'js-yaml';
+
+const BOOL_TRUE = new Set(['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON']);
+const BOOL_FALSE = new Set(['n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF']);
+
+const bool = new Type('tag:yaml.org,2002:bool', {
+  kind: 'scalar',
+  resolve: (data: string) => BOOL_TRUE.has(data) || BOOL_FALSE.has(data),
+  construct: (data: string) => BOOL_TRUE.has(data),
+  predicate: (value: unknown) => typeof value === 'boolean',
+  represent: (value: unknown) => (value ? 'true' : 'false'),
+});
+
+const INT_BINARY = /^[-+]?0b[0-1_]+$/;
+const INT_OCTAL = /^[-+]?0[0-7_]+$/;
+const INT_DECIMAL = /^[-+]?(?:0|[1-9][0-9_]*)$/;
+const INT_HEX = /^[-+]?0x[0-9a-fA-F_]+$/;
+
+/** The number a YAML 1.1 plain integer denotes (as go-yaml reads it), or `undefined` when the text is not one. */
+export function yaml11Int(text: string): number | undefined {
+  const sign = text.startsWith('-') ? -1 : 1;
+  const body = (text.startsWith('-') || text.startsWith('+') ? text.slice(1) : text).replace(/_/g, '');
+  if (INT_BINARY.test(text)) return body.length > 2 ? sign * parseInt(body.slice(2), 2) : undefined;
+  if (INT_HEX.test(text)) return body.length > 2 ? sign * parseInt(body.slice(2), 16) : undefined;
+  if (INT_OCTAL.test(text)) return body.length > 1 ? sign * parseInt(body, 8) : undefined;
+  if (INT_DECIMAL.test(text)) return body === '' ? undefined : sign * parseInt(body, 10);
+  return undefined;
+}
+
+const int = new Type('tag:yaml.org,2002:int', {
+  kind: 'scalar',
+  resolve: (data: string) => yaml11Int(data) !== undefined,
+  construct: (data: string) => yaml11Int(data) as number,
+  predicate: (value: unknown) => typeof value === 'number' && Number.isInteger(value),
+  represent: (value: unknown) => String(value),
+});
+
+/** go-yaml's float syntax (after removing `_`): `1.5`, `.5`, `3.`, `1e3`, `08` (not an octal, so a decimal float). */
+const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
+const FLOAT_INF = /^[-+]?\.(?:inf|Inf|INF)$/;
+const FLOAT_NAN = /^\.(?:nan|NaN|NAN)$/;
+
+/** The number a YAML 1.1 plain float denotes (as go-yaml reads it), or `undefined` when the text is not one. */
+export function yaml11Float(text: string): number | undefined {
+  if (FLOAT_NAN.test(text)) return NaN;
+  if (FLOAT_INF.test(text)) return text.startsWith('-') ? -Infinity : Infinity;
+  // go-yaml reads a number only from a plain scalar that starts like one (a sign, a digit or a dot)
+  if (!/^[-+]?[0-9.]/.test(text)) return undefined;
+  const plain = text.replace(/_/g, '');
+  return FLOAT.test(plain) ? parseFloat(plain) : undefined;
+}
+
+const float = new Type('tag:yaml.org,2002:float', {
+  kind: 'scalar',
+  resolve: (data: string) => yaml11Float(data) !== undefined,
+  construct: (data: string) => yaml11Float(data) as number,
+  predicate: (value: unknown) => typeof value === 'number' && !Number.isInteger(value),
+  represent: (value: unknown) => String(value),
+});
+
+/**
+ * The schema: js-yaml's core schema (str, seq, map, null) with YAML 1.1 booleans, integers and floats, plus merge
+ * keys (`<<`). Timestamps and binary stay strings, as they do once kubectl converts YAML to JSON.
+ */
+export const YAML_11_SCHEMA: Schema = CORE_SCHEMA.extend({ implicit: [bool, int, float] });

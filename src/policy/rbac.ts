@@ -1,0 +1,119 @@
+/**
+ * Cross-object facts for the identity rules: the ServiceAccount a DaemonSet's pods run as, the ServiceAccounts in
+ * the input, and the RBAC rules bound to a ServiceAccount by the (Cluster)RoleBindings in the input.
+ */
+
+import { asArray, asObject } from './helpers';
+import type { PodView } from './types';
+
+/** The ServiceAccount the pods run as (`serviceAccountName`, else the deprecated `serviceAccount`, else `default`). */
+export function serviceAccountOf(view: PodView): { name: string; namespace: string | undefined; field: string } {
+  const pod = view.pod;
+  const ns = typeof view.metadata.namespace === 'string' && view.metadata.namespace !== '' ? view.metadata.namespace : undefined;
+  if (typeof pod.serviceAccountName === 'string' && pod.serviceAccountName !== '')
+    return { name: pod.serviceAccountName, namespace: ns, field: 'serviceAccountName' };
+  if (typeof pod.serviceAccount === 'string' && pod.serviceAccount !== '')
+    return { name: pod.serviceAccount, namespace: ns, field: 'serviceAccount' };
+  return { name: 'default', namespace: ns, field: 'serviceAccountName' };
+}
+
+/** Namespaces match when equal, or when either is unset (a manifest applied with `-n`). */
+function sameNamespace(a: unknown, b: string | undefined): boolean {
+  return a === undefined || a === null || a === '' || b === undefined || a === b;
+}
+
+/** Whether the input holds a ServiceAccount with this name (and namespace). */
+export function hasServiceAccount(manifests: readonly any[], name: string, namespace: string | undefined): boolean {
+  return manifests.some(
+    (m) => m?.kind === 'ServiceAccount' && m?.metadata?.name === name && sameNamespace(m?.metadata?.namespace, namespace),
+  );
+}
+
+/** Whether a (Cluster)RoleBinding of the input names the ServiceAccount as a subject. */
+export function isBindingSubject(manifests: readonly any[], name: string, namespace: string | undefined): boolean {
+  return manifests.some(
+    (b) =>
+      (b?.kind === 'RoleBinding' || b?.kind === 'ClusterRoleBinding') &&
+      asArray(b.subjects)
+        .map(asObject)
+        .some(
+          (s) => s.kind === 'ServiceAccount' && s.name === name && sameNamespace(s.namespace ?? asObject(b.metadata).namespace, namespace),
+        ),
+  );
+}
+
+/** One RBAC rule bound to a ServiceAccount, with the role it comes from. */
+export interface BoundRule {
+  /** `ClusterRole name` or `Role namespace/name`. */
+  readonly role: string;
+  /** The binding that grants it. */
+  readonly binding: string;
+  /** Index of the rule in the role. */
+  readonly index: number;
+  readonly apiGroups: string[];
+  readonly resources: string[];
+  readonly verbs: string[];
+  readonly resourceNames: string[];
+}
+
+const strings = (v: unknown): string[] => asArray(v).filter((x): x is string => typeof x === 'string');
+
+/** Every rule the input's bindings grant to the ServiceAccount (roles not in the input are not known). */
+export function boundRules(manifests: readonly any[], name: string, namespace: string | undefined): BoundRule[] {
+  const out: BoundRule[] = [];
+  for (const b of manifests) {
+    if (b?.kind !== 'RoleBinding' && b?.kind !== 'ClusterRoleBinding') continue;
+    const bindingNs = asObject(b.metadata).namespace;
+    const subjects = asArray(b.subjects).map(asObject);
+    const matches = subjects.some(
+      (s) =>
+        s.kind === 'ServiceAccount' &&
+        s.name === name &&
+        sameNamespace(s.namespace ?? (b.kind === 'RoleBinding' ? bindingNs : undefined), namespace),
+    );
+    if (!matches) continue;
+    const ref = asObject(b.roleRef);
+    const role = manifests.find(
+      (r) =>
+        r?.kind === ref.kind &&
+        r?.metadata?.name === ref.name &&
+        (ref.kind === 'ClusterRole' || sameNamespace(r?.metadata?.namespace, typeof bindingNs === 'string' ? bindingNs : undefined)),
+    );
+    if (!role) continue;
+    const roleName =
+      ref.kind === 'ClusterRole'
+        ? `ClusterRole ${ref.name}`
+        : `Role ${role.metadata?.namespace ? `${role.metadata.namespace}/` : ''}${ref.name}`;
+    asArray(role.rules).forEach((raw, index) => {
+      const r = asObject(raw);
+      out.push({
+        role: roleName,
+        binding: `${b.kind} ${asObject(b.metadata).name}`,
+        index,
+        apiGroups: strings(r.apiGroups),
+        resources: strings(r.resources),
+        verbs: strings(r.verbs),
+        resourceNames: strings(r.resourceNames),
+      });
+    });
+  }
+  return out;
+}
+
+/** What is dangerous about one bound rule (empty when nothing is). */
+export function ruleDangers(r: BoundRule): string[] {
+  const out: string[] = [];
+  const core = r.apiGroups.includes('') || r.apiGroups.includes('*');
+  const any = (list: string[], ...values: string[]) => list.includes('*') || values.some((v) => list.includes(v));
+  if (r.verbs.includes('*') || r.resources.includes('*') || r.apiGroups.includes('*'))
+    out.push('a wildcard (*) grants every current and future permission it covers');
+  if (core && any(r.resources, 'secrets') && any(r.verbs, 'get', 'list', 'watch')) {
+    out.push(`reads Secrets${r.resourceNames.length > 0 ? ` (${r.resourceNames.join(', ')})` : ' in every namespace it is bound in'}`);
+  }
+  if (core && any(r.resources, 'pods/exec', 'pods/attach') && any(r.verbs, 'create', 'get'))
+    out.push('pods/exec runs commands in any pod it reaches');
+  const escalating = ['escalate', 'bind', 'impersonate'].filter((v) => r.verbs.includes(v));
+  if (escalating.length > 0) out.push(`${escalating.join(', ')} lets it grant itself (or act as) more than it has`);
+  if (core && any(r.resources, 'nodes/proxy')) out.push('nodes/proxy reaches the kubelet API of every node (exec into any pod there)');
+  return out;
+}

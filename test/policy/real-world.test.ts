@@ -1,0 +1,389 @@
+/**
+ * The real-world fixtures: DaemonSets written after what upstream manifests and Helm charts ship (each file's
+ * header names the upstream it models). Every one must lint without a false error; the kind each is checked as, and
+ * the warnings each gets, are asserted here.
+ */
+
+import * as fs from 'fs';
+import * as path from 'path';
+import { parseManifests, fieldPosition } from '../../src/manifests';
+import { checkManifests, Finding } from '../../src/policy/engine';
+import { RULES } from '../../src/policy/rules';
+
+const DIR = path.join(__dirname, '..', 'fixtures', 'real-world');
+
+function lintFile(file: string) {
+  const text = fs.readFileSync(path.join(DIR, file), 'utf8');
+  const { objects, problems } = parseManifests(text, file);
+  expect(problems).toEqual([]);
+  const report = checkManifests(objects.map((o) => o.object));
+  return { text, objects, report };
+}
+
+/** [file, kind checked as, where the kind came from, the warning rules it gets (each cause once)] */
+const EXPECTED: Array<[string, string, string, string[]]> = [
+  ['antrea-agent-windows.yaml', 'cni-plugin', 'inferred', ['host-path-type-missing', 'memory-request-missing', 'readiness-probe-missing']],
+  [
+    'antrea-agent.yaml',
+    'cni-plugin',
+    'inferred',
+    [
+      'capabilities-not-dropped',
+      'host-path-type-missing',
+      'host-path-writable',
+      'memory-request-missing',
+      'privilege-escalation-allowed',
+      'seccomp-profile-missing',
+      'writable-root-filesystem',
+    ],
+  ],
+  ['aws-ebs-csi-node.yaml', 'csi-node', 'inferred', ['capabilities-not-dropped', 'seccomp-profile-missing']],
+  [
+    'aws-node.yaml',
+    'cni-plugin',
+    'inferred',
+    [
+      'capabilities-not-dropped',
+      'host-path-type-missing',
+      'host-path-writable',
+      'memory-request-missing',
+      'privilege-escalation-allowed',
+      'seccomp-profile-missing',
+      'writable-root-filesystem',
+    ],
+  ],
+  ['azuredisk-csi-node-windows.yaml', 'csi-node', 'inferred', ['host-path-type-missing', 'host-path-writable', 'readiness-probe-missing']],
+  [
+    'azuredisk-csi-node.yaml',
+    'csi-node',
+    'inferred',
+    ['capabilities-not-dropped', 'privilege-escalation-allowed', 'readiness-probe-missing', 'writable-root-filesystem'],
+  ],
+  ['calico-node.yaml', 'cni-plugin', 'inferred', ['host-path-type-missing', 'memory-request-missing']],
+  [
+    'ceph-csi-rbdplugin.yaml',
+    'csi-node',
+    'inferred',
+    ['cpu-request-missing', 'default-namespace', 'host-path-type-missing', 'memory-request-missing', 'readiness-probe-missing'],
+  ],
+  [
+    'cilium-agent-helm.yaml',
+    'cni-plugin',
+    'inferred',
+    [
+      'capabilities-not-dropped',
+      'cpu-request-missing',
+      'dangerous-capability',
+      'memory-request-missing',
+      'privilege-escalation-allowed',
+      'seccomp-profile-missing',
+      'writable-root-filesystem',
+    ],
+  ],
+  [
+    'datadog-agent-helm.yaml',
+    'monitoring-agent',
+    'inferred',
+    [
+      'capabilities-not-dropped',
+      'container-runtime-socket',
+      'cpu-request-missing',
+      'host-path-writable',
+      'memory-limit-missing',
+      'memory-request-missing',
+      'privilege-escalation-allowed',
+      'run-as-non-root',
+      'seccomp-profile-missing',
+      'service-account-rbac',
+      'writable-root-filesystem',
+    ],
+  ],
+  ['dcgm-exporter.yaml', 'gpu-monitor', 'inferred', ['seccomp-profile-missing', 'writable-root-filesystem']],
+  ['falco-helm.yaml', 'security-agent', 'inferred', ['host-path-type-missing', 'privileged-container']],
+  [
+    'filebeat.yaml',
+    'log-agent',
+    'inferred',
+    [
+      'capabilities-not-dropped',
+      'privilege-escalation-allowed',
+      'readiness-probe-missing',
+      'seccomp-profile-missing',
+      'writable-root-filesystem',
+    ],
+  ],
+  [
+    'flannel.yaml',
+    'cni-plugin',
+    'inferred',
+    [
+      'capabilities-not-dropped',
+      'host-path-type-missing',
+      'privilege-escalation-allowed',
+      'readiness-probe-missing',
+      'seccomp-profile-missing',
+      'writable-root-filesystem',
+    ],
+  ],
+  [
+    'fluent-bit-helm.yaml',
+    'log-agent',
+    'inferred',
+    [
+      'capabilities-not-dropped',
+      'cpu-request-missing',
+      'host-path-type-missing',
+      'host-path-writable',
+      'memory-limit-missing',
+      'memory-request-missing',
+      'privilege-escalation-allowed',
+      'seccomp-profile-missing',
+      'writable-root-filesystem',
+    ],
+  ],
+  [
+    'fluentd.yaml',
+    'log-agent',
+    'inferred',
+    [
+      'capabilities-not-dropped',
+      'deprecated-service-account-field',
+      'host-path-type-missing',
+      'host-path-writable',
+      'privilege-escalation-allowed',
+      'readiness-probe-missing',
+      'seccomp-profile-missing',
+      'writable-root-filesystem',
+    ],
+  ],
+  [
+    'gcp-pd-csi-node.yaml',
+    'csi-node',
+    'inferred',
+    [
+      'capabilities-not-dropped',
+      'cpu-request-missing',
+      'memory-request-missing',
+      'privilege-escalation-allowed',
+      'readiness-probe-missing',
+      'seccomp-profile-missing',
+      'writable-root-filesystem',
+    ],
+  ],
+  ['kruise-advanced-daemonset.yaml', 'log-agent', 'inferred', ['seccomp-profile-missing']],
+  [
+    'kube-bench-node.yaml',
+    'security-agent',
+    'inferred',
+    [
+      'capabilities-not-dropped',
+      'cpu-request-missing',
+      'memory-limit-missing',
+      'memory-request-missing',
+      'privilege-escalation-allowed',
+      'readiness-probe-missing',
+      'seccomp-profile-missing',
+      'writable-root-filesystem',
+    ],
+  ],
+  [
+    'kube-proxy-windows-hostprocess.yaml',
+    'kube-proxy',
+    'inferred',
+    ['cpu-request-missing', 'memory-request-missing', 'priority-class-missing', 'readiness-probe-missing'],
+  ],
+  ['kube-proxy.yaml', 'kube-proxy', 'inferred', ['cpu-request-missing', 'memory-request-missing', 'readiness-probe-missing']],
+  [
+    'kube-router.yaml',
+    'cni-plugin',
+    'inferred',
+    [
+      'capabilities-not-dropped',
+      'host-path-type-missing',
+      'privilege-escalation-allowed',
+      'readiness-probe-missing',
+      'seccomp-profile-missing',
+    ],
+  ],
+  ['longhorn-manager.yaml', 'csi-node', 'inferred', ['cpu-request-missing', 'host-path-type-missing', 'memory-request-missing']],
+  [
+    'metallb-speaker.yaml',
+    'node-service',
+    'default',
+    [
+      'cpu-request-missing',
+      'host-network-dns-policy',
+      'memory-limit-missing',
+      'memory-request-missing',
+      'run-as-non-root',
+      'seccomp-profile-missing',
+    ],
+  ],
+  ['multus-thick.yaml', 'cni-plugin', 'inferred', ['host-path-type-missing', 'priority-class-missing', 'readiness-probe-missing']],
+  [
+    'node-exporter-helm.yaml',
+    'monitoring-agent',
+    'inferred',
+    [
+      'capabilities-not-dropped',
+      'cpu-request-missing',
+      'memory-limit-missing',
+      'memory-request-missing',
+      'privilege-escalation-allowed',
+      'seccomp-profile-missing',
+    ],
+  ],
+  ['node-exporter-kube-prometheus.yaml', 'monitoring-agent', 'inferred', ['readiness-probe-missing', 'seccomp-profile-missing']],
+  [
+    'nvidia-device-plugin.yaml',
+    'device-plugin',
+    'inferred',
+    [
+      'cpu-request-missing',
+      'host-path-type-missing',
+      'memory-request-missing',
+      'readiness-probe-missing',
+      'seccomp-profile-missing',
+      'writable-root-filesystem',
+    ],
+  ],
+  [
+    'promtail.yaml',
+    'log-agent',
+    'inferred',
+    [
+      'cpu-request-missing',
+      'host-path-type-missing',
+      'host-path-writable',
+      'memory-limit-missing',
+      'memory-request-missing',
+      'seccomp-profile-missing',
+    ],
+  ],
+  [
+    'secrets-store-csi-driver.yaml',
+    'csi-node',
+    'inferred',
+    [
+      'capabilities-not-dropped',
+      'priority-class-missing',
+      'privilege-escalation-allowed',
+      'readiness-probe-missing',
+      'seccomp-profile-missing',
+      'writable-root-filesystem',
+    ],
+  ],
+  [
+    'tetragon-helm.yaml',
+    'security-agent',
+    'inferred',
+    [
+      'capabilities-not-dropped',
+      'cpu-request-missing',
+      'host-path-writable',
+      'memory-limit-missing',
+      'memory-request-missing',
+      'privilege-escalation-allowed',
+      'privileged-container',
+      'readiness-probe-missing',
+      'seccomp-profile-missing',
+      'writable-root-filesystem',
+    ],
+  ],
+  [
+    'vector-agent-helm.yaml',
+    'log-agent',
+    'inferred',
+    [
+      'capabilities-not-dropped',
+      'cpu-request-missing',
+      'host-path-type-missing',
+      'memory-limit-missing',
+      'memory-request-missing',
+      'privilege-escalation-allowed',
+      'seccomp-profile-missing',
+      'writable-root-filesystem',
+    ],
+  ],
+];
+
+describe('real-world DaemonSets', () => {
+  test('there are at least 30, each with a header naming the upstream it models', () => {
+    const files = fs.readdirSync(DIR).filter((f) => f.endsWith('.yaml'));
+    expect(files.length).toBeGreaterThanOrEqual(30);
+    expect(files.sort()).toEqual(EXPECTED.map(([f]) => f).sort());
+    for (const f of files) expect(fs.readFileSync(path.join(DIR, f), 'utf8')).toMatch(/^# Models: \S+/);
+  });
+
+  test.each(EXPECTED)('%s: checked as %s (%s), no error, the expected warnings', (file, kind, source, warnings) => {
+    const { report } = lintFile(file);
+    expect(report.checkedObjects).toBe(1);
+    expect(report.objects.map((o) => [o.serviceKind, o.kindSource])).toEqual([[kind, source]]);
+    const errors = report.findings.filter((f) => f.severity === 'error');
+    expect(errors.map((f) => `${f.ruleId} ${f.path}: ${f.message}`)).toEqual([]);
+    const got = [...new Set(report.findings.filter((f) => f.severity === 'warning').map((f) => f.ruleId))].sort();
+    expect(got).toEqual(warnings);
+  });
+
+  const windows = EXPECTED.filter(([f]) => f.includes('windows'));
+  test.each(windows.map(([f]) => f))('%s: no Linux-only advice on a Windows pod', (file) => {
+    const { report } = lintFile(file);
+    const linuxOnly = new Set(RULES.filter((r) => r.linuxOnly).map((r) => r.id));
+    expect(linuxOnly.size).toBeGreaterThan(5);
+    expect(report.findings.filter((f) => linuxOnly.has(f.ruleId)).map((f) => f.ruleId)).toEqual([]);
+  });
+
+  test('one finding per cause: a privileged container gets the privileged finding, not its mounts, capabilities or seccomp', () => {
+    for (const file of EXPECTED.map(([f]) => f)) {
+      const { objects, report } = lintFile(file);
+      const pod = objects.find((o) => o.object.kind === 'DaemonSet')!.object.spec.template.spec;
+      const all = [
+        ...(pod.containers ?? []).map((c: any, i: number) => [`containers[${i}]`, c]),
+        ...(pod.initContainers ?? []).map((c: any, i: number) => [`initContainers[${i}]`, c]),
+      ];
+      for (const [at, c] of all) {
+        if (c.securityContext?.privileged !== true) continue;
+        const own = report.findings.filter((f: Finding) => f.path.startsWith(`spec.template.spec.${at}.`));
+        const subsumed = [
+          'host-path-writable',
+          'sensitive-host-path-writable',
+          'capabilities-not-dropped',
+          'privilege-escalation-allowed',
+          'dangerous-capability',
+          'writable-root-filesystem',
+          'seccomp-profile-missing',
+        ];
+        expect({ file, at, rules: own.map((f) => f.ruleId).filter((r) => subsumed.includes(r)) }).toEqual({ file, at, rules: [] });
+      }
+    }
+  });
+
+  test('every finding points at its field: the line and column hold the last path key that exists in the manifest', () => {
+    let checked = 0;
+    for (const file of EXPECTED.map(([f]) => f)) {
+      const { text, objects, report } = lintFile(file);
+      const lines = text.split('\n');
+      for (const f of report.findings) {
+        const at = fieldPosition(objects[f.objectIndex], f.path);
+        expect(at).toBeDefined();
+        // the deepest key of the path that exists in the object
+        const keys = f.path.replace(/\[(\d+)\]/g, '.$1').split('.');
+        let value: any = objects[f.objectIndex].object;
+        let last = '';
+        for (const k of keys) {
+          if (value === null || typeof value !== 'object' || !(k in value)) break;
+          value = value[k];
+          // an existing list item is placed at its first key
+          last = !/^\d+$/.test(k) ? k : value !== null && typeof value === 'object' ? Object.keys(value)[0] : String(value);
+        }
+        const rest = lines[at!.line - 1]
+          .slice(at!.column - 1)
+          .replace(/^\{\s*/, '')
+          .replace(/^["']/, '');
+        expect({ file, path: f.path, at: rest.startsWith(last) ? last : rest }).toEqual({ file, path: f.path, at: last });
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(200);
+  });
+});
