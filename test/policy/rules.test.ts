@@ -1097,12 +1097,12 @@ const nonCompliant: BadCase[] = [
   },
   {
     rule: 'rolling-update-invalid',
-    name: 'Kruise rollingUpdate type not Standard, Surging or InPlaceIfPossible',
+    name: 'Kruise rollingUpdateType not Standard, Surging or InPlaceIfPossible',
     mutate: (ds) => {
       ds.apiVersion = 'apps.kruise.io/v1alpha1';
-      ds.spec.updateStrategy.rollingUpdate = { type: 'Fast', partition: -1 };
+      ds.spec.updateStrategy.rollingUpdate = { rollingUpdateType: 'Fast', partition: -1 };
     },
-    path: 'spec.updateStrategy.rollingUpdate.type',
+    path: 'spec.updateStrategy.rollingUpdate.rollingUpdateType',
     message: /'Fast'/,
   },
   {
@@ -1213,7 +1213,7 @@ const compliant: Case[] = [
     mutate: (ds) => {
       ds.apiVersion = 'apps.kruise.io/v1alpha1';
       ds.spec.updateStrategy.rollingUpdate = {
-        type: 'Surging',
+        rollingUpdateType: 'Surging',
         partition: 5,
         maxSurge: 1,
         maxUnavailable: 1,

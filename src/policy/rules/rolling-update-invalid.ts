@@ -16,7 +16,7 @@ export const rollingUpdateInvalid = defineRule({
   category: RuleCategory.API_VALIDITY,
   title: 'Update strategy must be RollingUpdate or OnDelete with exactly one of maxUnavailable/maxSurge non-zero',
   rationale:
-    'Defaulting comes first: a missing or empty type becomes RollingUpdate. apps/v1 then defaults maxUnavailable to 1 and maxSurge to 0, then requires exactly one of them to be non-zero: both zero is rejected ("cannot be 0 when maxSurge is 0"), both non-zero is rejected, so setting only maxSurge fails unless maxUnavailable: 0 is written. Values must be non-negative integers or percentages such as "10%" (at most 100%). OpenKruise Advanced DaemonSets have their own rollingUpdate fields (type Standard, Surging or InPlaceIfPossible; partition, a non-negative integer; selector; paused) and allow surge with unavailability.',
+    'Defaulting comes first: a missing or empty type becomes RollingUpdate. apps/v1 then defaults maxUnavailable to 1 and maxSurge to 0, then requires exactly one of them to be non-zero: both zero is rejected ("cannot be 0 when maxSurge is 0"), both non-zero is rejected, so setting only maxSurge fails unless maxUnavailable: 0 is written. Values must be non-negative integers or percentages such as "10%" (at most 100%). OpenKruise Advanced DaemonSets have their own rollingUpdate fields (rollingUpdateType Standard, Surging or InPlaceIfPossible; partition, a non-negative integer; selector; paused) and allow surge with unavailability.',
   fix: 'Use either `maxUnavailable: 1` (or a percentage) with `maxSurge: 0`, or `maxSurge: 1` with an explicit `maxUnavailable: 0`.',
   example: 'spec:\n  updateStrategy:\n    type: RollingUpdate\n    rollingUpdate:\n      maxUnavailable: 10%\n      maxSurge: 0',
   check(_object, { view }) {
@@ -75,10 +75,11 @@ const KRUISE_ROLLING_TYPES = ['Standard', 'Surging', 'InPlaceIfPossible'];
 /** Checks the fields OpenKruise adds to `rollingUpdate`. */
 function kruiseFields(ru: Record<string, any>): RuleFinding[] {
   const out: RuleFinding[] = [];
-  if (ru.type !== undefined && ru.type !== null && ru.type !== '' && !KRUISE_ROLLING_TYPES.includes(ru.type)) {
+  const type = ru.rollingUpdateType;
+  if (type !== undefined && type !== null && type !== '' && !KRUISE_ROLLING_TYPES.includes(type)) {
     out.push({
-      path: jsonPath(BASE, 'rollingUpdate', 'type'),
-      message: `rollingUpdate.type ${show(ru.type)} is not one of ${KRUISE_ROLLING_TYPES.join(', ')}`,
+      path: jsonPath(BASE, 'rollingUpdate', 'rollingUpdateType'),
+      message: `rollingUpdateType ${show(type)} is not one of ${KRUISE_ROLLING_TYPES.join(', ')}`,
     });
   }
   if (ru.partition !== undefined && ru.partition !== null && !(Number.isInteger(ru.partition) && ru.partition >= 0)) {
