@@ -12,7 +12,7 @@
 import { CompiledNode, CompiledWorkload, compileNode, compileWorkload } from './compile';
 import { formatBytes, formatMilliCpu } from './quantity';
 import { ResourceVector, addVector, emptyVector } from './resources';
-import { LabelRequirement, LabelTable, describeNodeLabel, describeRequirement, fieldMatches } from './selector';
+import { LabelRequirement, LabelTable, describeNodeLabel, describeRequirement, fieldMatches, showValue } from './selector';
 import { InternedTaint, tolerationsTolerate } from './taints';
 import { CoverageFailure, CoverageOptions, CoverageReason, InsufficientResource, NodeCoverage, NodeVerdict, statusOf } from './types';
 
@@ -264,7 +264,7 @@ function explainAffinity(w: CompiledWorkload, n: CompiledNode): string {
     }
     for (let i = 0; part === '' && n.name.length > 0 && i < t.fields.length; i++) {
       const f = t.fields[i];
-      if (!fieldMatches(f, n.name)) part = `term ${t.index}: field ${f.key} ${f.notIn ? 'NotIn' : 'In'} [${f.value}] fails (node is ${n.name})`;
+      if (!fieldMatches(f, n.name)) part = `term ${t.index}: field ${f.key} ${f.notIn ? 'NotIn' : 'In'} [${showValue(f.value)}] fails (node is ${n.name})`;
     }
     if (part === '') part = `term ${t.index} matches`;
     out = out.length === 0 ? part : `${out}; ${part}`;

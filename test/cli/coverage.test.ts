@@ -36,8 +36,8 @@ describe('node-services coverage: text output', () => {
     const run = await coverage(['--nodes', NODES, '--pods', PODS, MANIFESTS]);
     // THEN it exits 0 and each DaemonSet has its header
     expect(run.code).toBe(0);
-    expect(run.out).toContain('DaemonSet logging/fluent-bit: desired 9, schedulable 8, nodes 9');
-    expect(run.out).toContain('DaemonSet monitoring/node-exporter: desired 9, schedulable 7, nodes 9');
+    expect(run.out).toContain('DaemonSet logging/fluent-bit: desired 9, schedulable 7, nodes 9');
+    expect(run.out).toContain('DaemonSet monitoring/node-exporter: desired 9, schedulable 9, nodes 9');
     expect(run.out).toContain('DaemonSet gpu-monitoring/dcgm-exporter: desired 1, schedulable 1, nodes 9');
     expect(run.out).toContain('DaemonSet security/runtime-audit: desired 5, schedulable 5, nodes 9');
     // AND the table lists only nodes that lack the pod, with status, reason and detail
@@ -52,10 +52,16 @@ describe('node-services coverage: text output', () => {
           .slice(0, 3),
       ),
     ).toEqual([
-      ['worker-b-1', 'pending', 'hostPort'],
-      ['worker-small', 'pending', 'resources'],
+      // system-node-critical: the priority-0 pods in the way are preempted (and listed)
+      ['worker-b-1', 'running', 'preemption'],
+      ['worker-small', 'running', 'preemption'],
     ]);
-    expect(lines[3]).toContain('memory: requested 180Mi, free 32Mi of 512Mi allocatable');
+    expect(lines[2]).toContain('after preempting monitoring/legacy-node-exporter-q8d4z');
+    expect(lines[3]).toContain('after preempting shop/cart-cache-0');
+    // AND fluent-bit (no priority) is Pending on worker-small and not started on the NotReady node
+    const fluent = run.out.split('\n\n').find((b) => b.startsWith('DaemonSet logging/fluent-bit'))!;
+    expect(fluent).toContain('worker-small     pending     resources  memory: requested 64Mi, free 32Mi of 512Mi allocatable');
+    expect(fluent).toMatch(/worker-notready +notRunning +notReady +node condition Ready is False/);
     // AND a summary line counts DaemonSets, nodes and skipped objects
     expect(run.out).toContain('5 DaemonSets over 9 nodes; 1 other object skipped.');
   });
@@ -73,8 +79,9 @@ describe('node-services coverage: text output', () => {
 
   test('a DaemonSet that runs everywhere says so instead of printing an empty table', async () => {
     const run = await coverage(['--nodes', NODES, MANIFESTS]);
-    const block = run.out.split('\n\n').find((b) => b.startsWith('DaemonSet logging/fluent-bit'))!;
-    expect(block).toBe('DaemonSet logging/fluent-bit: desired 9, schedulable 9, nodes 9\n  runs on every node');
+    // node-exporter is host-network: the NotReady node (pod network not ready) still starts it
+    const block = run.out.split('\n\n').find((b) => b.startsWith('DaemonSet monitoring/node-exporter'))!;
+    expect(block).toBe('DaemonSet monitoring/node-exporter: desired 9, schedulable 9, nodes 9\n  runs on every node');
   });
 
   test('colours only on a terminal', async () => {
@@ -88,7 +95,10 @@ describe('node-services coverage: text output', () => {
   test('warnings go to standard error, naming their object', async () => {
     const run = await coverage(['--nodes', NODES, MANIFESTS]);
     expect(run.err).toContain('warning: node worker-notready: taint node.kubernetes.io/not-ready:NoSchedule');
-    expect(run.err).toContain('warning: DaemonSet monitoring/node-exporter: spec.template.spec.priorityClassName');
+    // the preemption warning only where preemption changes an answer (here: with the pods)
+    expect(run.err).not.toContain('preempt');
+    const withPods = await coverage(['--nodes', NODES, '--pods', PODS, MANIFESTS]);
+    expect(withPods.err).toContain('warning: DaemonSet monitoring/node-exporter: placed only by preempting lower-priority pods on 2 nodes');
   });
 });
 
@@ -105,9 +115,29 @@ describe('node-services coverage: --output json', () => {
       expect(w.kind).toBe('DaemonSet');
       expect(w.nodes.map((n: any) => n.node)).toEqual(NODE_NAMES);
       for (const n of w.nodes) {
-        expect(Object.keys(n)).toEqual(['node', 'runs', 'reason', 'detail']);
-        expect(['ok', 'nodeSelector', 'nodeAffinity', 'taint', 'hostPort', 'resources']).toContain(n.reason);
+        expect(Object.keys(n)).toEqual(['node', 'runs', 'reason', 'detail', 'status', ...(n.preempts ? ['preempts'] : [])]);
+        expect([
+          'ok',
+          'nodeSelector',
+          'nodeAffinity',
+          'taint',
+          'hostPort',
+          'resources',
+          'diskPressure',
+          'unreachable',
+          'notReady',
+          'os',
+        ]).toContain(n.reason);
         expect(n.runs).toBe(n.reason === 'ok');
+        expect(n.status).toBe(
+          n.runs
+            ? 'running'
+            : ['nodeSelector', 'nodeAffinity', 'taint'].includes(n.reason)
+              ? 'excluded'
+              : ['hostPort', 'resources'].includes(n.reason)
+                ? 'pending'
+                : 'notRunning',
+        );
         expect(typeof n.detail).toBe('string');
       }
       expect(w.schedulable).toBe(w.nodes.filter((n: any) => n.runs).length);
@@ -118,12 +148,15 @@ describe('node-services coverage: --output json', () => {
     const report = JSON.parse((await coverage(['--nodes', NODES, '--pods', PODS, '--output', 'json', MANIFESTS])).out);
     const byName = (name: string) => report.workloads.find((w: any) => w.name === name);
     // node-exporter: wanted everywhere (it tolerates every NoSchedule taint; not-ready:NoExecute is automatic)
-    expect(byName('node-exporter')).toMatchObject({ namespace: 'monitoring', desired: 9, schedulable: 7 });
+    // node-exporter is system-node-critical: it preempts the priority-0 legacy exporter holding 9100 on worker-b-1
+    expect(byName('node-exporter')).toMatchObject({ namespace: 'monitoring', desired: 9, schedulable: 9 });
     expect(byName('node-exporter').nodes[1]).toEqual({
       node: 'worker-b-1',
-      runs: false,
-      reason: 'hostPort',
-      detail: 'TCP 0.0.0.0:9100 conflicts with 0.0.0.0:9100 of pod monitoring/legacy-node-exporter-q8d4z',
+      runs: true,
+      reason: 'ok',
+      detail: '',
+      status: 'running',
+      preempts: ['monitoring/legacy-node-exporter-q8d4z'],
     });
     // runtime-audit: no tolerations; the control plane's taint is named
     expect(byName('runtime-audit').nodes[5]).toEqual({
@@ -131,6 +164,7 @@ describe('node-services coverage: --output json', () => {
       runs: false,
       reason: 'taint',
       detail: 'node-role.kubernetes.io/control-plane:NoSchedule',
+      status: 'excluded',
     });
     // edge-agent: required affinity on the edge role label
     expect(
@@ -139,9 +173,11 @@ describe('node-services coverage: --output json', () => {
         .map((n: any) => n.node),
     ).toEqual(['edge-1']);
     // dcgm-exporter: the GPU node only
-    expect(byName('dcgm-exporter').nodes[3]).toEqual({ node: 'gpu-a-1', runs: true, reason: 'ok', detail: '' });
-    // desired counts Pending pods (fluent-bit on worker-small), schedulable does not
-    expect(byName('fluent-bit')).toMatchObject({ desired: 9, schedulable: 8 });
+    expect(byName('dcgm-exporter').nodes[3]).toEqual({ node: 'gpu-a-1', runs: true, reason: 'ok', detail: '', status: 'running' });
+    // desired counts Pending pods (fluent-bit on worker-small) and pods the kubelet does not start (the NotReady
+    // node), schedulable does not
+    expect(byName('fluent-bit')).toMatchObject({ desired: 9, schedulable: 7 });
+    expect(byName('fluent-bit').nodes[7]).toMatchObject({ node: 'worker-notready', runs: false, reason: 'notReady', status: 'notRunning' });
   });
 
   test('a namespace absent from the manifest reads as default', async () => {
