@@ -238,6 +238,38 @@ function writeRows(out: ChunkedOut, rows: string[][], tty: boolean): void {
   });
 }
 
+/** Groups of more excluded nodes than this that share their reason and detail are printed as one row. */
+const COLLAPSE_ABOVE = 10;
+
+/**
+ * Collapses large groups of excluded rows: rows (after the header) whose `key` is defined and shared by more than
+ * {@link COLLAPSE_ABOVE} rows become one row at the first of them, its node cell reading `first (+N more)`. Pending and
+ * not-running nodes (key `undefined`) are always listed one by one, so the table grows with them.
+ */
+function collapseExcluded(rows: string[][], keys: ReadonlyArray<string | undefined>, nodeColumn: number): string[][] {
+  const counts = new Map<string, number>();
+  for (const k of keys) if (k !== undefined) counts.set(k, (counts.get(k) ?? 0) + 1);
+  let any = false;
+  for (const c of counts.values()) if (c > COLLAPSE_ABOVE) any = true;
+  if (!any) return rows;
+  const out: string[][] = [rows[0]];
+  const seen = new Set<string>();
+  for (let i = 1; i < rows.length; i++) {
+    const k = keys[i - 1];
+    const count = k === undefined ? 0 : counts.get(k)!;
+    if (count <= COLLAPSE_ABOVE) {
+      out.push(rows[i]);
+      continue;
+    }
+    if (seen.has(k!)) continue;
+    seen.add(k!);
+    const row = rows[i].slice();
+    row[nodeColumn] = `${row[nodeColumn]} (+${count - 1} more)`;
+    out.push(row);
+  }
+  return out;
+}
+
 /** Text for one DaemonSet: a header and a table of the nodes without its pod (and those where it preempts). */
 function workloadText(out: ChunkedOut, w: WorkloadCoverage, total: number, tty: boolean): void {
   const paint = (code: string, text: string) => (tty ? `${code}${text}${COLOURS.reset}` : text);
@@ -250,12 +282,17 @@ function workloadText(out: ChunkedOut, w: WorkloadCoverage, total: number, tty: 
     `${paint(COLOURS.bold, `DaemonSet ${w.namespace}/${w.name}: desired ${w.desired}, schedulable ${w.schedulable}, nodes ${total}`)}\n`,
   );
   const rows: string[][] = [['NODE', 'STATUS', 'REASON', 'DETAIL']];
-  for (const n of w.nodes) if (!n.runs || n.preempts !== undefined) rows.push(textRow(n));
+  const keys: Array<string | undefined> = [];
+  for (const n of w.nodes) {
+    if (n.runs && n.preempts === undefined) continue;
+    rows.push(textRow(n));
+    keys.push(n.status === CoverageStatus.EXCLUDED ? `${n.reason}\u0000${n.detail}` : undefined);
+  }
   if (rows.length === 1) {
     out.write(`  ${paint(COLOURS.green, 'runs on every node')}\n`);
     return;
   }
-  writeRows(out, rows, tty);
+  writeRows(out, collapseExcluded(rows, keys, 0), tty);
 }
 
 /**
@@ -269,6 +306,7 @@ function groupText(out: ChunkedOut, members: readonly WorkloadCoverage[], kind: 
   let desired = 0;
   let schedulable = 0;
   const rows: string[][] = [['DAEMONSET', 'NODE', 'STATUS', 'REASON', 'DETAIL']];
+  const keys: Array<string | undefined> = [];
   for (let i = 0; i < total; i++) {
     let running = 0;
     let wanted: { n: NodeCoverage; m: number } | undefined;
@@ -287,11 +325,14 @@ function groupText(out: ChunkedOut, members: readonly WorkloadCoverage[], kind: 
         'runs',
         `${running} pods of the ${kind} run here`,
       ]);
+      keys.push(undefined);
     } else if (running === 0) {
       const shown = wanted ?? { n: members[0].nodes[i], m: 0 };
       rows.push(textRow(shown.n, members[shown.m].name));
+      keys.push(shown.n.status === CoverageStatus.EXCLUDED ? `${shown.m}\u0000${shown.n.reason}\u0000${shown.n.detail}` : undefined);
     } else if (wanted !== undefined && wanted.n.preempts !== undefined) {
       rows.push(textRow(wanted.n, members[wanted.m].name));
+      keys.push(undefined);
     }
   }
   const counts = members.map((m) => `${m.name} ${m.schedulable}`).join(', ');
@@ -302,7 +343,7 @@ function groupText(out: ChunkedOut, members: readonly WorkloadCoverage[], kind: 
     out.write(`  ${paint(COLOURS.green, 'runs on every node, once')}\n`);
     return;
   }
-  writeRows(out, rows, tty);
+  writeRows(out, collapseExcluded(rows, keys, 1), tty);
 }
 
 const CANARY_OF = 'node-services.cdk8s.io/canary-of';
@@ -520,10 +561,22 @@ function poolJson(p: PoolTax): unknown {
   };
 }
 
-/** A node entry of the JSON report: `{node, runs, reason, detail, status}`, plus `preempts` where the pod preempts. */
-function nodeEntryJson(n: NodeCoverage): string {
-  const base = `{"node":${JSON.stringify(n.node)},"runs":${n.runs},"reason":"${n.reason}","detail":${JSON.stringify(n.detail)},"status":"${n.status}"`;
-  return n.preempts !== undefined ? `${base},"preempts":${JSON.stringify(n.preempts)}}` : `${base}}`;
+/**
+ * Serializes node entries of the JSON report: `{node, runs, reason, detail, status}`, plus `preempts` where the pod
+ * preempts. Node names are serialized once per node and details once per distinct text.
+ */
+class NodeEntryWriter {
+  private readonly names: string[];
+  private readonly details = new Map<string, string>();
+  constructor(names: readonly string[]) {
+    this.names = names.map((name) => JSON.stringify(name));
+  }
+  public entry(n: NodeCoverage, index: number): string {
+    let detail = this.details.get(n.detail);
+    if (detail === undefined) this.details.set(n.detail, (detail = JSON.stringify(n.detail)));
+    const base = `{"node":${this.names[index]},"runs":${n.runs},"reason":"${n.reason}","detail":${detail},"status":"${n.status}"`;
+    return n.preempts !== undefined ? `${base},"preempts":${JSON.stringify(n.preempts)}}` : `${base}}`;
+  }
 }
 
 /**
@@ -531,14 +584,15 @@ function nodeEntryJson(n: NodeCoverage): string {
  * nodes: [{node, runs, reason, detail, status}]}]}` (invalid DaemonSets add `status` and `findings`; `pools` is added
  * when the node tax is asked for).
  */
-function writeJson(out: ChunkedOut, report: CoverageReport, pools: readonly PoolTax[] | undefined): void {
+function writeJson(out: ChunkedOut, report: CoverageReport, names: readonly string[], pools: readonly PoolTax[] | undefined): void {
+  const entries = new NodeEntryWriter(names);
   out.write(`{\n  "nodes": ${report.nodes},\n  "workloads": [`);
   report.workloads.forEach((w, k) => {
     out.write(
       `${k > 0 ? ',' : ''}\n    {"kind":${JSON.stringify(w.kind)},"namespace":${JSON.stringify(w.namespace)},"name":${JSON.stringify(w.name)},`,
     );
     out.write(`"desired":${w.desired},"schedulable":${w.schedulable},"nodes":[`);
-    for (let i = 0; i < w.nodes.length; i++) out.write(`${i > 0 ? ',' : ''}\n      ${nodeEntryJson(w.nodes[i])}`);
+    for (let i = 0; i < w.nodes.length; i++) out.write(`${i > 0 ? ',' : ''}\n      ${entries.entry(w.nodes[i], i)}`);
     out.write(w.nodes.length > 0 ? '\n    ]' : ']');
     if (w.status === WorkloadStatus.INVALID) out.write(`,"status":"invalid","findings":${JSON.stringify(w.findings ?? [])}`);
     out.write('}');
@@ -676,7 +730,7 @@ export function registerCoverageCommand(program: Command, io: CliIo, exit: ExitC
       const pools = poolTaxes(report, workloads, nodes, flags.poolLabel, budget, minor);
       const out = new ChunkedOut(io);
       if (flags.output === 'json')
-        writeJson(out, report, flags.poolLabel !== undefined || budget !== undefined || flags.failOnBudget ? pools : undefined);
+        writeJson(out, report, nodes.map((n) => n.metadata.name as string), flags.poolLabel !== undefined || budget !== undefined || flags.failOnBudget ? pools : undefined);
       else if (flags.output === 'jsonl') writeJsonLines(out, report, pools);
       else writeText(out, report, workloads, pools, flags, budget, io.isTTY);
       out.flush();

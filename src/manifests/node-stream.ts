@@ -136,74 +136,90 @@ class JsonSplitter {
   ) {}
 
   public push(chunk: Buffer): void {
-    let i = 0;
     const n = chunk.length;
+    // The scanner's state lives in locals in the loop (written back before any call that reads it, and at the end).
+    let depth = this.depth;
+    let inString = this.inString;
+    let line = this.line;
+    let i = 0;
     /** Where the piece being collected (item or skeleton) starts in this chunk, or -1. */
     let pieceStart = this.collecting !== NONE ? 0 : -1;
+    /** Where the depth-1 string being read (a possible `items` key) starts in this chunk, or -1. */
+    let keyFrom = inString && depth === 1 && this.topIsObject ? 0 : -1;
     if (this.escaped) {
       this.escaped = false;
       i = 1;
     }
+    const sync = () => {
+      this.depth = depth;
+      this.inString = inString;
+      this.line = line;
+    };
     while (i < n) {
-      if (this.inString) {
-        // Jump to the next quote that is not escaped (JSON strings hold no raw newlines).
-        let q = chunk.indexOf(QUOTE, i);
-        while (q !== -1) {
-          let slashes = 0;
-          for (let k = q - 1; k >= i && chunk[k] === BACKSLASH; k--) slashes++;
-          if (slashes % 2 === 0) break;
-          q = chunk.indexOf(QUOTE, q + 1);
+      if (inString) {
+        // To the closing quote; a backslash escapes the next byte (JSON strings hold no raw newlines).
+        while (i < n) {
+          const c = chunk[i];
+          if (c === BACKSLASH) i += 2;
+          else if (c === QUOTE) break;
+          else i++;
         }
-        if (q === -1) {
-          if (this.depth === 1 && this.topIsObject) this.collectKey(chunk, i, n);
-          // A chunk ending in an odd run of backslashes escapes the next chunk's first byte.
-          let slashes = 0;
-          for (let k = n - 1; k >= i && chunk[k] === BACKSLASH; k--) slashes++;
-          this.escaped = slashes % 2 === 1;
+        if (i >= n) {
+          this.escaped = i > n;
+          if (keyFrom !== -1) this.collectKey(chunk, keyFrom, n);
           break;
         }
-        if (this.depth === 1 && this.topIsObject) {
-          this.collectKey(chunk, i, q);
+        if (keyFrom !== -1) {
+          this.collectKey(chunk, keyFrom, i);
           this.lastKeyIsItems = this.key.length === ITEMS.length && ITEMS.every((c, k) => this.key[k] === c);
+          keyFrom = -1;
         }
-        this.inString = false;
-        i = q + 1;
+        inString = false;
+        i++;
         continue;
       }
       const b = chunk[i];
+      if (b === 0x20 || b === 0x2c) {
+        i++;
+        continue;
+      }
       switch (b) {
         case NEWLINE:
-          this.line++;
+          line++;
           break;
         case QUOTE:
-          if (this.depth === 0) this.fail('a string at the top level; expected an object or an array');
-          this.inString = true;
-          if (this.depth === 1 && this.topIsObject) {
+          if (depth === 0) {
+            sync();
+            this.fail('a string at the top level; expected an object or an array');
+          }
+          inString = true;
+          if (depth === 1 && this.topIsObject) {
             this.key.length = 0;
             this.expectItemsValue = false;
+            keyFrom = i + 1;
           }
           break;
         case COLON:
-          if (this.depth === 1 && this.topIsObject) this.expectItemsValue = this.lastKeyIsItems;
+          if (depth === 1 && this.topIsObject) this.expectItemsValue = this.lastKeyIsItems;
           break;
         case OPEN_BRACE:
         case OPEN_BRACKET:
-          if (this.depth === 0) {
+          if (depth === 0) {
             this.topIsObject = b === OPEN_BRACE;
             this.itemDepth = this.topIsObject ? 0 : 1;
             this.sawItems = false;
             if (this.topIsObject) {
               this.skeleton = [];
-              this.skeletonLine = this.line;
+              this.skeletonLine = line;
               this.collecting = SKELETON;
               pieceStart = i;
             }
-          } else if (this.depth === this.itemDepth && this.collecting !== ITEM) {
+          } else if (depth === this.itemDepth && this.collecting !== ITEM) {
             this.item = [];
-            this.itemLine = this.line;
+            this.itemLine = line;
             this.collecting = ITEM;
             pieceStart = i;
-          } else if (this.depth === 1 && this.topIsObject && b === OPEN_BRACKET && this.expectItemsValue) {
+          } else if (depth === 1 && this.topIsObject && b === OPEN_BRACKET && this.expectItemsValue) {
             // `"items": [` — the bracket stays in the skeleton; the elements are split out.
             this.skeleton.push(chunk.subarray(pieceStart, i + 1));
             this.collecting = NONE;
@@ -212,28 +228,33 @@ class JsonSplitter {
             this.sawItems = true;
           }
           this.expectItemsValue = false;
-          this.depth++;
+          depth++;
           break;
         case CLOSE_BRACE:
         case CLOSE_BRACKET:
-          if (this.depth === 0) this.fail(`an unmatched ${String.fromCharCode(b)}`);
-          this.depth--;
-          if (this.collecting === ITEM && this.depth === this.itemDepth) {
+          if (depth === 0) {
+            sync();
+            this.fail(`an unmatched ${String.fromCharCode(b)}`);
+          }
+          depth--;
+          if (this.collecting === ITEM && depth === this.itemDepth) {
             this.item.push(chunk.subarray(pieceStart, i + 1));
+            sync();
             this.emitItem();
             this.collecting = NONE;
             pieceStart = -1;
-          } else if (this.itemDepth === 2 && this.depth === 1) {
+          } else if (this.itemDepth === 2 && depth === 1) {
             // The end of `items`: back to the skeleton, which gets the closing bracket.
             this.itemDepth = 0;
             this.collecting = SKELETON;
             pieceStart = i;
-          } else if (this.depth === 0 && this.topIsObject) {
+          } else if (depth === 0 && this.topIsObject) {
             this.skeleton.push(chunk.subarray(pieceStart, i + 1));
             this.collecting = NONE;
             pieceStart = -1;
+            sync();
             this.emitSkeleton();
-          } else if (this.depth === 0) {
+          } else if (depth === 0) {
             this.itemDepth = 0;
           }
           break;
@@ -242,6 +263,7 @@ class JsonSplitter {
       }
       i++;
     }
+    sync();
     if (pieceStart !== -1) {
       const rest = chunk.subarray(pieceStart);
       if (this.collecting === ITEM) this.item.push(rest);
