@@ -242,32 +242,47 @@ function writeRows(out: ChunkedOut, rows: string[][], tty: boolean): void {
 const COLLAPSE_ABOVE = 10;
 
 /**
- * Collapses large groups of excluded rows: rows (after the header) whose `key` is defined and shared by more than
- * {@link COLLAPSE_ABOVE} rows become one row at the first of them, its node cell reading `first (+N more)`. Pending and
- * not-running nodes (key `undefined`) are always listed one by one, so the table grows with them.
+ * Counts excluded rows by (member, reason, detail), to fold large groups of alike excluded nodes into one row: pending
+ * and not-running nodes are always listed one by one, so a table grows with them, not with the excluded nodes.
+ * (Rows with the same words share their detail string, so the lookups hash each text once.)
  */
-function collapseExcluded(rows: string[][], keys: ReadonlyArray<string | undefined>, nodeColumn: number): string[][] {
-  const counts = new Map<string, number>();
-  for (const k of keys) if (k !== undefined) counts.set(k, (counts.get(k) ?? 0) + 1);
-  let any = false;
-  for (const c of counts.values()) if (c > COLLAPSE_ABOVE) any = true;
-  if (!any) return rows;
-  const out: string[][] = [rows[0]];
-  const seen = new Set<string>();
-  for (let i = 1; i < rows.length; i++) {
-    const k = keys[i - 1];
-    const count = k === undefined ? 0 : counts.get(k)!;
-    if (count <= COLLAPSE_ABOVE) {
-      out.push(rows[i]);
-      continue;
-    }
-    if (seen.has(k!)) continue;
-    seen.add(k!);
-    const row = rows[i].slice();
-    row[nodeColumn] = `${row[nodeColumn]} (+${count - 1} more)`;
-    out.push(row);
+class ExcludedGroups {
+  private readonly counts = new Map<number, Map<string, Map<string, number>>>();
+  private readonly printed = new Map<number, Map<string, Set<string>>>();
+
+  public add(member: number, n: NodeCoverage): void {
+    let byReason = this.counts.get(member);
+    if (!byReason) this.counts.set(member, (byReason = new Map()));
+    let byDetail = byReason.get(n.reason);
+    if (!byDetail) byReason.set(n.reason, (byDetail = new Map()));
+    byDetail.set(n.detail, (byDetail.get(n.detail) ?? 0) + 1);
   }
-  return out;
+
+  /** How many excluded rows share this one's words. */
+  public size(member: number, n: NodeCoverage): number {
+    return this.counts.get(member)?.get(n.reason)?.get(n.detail) ?? 0;
+  }
+
+  /** Whether the folded row of this one's group was printed already (marks it printed). */
+  public printedBefore(member: number, n: NodeCoverage): boolean {
+    let byReason = this.printed.get(member);
+    if (!byReason) this.printed.set(member, (byReason = new Map()));
+    let details = byReason.get(n.reason);
+    if (!details) byReason.set(n.reason, (details = new Set()));
+    if (details.has(n.detail)) return true;
+    details.add(n.detail);
+    return false;
+  }
+
+  /** The row of `n`, folded when its group is large; `undefined` when its group's row was printed already. */
+  public row(member: number, n: NodeCoverage, row: () => string[], nodeColumn: number): string[] | undefined {
+    const size = n.status === CoverageStatus.EXCLUDED ? this.size(member, n) : 0;
+    if (size <= COLLAPSE_ABOVE) return row();
+    if (this.printedBefore(member, n)) return undefined;
+    const folded = row();
+    folded[nodeColumn] = `${folded[nodeColumn]} (+${size - 1} more)`;
+    return folded;
+  }
 }
 
 /** Text for one DaemonSet: a header and a table of the nodes without its pod (and those where it preempts). */
@@ -282,17 +297,18 @@ function workloadText(out: ChunkedOut, w: WorkloadCoverage, total: number, tty: 
     `${paint(COLOURS.bold, `DaemonSet ${w.namespace}/${w.name}: desired ${w.desired}, schedulable ${w.schedulable}, nodes ${total}`)}\n`,
   );
   const rows: string[][] = [['NODE', 'STATUS', 'REASON', 'DETAIL']];
-  const keys: Array<string | undefined> = [];
+  const groups = new ExcludedGroups();
+  for (const n of w.nodes) if (n.status === CoverageStatus.EXCLUDED) groups.add(0, n);
   for (const n of w.nodes) {
     if (n.runs && n.preempts === undefined) continue;
-    rows.push(textRow(n));
-    keys.push(n.status === CoverageStatus.EXCLUDED ? `${n.reason}\u0000${n.detail}` : undefined);
+    const row = groups.row(0, n, () => textRow(n), 0);
+    if (row !== undefined) rows.push(row);
   }
   if (rows.length === 1) {
     out.write(`  ${paint(COLOURS.green, 'runs on every node')}\n`);
     return;
   }
-  writeRows(out, collapseExcluded(rows, keys, 0), tty);
+  writeRows(out, rows, tty);
 }
 
 /**
@@ -305,35 +321,41 @@ function groupText(out: ChunkedOut, members: readonly WorkloadCoverage[], kind: 
   const names = members.map((m) => `${m.namespace}/${m.name}`);
   let desired = 0;
   let schedulable = 0;
-  const rows: string[][] = [['DAEMONSET', 'NODE', 'STATUS', 'REASON', 'DETAIL']];
-  const keys: Array<string | undefined> = [];
+  // Per node: which member's row is shown (-1: none), or -2 for an overlap.
+  const shown = new Int32Array(total);
+  const groups = new ExcludedGroups();
   for (let i = 0; i < total; i++) {
     let running = 0;
-    let wanted: { n: NodeCoverage; m: number } | undefined;
+    let wanted = -1;
     for (let m = 0; m < members.length; m++) {
       const n = members[m].nodes[i];
       if (n.runs) running++;
-      if (wanted === undefined && n.status !== CoverageStatus.EXCLUDED) wanted = { n, m };
+      if (wanted === -1 && n.status !== CoverageStatus.EXCLUDED) wanted = m;
     }
-    if (wanted !== undefined) desired++;
+    if (wanted !== -1) desired++;
     if (running > 0) schedulable++;
-    if (running > 1) {
+    if (running > 1) shown[i] = -2;
+    else if (running === 0) shown[i] = wanted === -1 ? 0 : wanted;
+    else shown[i] = wanted !== -1 && members[wanted].nodes[i].preempts !== undefined ? wanted : -1;
+    if (shown[i] >= 0 && members[shown[i]].nodes[i].status === CoverageStatus.EXCLUDED) groups.add(shown[i], members[shown[i]].nodes[i]);
+  }
+  const rows: string[][] = [['DAEMONSET', 'NODE', 'STATUS', 'REASON', 'DETAIL']];
+  for (let i = 0; i < total; i++) {
+    const m = shown[i];
+    if (m === -1) continue;
+    if (m === -2) {
       rows.push([
-        members.map((m) => m.name).join('+'),
+        members.map((w) => w.name).join('+'),
         members[0].nodes[i].node,
         'overlap',
         'runs',
-        `${running} pods of the ${kind} run here`,
+        `more than one pod of the ${kind} runs here`,
       ]);
-      keys.push(undefined);
-    } else if (running === 0) {
-      const shown = wanted ?? { n: members[0].nodes[i], m: 0 };
-      rows.push(textRow(shown.n, members[shown.m].name));
-      keys.push(shown.n.status === CoverageStatus.EXCLUDED ? `${shown.m}\u0000${shown.n.reason}\u0000${shown.n.detail}` : undefined);
-    } else if (wanted !== undefined && wanted.n.preempts !== undefined) {
-      rows.push(textRow(wanted.n, members[wanted.m].name));
-      keys.push(undefined);
+      continue;
     }
+    const n = members[m].nodes[i];
+    const row = groups.row(m, n, () => textRow(n, members[m].name), 1);
+    if (row !== undefined) rows.push(row);
   }
   const counts = members.map((m) => `${m.name} ${m.schedulable}`).join(', ');
   out.write(
@@ -343,7 +365,7 @@ function groupText(out: ChunkedOut, members: readonly WorkloadCoverage[], kind: 
     out.write(`  ${paint(COLOURS.green, 'runs on every node, once')}\n`);
     return;
   }
-  writeRows(out, collapseExcluded(rows, keys, 1), tty);
+  writeRows(out, rows, tty);
 }
 
 const CANARY_OF = 'node-services.cdk8s.io/canary-of';
@@ -730,7 +752,12 @@ export function registerCoverageCommand(program: Command, io: CliIo, exit: ExitC
       const pools = poolTaxes(report, workloads, nodes, flags.poolLabel, budget, minor);
       const out = new ChunkedOut(io);
       if (flags.output === 'json')
-        writeJson(out, report, nodes.map((n) => n.metadata.name as string), flags.poolLabel !== undefined || budget !== undefined || flags.failOnBudget ? pools : undefined);
+        writeJson(
+          out,
+          report,
+          nodes.map((n) => n.metadata.name as string),
+          flags.poolLabel !== undefined || budget !== undefined || flags.failOnBudget ? pools : undefined,
+        );
       else if (flags.output === 'jsonl') writeJsonLines(out, report, pools);
       else writeText(out, report, workloads, pools, flags, budget, io.isTTY);
       out.flush();

@@ -127,6 +127,11 @@ class JsonSplitter {
   /** Bytes of the depth-1 string being read (keys are short; longer ones are cut). */
   private key: number[] = [];
   private lastKeyIsItems = false;
+  /** The whitespace before the current item's `{` on its line (`undefined` when not on a fresh line). */
+  private itemIndent: Buffer | undefined;
+  /** `\n` + indentation + `}`: how items close in a layout learnt from the first item. */
+  private fastClose: Buffer | undefined;
+  private fastTried = false;
   private expectItemsValue = false;
   private sawItems = false;
 
@@ -214,7 +219,20 @@ class JsonSplitter {
               this.collecting = SKELETON;
               pieceStart = i;
             }
+          } else if (depth === this.itemDepth && this.collecting !== ITEM && b === OPEN_BRACE && this.fastClose !== undefined) {
+            const end = this.fastItem(chunk, i, line);
+            if (end !== -1) {
+              line = this.line;
+              i = end;
+              continue;
+            }
+            this.item = [];
+            this.itemLine = line;
+            this.itemIndent = indentBefore(chunk, i);
+            this.collecting = ITEM;
+            pieceStart = i;
           } else if (depth === this.itemDepth && this.collecting !== ITEM) {
+            this.itemIndent = indentBefore(chunk, i);
             this.item = [];
             this.itemLine = line;
             this.collecting = ITEM;
@@ -239,6 +257,7 @@ class JsonSplitter {
           depth--;
           if (this.collecting === ITEM && depth === this.itemDepth) {
             this.item.push(chunk.subarray(pieceStart, i + 1));
+            if (b === CLOSE_BRACE && this.fastClose === undefined && !this.fastTried) this.learnLayout(chunk, i);
             sync();
             this.emitItem();
             this.collecting = NONE;
@@ -273,6 +292,38 @@ class JsonSplitter {
 
   public end(): void {
     if (this.depth !== 0 || this.inString) this.fail('the input ends inside a value (is the file complete?)');
+  }
+
+  /**
+   * kubectl's pretty-printed layout: an item that opens after the whitespace W on its line closes with a line of W and
+   * `}`. As JSON strings hold no raw newline, `\n` W `}` is always structural; when both ends of the first item show
+   * the same W, later items are cut by searching that text and each cut is proven by `JSON.parse` (a piece from an
+   * item's `{` that parses whole ends at that `{`'s own `}`). A piece that does not parse turns this off.
+   */
+  private learnLayout(chunk: Buffer, close: number): void {
+    this.fastTried = true;
+    const closeIndent = indentBefore(chunk, close);
+    if (closeIndent === undefined || closeIndent.length === 0 || this.itemIndent === undefined || !closeIndent.equals(this.itemIndent)) return;
+    this.fastClose = Buffer.concat([Buffer.from('\n'), closeIndent, Buffer.from('}')]);
+  }
+
+  /** Cuts the item opening at `open` by the learnt layout; returns the index after it, or -1 (scan it instead). */
+  private fastItem(chunk: Buffer, open: number, line: number): number {
+    const pattern = this.fastClose!;
+    const at = chunk.indexOf(pattern, open);
+    if (at === -1) return -1;
+    const end = at + pattern.length;
+    const text = chunk.toString('utf8', open, end);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      this.fastClose = undefined;
+      return -1;
+    }
+    emitValue(value, line, this.sink);
+    this.line = line + countNewlines(text, text.length);
+    return end;
   }
 
   private collectKey(chunk: Buffer, from: number, to: number): void {
@@ -310,6 +361,14 @@ class JsonSplitter {
   private fail(what: string): never {
     throw new NodeStreamError(`${this.file}:${this.line}: invalid JSON: ${what}`);
   }
+}
+
+/** The spaces and tabs between the last newline before `at` and `at`, or `undefined` when other bytes come between. */
+function indentBefore(chunk: Buffer, at: number): Buffer | undefined {
+  let k = at - 1;
+  while (k >= 0 && (chunk[k] === 0x20 || chunk[k] === 0x09)) k--;
+  if (k < 0 || chunk[k] !== NEWLINE) return undefined;
+  return Buffer.from(chunk.subarray(k + 1, at));
 }
 
 function countNewlines(text: string, end: number): number {

@@ -56,6 +56,13 @@ describe('readObjectStream', () => {
     for (const g of got) expect(lines[g.line - 1].trim()).toBe('{');
   });
 
+  test('a layout that looks like kubectl’s but closes an inner object at the item’s indentation is still split right', async () => {
+    // the first item teaches "\n  }" as the item close; the second has an inner object closing with the same line
+    const text = '{"items": [\n  {"a": 1\n  },\n  {"a": {\n  "b": 1\n  },\n  "c": 2\n  },\n  {"d": "\\n  }"\n  }\n], "kind": "List"}';
+    expect((await read([text])).map((g) => g.object)).toEqual([{ a: 1 }, { a: { b: 1 }, c: 2 }, { d: '\n  }' }]);
+    expect((await read(chunks(text, [5]))).map((g) => g.object)).toEqual([{ a: 1 }, { a: { b: 1 }, c: 2 }, { d: '\n  }' }]);
+  });
+
   test('one byte at a time still works (escapes and multi-byte characters split across chunks)', async () => {
     const text = JSON.stringify(list);
     expect((await read(chunks(text, [1]))).map((g) => g.object)).toEqual(nodes);
