@@ -94,11 +94,20 @@ function childRun(nodesFile: string, manifestsFile: string, nodes: number, daemo
   });
   if (child.status !== 0) throw new Error(`the CLI child failed (${child.status}): ${child.stderr}`);
   const { ms, peakRssMiB, outputBytes } = JSON.parse(child.stdout.trim().split('\n').pop()!);
-  return { nodes, daemonSets, ms: round(ms), peakRssMiB: round(peakRssMiB), outputBytes, nsPerPair: round((ms * 1e6) / (nodes * daemonSets)) };
+  return {
+    nodes,
+    daemonSets,
+    ms: round(ms),
+    peakRssMiB: round(peakRssMiB),
+    outputBytes,
+    nsPerPair: round((ms * 1e6) / (nodes * daemonSets)),
+  };
 }
 
 /** Measures (a) and (b); see the file comment. */
-export async function benchCoverageCli(options: { repetitions?: number; largeNodes?: number; largeDaemonSets?: number } = {}): Promise<CoverageCliBenchResult> {
+export async function benchCoverageCli(
+  options: { repetitions?: number; largeNodes?: number; largeDaemonSets?: number } = {},
+): Promise<CoverageCliBenchResult> {
   const repetitions = options.repetitions ?? 5;
   const largeNodes = options.largeNodes ?? 100_000;
   const largeDaemonSets = options.largeDaemonSets ?? 300;
@@ -109,7 +118,7 @@ export async function benchCoverageCli(options: { repetitions?: number; largeNod
     const args = (output: string) => ['--nodes', small.nodesFile, '--output', output, small.manifestsFile];
     const times: Record<string, number[]> = { parse: [], text: [], json: [], jsonl: [] };
     for (let rep = -1; rep < repetitions; rep++) {
-      let t0 = performance.now();
+      const t0 = performance.now();
       const parsed = JSON.parse(text);
       const parseMs = performance.now() - t0;
       if (parsed.items.length !== 10_000) throw new Error('the nodes file did not round-trip');
@@ -151,13 +160,27 @@ export async function benchCoverageCli(options: { repetitions?: number; largeNod
 }
 
 /** The rows `bench/run.ts` prints: measure, subject, baseline, ratio and target. */
-export async function coverageCliRows(results: Record<string, unknown>): Promise<Array<{ measure: string; subject: string; baseline: string; ratio: number; target: number }>> {
+export async function coverageCliRows(
+  results: Record<string, unknown>,
+): Promise<Array<{ measure: string; subject: string; baseline: string; ratio: number; target: number }>> {
   const r = await benchCoverageCli();
   results.coverageCli = r;
   const ms = (v: number) => `${v.toFixed(1)} ms`;
   return [
-    { measure: `coverage CLI ${r.nodes} nodes × ${r.daemonSets} DaemonSets (read, analyze, text) ÷ JSON.parse of the nodes file`, subject: ms(r.textMs), baseline: ms(r.jsonParseMs), ratio: r.textRatio, target: 2 },
-    { measure: `coverage CLI ${r.large.nodes} × ${r.large.daemonSets} (own process, peak RSS ${r.large.peakRssMiB.toFixed(0)} MiB ≤ 2048) per pair ÷ 10k × 100 per pair`, subject: `${r.large.nsPerPair} ns`, baseline: `${r.small.nsPerPair} ns`, ratio: r.scalingRatio, target: 1.2 },
+    {
+      measure: `coverage CLI ${r.nodes} nodes × ${r.daemonSets} DaemonSets (read, analyze, text) ÷ JSON.parse of the nodes file`,
+      subject: ms(r.textMs),
+      baseline: ms(r.jsonParseMs),
+      ratio: r.textRatio,
+      target: 2,
+    },
+    {
+      measure: `coverage CLI ${r.large.nodes} × ${r.large.daemonSets} (own process, peak RSS ${r.large.peakRssMiB.toFixed(0)} MiB ≤ 2048) per pair ÷ 10k × 100 per pair`,
+      subject: `${r.large.nsPerPair} ns`,
+      baseline: `${r.small.nsPerPair} ns`,
+      ratio: r.scalingRatio,
+      target: 1.2,
+    },
   ];
 }
 

@@ -303,7 +303,8 @@ class JsonSplitter {
   private learnLayout(chunk: Buffer, close: number): void {
     this.fastTried = true;
     const closeIndent = indentBefore(chunk, close);
-    if (closeIndent === undefined || closeIndent.length === 0 || this.itemIndent === undefined || !closeIndent.equals(this.itemIndent)) return;
+    if (closeIndent === undefined || closeIndent.length === 0 || this.itemIndent === undefined || !closeIndent.equals(this.itemIndent))
+      return;
     this.fastClose = Buffer.concat([Buffer.from('\n'), closeIndent, Buffer.from('}')]);
   }
 

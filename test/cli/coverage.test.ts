@@ -524,6 +524,24 @@ describe('node-services coverage: fleet features', () => {
     ]);
   });
 
+  test('text folds large groups of alike excluded nodes into one row; pending nodes are always listed', async () => {
+    const nodes = Array.from({ length: 50 }, (_, i) =>
+      nodeObject(`n${i}`, { pool: i < 45 ? 'general' : 'gpu' }, i === 46 ? { cpu: '50m', memory: '1Gi', pods: '110' } : undefined),
+    );
+    const files = tmp({ 'nodes.json': nodes, 'ds.json': ds('gpu-only', { nodeSelector: { pool: 'gpu' } }) });
+    const block = (await coverage(['--nodes', files['nodes.json'], files['ds.json']])).out.split('\n\n')[0];
+    expect(
+      block
+        .split('\n')
+        .slice(1)
+        .map((l) => l.trim().split(/\s{2,}/)),
+    ).toEqual([
+      ['NODE', 'STATUS', 'REASON', 'DETAIL'],
+      ['n0 (+44 more)', 'excluded', 'nodeSelector', 'needs label pool="gpu"; node has pool="general"'],
+      ['n46', 'pending', 'resources', 'cpu: requested 100m, free 50m of 50m allocatable'],
+    ]);
+  });
+
   test('a canary pair is summarized: combined counts, and only the nodes neither runs on', async () => {
     const canaryLabel = 'node-services.example.com/canary';
     const stable = ds(
