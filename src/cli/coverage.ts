@@ -444,7 +444,7 @@ function poolTaxes(
   poolLabel: string | undefined,
   budget: TaxBudget | undefined,
   minor: number | undefined,
-): PoolTax[] {
+): { pools: PoolTax[]; labels: string[] } {
   const analysed = report.workloads.filter((w) => w.status !== WorkloadStatus.INVALID);
   const objects = new Map<string, any>();
   for (const m of manifests) if (m?.kind === 'DaemonSet') objects.set(`${m.metadata?.namespace || 'default'}/${m.metadata?.name}`, m);
@@ -467,11 +467,13 @@ function poolTaxes(
     }
   });
   const allocatables = new Map<string, { vector: ResourceVector; pods: number }>();
+  const usedLabels = new Set<string>();
   const pools = new Map<string, { nodes: number; worst: number; share: number }>();
   for (let i = 0; i < count; i++) {
     const node = nodes[i];
     const labels = node?.metadata?.labels ?? {};
     const key = poolLabel ?? POOL_LABELS.find((l) => typeof labels[l] === 'string');
+    if (key !== undefined) usedLabels.add(key);
     const pool = key !== undefined && typeof labels[key] === 'string' ? labels[key] : '(no pool label)';
     const alloc = nodeAllocatable(node, allocatables);
     const share = Math.max(
@@ -504,7 +506,8 @@ function poolTaxes(
       tax: nodeTax(services, alloc.vector, alloc.pods, budget),
     });
   }
-  return out.sort((a, b) => (a.pool < b.pool ? -1 : a.pool > b.pool ? 1 : 0));
+  out.sort((a, b) => (a.pool < b.pool ? -1 : a.pool > b.pool ? 1 : 0));
+  return { pools: out, labels: [...usedLabels] };
 }
 
 function nodeAllocatable(node: any, memo: Map<string, { vector: ResourceVector; pods: number }>): { vector: ResourceVector; pods: number } {
@@ -523,7 +526,7 @@ function nodeAllocatable(node: any, memo: Map<string, { vector: ResourceVector; 
 function poolsText(
   out: ChunkedOut,
   pools: readonly PoolTax[],
-  poolLabel: string | undefined,
+  labels: readonly string[],
   budget: TaxBudget | undefined,
   tty: boolean,
 ): void {
@@ -532,7 +535,7 @@ function poolsText(
     ? `; budget ${[budget.cpuPercent !== undefined ? `cpu ${budget.cpuPercent}%` : '', budget.memoryPercent !== undefined ? `memory ${budget.memoryPercent}%` : ''].filter(Boolean).join(', ')}`
     : '';
   out.write(
-    `${paint(COLOURS.bold, `Node tax per pool (${poolLabel ?? 'pool label'}): what the node services landing on the pool's fullest node request${budgetText}`)}\n`,
+    `${paint(COLOURS.bold, `Node tax per pool (${labels.length > 0 ? labels.join(', ') : 'no pool label'}): what the node services landing on the pool's fullest node request${budgetText}`)}\n`,
   );
   const rows: string[][] = [['POOL', 'NODES', 'CPU', 'MEMORY', 'PODS', 'STATUS', 'LARGEST']];
   for (const p of pools) {
@@ -668,7 +671,7 @@ function writeText(
   report: CoverageReport,
   manifests: readonly any[],
   pools: readonly PoolTax[],
-  flags: CoverageFlags,
+  poolLabels: readonly string[],
   budget: TaxBudget | undefined,
   tty: boolean,
 ): void {
@@ -678,7 +681,7 @@ function writeText(
     out.write('\n');
   }
   if (pools.length > 0 && report.workloads.some((w) => w.status !== WorkloadStatus.INVALID)) {
-    poolsText(out, pools, flags.poolLabel, budget, tty);
+    poolsText(out, pools, poolLabels, budget, tty);
     out.write('\n');
   }
   const count = report.workloads.length;
@@ -749,7 +752,7 @@ export function registerCoverageCommand(program: Command, io: CliIo, exit: ExitC
       const pods = flags.pods !== undefined ? await readKind(flags.pods, 'Pod', '--pods', io, slimPod) : undefined;
       const workloads = await readManifests(inputs, io);
       const report = analyzeCoverage(workloads, nodes, pods, minor !== undefined ? { kubernetesMinor: minor } : undefined);
-      const pools = poolTaxes(report, workloads, nodes, flags.poolLabel, budget, minor);
+      const { pools, labels: poolLabels } = poolTaxes(report, workloads, nodes, flags.poolLabel, budget, minor);
       const out = new ChunkedOut(io);
       if (flags.output === 'json')
         writeJson(
@@ -759,7 +762,7 @@ export function registerCoverageCommand(program: Command, io: CliIo, exit: ExitC
           flags.poolLabel !== undefined || budget !== undefined || flags.failOnBudget ? pools : undefined,
         );
       else if (flags.output === 'jsonl') writeJsonLines(out, report, pools);
-      else writeText(out, report, workloads, pools, flags, budget, io.isTTY);
+      else writeText(out, report, workloads, pools, poolLabels, budget, io.isTTY);
       out.flush();
       for (const warning of report.warnings) io.err(`warning: ${warning}\n`);
       if (report.workloads.length === 0) io.err('node-services: no DaemonSet found in the given manifests\n');

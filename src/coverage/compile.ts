@@ -35,7 +35,7 @@ const priorityTables = new WeakMap<object, PriorityClasses>();
 const BUILT_IN_PRIORITIES = new PriorityClasses(undefined);
 
 /** The PriorityClasses of an analysis (one table per options list). */
-export function priorityClassesOf(options: CoverageOptions | undefined): PriorityClasses {
+function priorityClassesOf(options: CoverageOptions | undefined): PriorityClasses {
   const list = options?.priorityClasses;
   if (list === undefined || list.length === 0) return BUILT_IN_PRIORITIES;
   let table = priorityTables.get(list);

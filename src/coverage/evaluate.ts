@@ -112,7 +112,7 @@ function scalarAmount(map: Map<string, number> | undefined, name: string): numbe
 }
 
 /** The scheduler-stage check that fails first, or `Check.OK`. */
-export function schedulerCheck(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): Check {
+function schedulerCheck(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): Check {
   if (w.hostPorts.length > 0 && hostPortConflicts(w, n, own).length > 0) return Check.HOST_PORT;
   if (insufficientResources(w, n, own).length > 0) return Check.RESOURCES;
   return Check.OK;
@@ -124,7 +124,7 @@ export function schedulerCheck(w: CompiledWorkload, n: CompiledNode, own: OwnSha
  * condition blames the pod network, as for a CNI plugin); a pod built for another OS cannot start; under
  * `DiskPressure` the kubelet's eviction manager rejects every pod that is not critical.
  */
-export function kubeletCheck(w: CompiledWorkload, n: CompiledNode): Check {
+function kubeletCheck(w: CompiledWorkload, n: CompiledNode): Check {
   if (n.ready === 'Unknown') return Check.UNREACHABLE;
   if (n.ready === 'False' && !(w.hostNetwork && n.networkNotReady)) return Check.NOT_READY;
   if (w.os !== undefined && w.os !== n.os) return Check.OS;
@@ -165,7 +165,7 @@ function setAside(own: OwnShare | undefined, n: CompiledNode, extra: Iterable<nu
  * or higher priority, and pods whose priority is unknown, are never victims. PodDisruptionBudgets are not consulted:
  * the scheduler prefers victims that do not violate one, but preempts them when nothing else helps.
  */
-export function preemptionVictims(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): number[] | undefined {
+function preemptionVictims(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): number[] | undefined {
   const priority = w.priority.value;
   if (priority === undefined || !w.priority.preempts || n.pods.length === 0) return undefined;
   const candidates: number[] = [];

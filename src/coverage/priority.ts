@@ -4,8 +4,6 @@
  * class name the `globalDefault` class applies, else priority 0. The two built-in classes always exist.
  */
 
-import { jsonText } from './selector';
-
 /** `system-cluster-critical`: pods at or above this priority are critical to the kubelet (`IsCriticalPod`). */
 export const SYSTEM_CRITICAL_PRIORITY = 2_000_000_000;
 
@@ -58,10 +56,4 @@ export class PriorityClasses {
     const value = typeof spec?.priority === 'number' && Number.isInteger(spec.priority) ? spec.priority : className.length > 0 ? info?.value : (info?.value ?? 0);
     return { value, preempts: !own && !(info?.never ?? false), className };
   }
-}
-
-/** `name (priority N)` or `name (priority unknown)` for messages. */
-export function describePriority(p: PodPriority): string {
-  const value = p.value === undefined ? 'unknown' : String(p.value);
-  return p.className ? `${jsonText(p.className)} (priority ${value})` : `priority ${value}`;
 }
