@@ -47,6 +47,8 @@ export interface CoverageCliBenchResult {
   readonly jsonRatio: number;
   readonly jsonlMs: number;
   readonly jsonlRatio: number;
+  /** CPU time (user + system) of the text run ÷ CPU time of JSON.parse, medians: less sensitive to a shared machine. */
+  readonly textCpuRatio: number;
   /** The 10k × 100 run in a process of its own (the baseline of the scaling ratio). */
   readonly small: CliProcessRun;
   /** The 100k × 300 run in a process of its own. */
@@ -66,12 +68,17 @@ function round(value: number): number {
 }
 
 /** Runs the CLI in this process with discarded output; returns the milliseconds and the output size. */
-async function runCli(args: string[]): Promise<{ ms: number; bytes: number; code: number }> {
+async function runCli(args: string[]): Promise<{ ms: number; cpuMs: number; bytes: number; code: number }> {
   let bytes = 0;
   const io = { out: (t: string) => void (bytes += t.length), err: () => undefined, readStdin: async () => '', isTTY: false };
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const code = await main(['coverage', ...args], io);
-  return { ms: performance.now() - t0, bytes, code };
+  return { ms: performance.now() - t0, cpuMs: cpuMs(process.cpuUsage(cpu0)), bytes, code };
+}
+
+function cpuMs(usage: NodeJS.CpuUsage): number {
+  return (usage.user + usage.system) / 1000;
 }
 
 /** Writes the inputs of one size into `dir`. */
@@ -116,21 +123,26 @@ export async function benchCoverageCli(
     const small = generate(dir, 10_000, 100);
     const text = fs.readFileSync(small.nodesFile, 'utf8');
     const args = (output: string) => ['--nodes', small.nodesFile, '--output', output, small.manifestsFile];
-    const times: Record<string, number[]> = { parse: [], text: [], json: [], jsonl: [] };
+    const times: Record<string, number[]> = { parse: [], text: [], json: [], jsonl: [], parseCpu: [], textCpu: [] };
     for (let rep = -1; rep < repetitions; rep++) {
+      const cpu0 = process.cpuUsage();
       const t0 = performance.now();
       const parsed = JSON.parse(text);
       const parseMs = performance.now() - t0;
+      const parseCpu = cpuMs(process.cpuUsage(cpu0));
       if (parsed.items.length !== 10_000) throw new Error('the nodes file did not round-trip');
       const runs: Record<string, number> = {};
       for (const output of ['text', 'json', 'jsonl']) {
         const run = await runCli(args(output));
         if (run.code !== 0) throw new Error(`the CLI exited ${run.code}`);
         runs[output] = run.ms;
+        if (output === 'text') runs.textCpu = run.cpuMs;
       }
       if (rep >= 0) {
         times.parse.push(parseMs);
         for (const output of ['text', 'json', 'jsonl']) times[output].push(runs[output]);
+        times.parseCpu.push(parseCpu);
+        times.textCpu.push(runs.textCpu);
       }
     }
     const jsonParseMs = median(times.parse);
@@ -150,6 +162,7 @@ export async function benchCoverageCli(
       jsonRatio: round(median(times.json) / jsonParseMs),
       jsonlMs: round(median(times.jsonl)),
       jsonlRatio: round(median(times.jsonl) / jsonParseMs),
+      textCpuRatio: round(median(times.textCpu) / median(times.parseCpu)),
       small: smallRun,
       large: largeRun,
       scalingRatio: round(largeRun.nsPerPair / smallRun.nsPerPair),
