@@ -59,7 +59,7 @@ export interface CoverageBenchResult {
 }
 
 /** A small deterministic PRNG (mulberry32), so that every run benchmarks the same cluster. */
-function rng(seed: number): () => number {
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -81,7 +81,7 @@ const TYPES: Array<[string, string, string, string]> = [
 ];
 
 /** One realistic Node: ~15 labels, a pool with its taints, allocatable by instance type, status as kubectl shows it. */
-function generateNode(i: number, random: () => number): any {
+export function generateNode(i: number, random: () => number): any {
   const zone = ZONES[i % 3];
   const name = `ip-10-${(i >> 16) & 255}-${(i >> 8) & 255}-${i & 255}.eu-west-1.compute.internal`;
   const roll = random();
@@ -210,7 +210,7 @@ function generateNode(i: number, random: () => number): any {
 }
 
 /** DaemonSet manifests as YAML: a mix of nodeSelector, affinity, tolerations, host ports and requests. */
-function generateDaemonSets(count: number, random: () => number): string {
+export function generateDaemonSets(count: number, random: () => number): string {
   const docs: string[] = [];
   for (let i = 0; i < count; i++) {
     const lines: string[] = [];
@@ -287,7 +287,7 @@ function generateDaemonSets(count: number, random: () => number): string {
 }
 
 /** Writes a `kubectl get nodes -o json` style List (4-space indentation) one node at a time. */
-function writeNodeList(file: string, count: number, random: () => number): void {
+export function writeNodeList(file: string, count: number, random: () => number): void {
   const fd = fs.openSync(file, 'w');
   try {
     fs.writeSync(fd, '{\n    "apiVersion": "v1",\n    "items": [\n');

@@ -6,6 +6,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { benchCoverage } from './coverage';
+import { coverageCliRows } from './coverage-cli';
 import { benchLint } from './lint';
 import { benchCdk8sCli, benchSynth } from './synth';
 
@@ -62,6 +63,8 @@ async function main(): Promise<void> {
     ratio: coverage.ratio,
     target: 1,
   });
+
+  for (const row of await coverageCliRows(results)) rows.push(row);
 
   const cli = benchCdk8sCli();
   results.cdk8sCli = cli;

@@ -1,42 +1,141 @@
 /**
- * `node-services coverage`: which nodes get each DaemonSet's pod, and for every node that does not, why.
+ * `node-services coverage`: which nodes get each DaemonSet's pod, for every node that does not why, and what the node
+ * services together cost each node pool (the node tax).
+ *
+ * Built for fleets: the nodes and pods inputs are streamed (`manifests/node-stream.ts`) and only the fields the
+ * analysis reads are kept of each object; the report is written in chunks as it is formatted, never as one string.
  */
 
+import * as fs from 'fs';
+import * as path from 'path';
 import { Command, Option } from 'commander';
 import type { ExitCode } from './main';
 import { CliIo, InputError, SourcedObject, readObjects } from './io';
 import { analyzeCoverage } from '../coverage/analyze';
-import { CoverageReason, CoverageReport, WorkloadCoverage } from '../coverage/types';
+import { compileWorkload } from '../coverage/compile';
+import { NodeTax, TaxBudget, formatPercent, nodeTax } from '../coverage/node-tax';
+import { formatBytes, formatMilliCpu } from '../coverage/quantity';
+import { ResourceVector, allocatable } from '../coverage/resources';
+import { CoverageReport, CoverageStatus, NodeCoverage, WorkloadCoverage, WorkloadStatus } from '../coverage/types';
+import { NodeStreamError, fileChunks, readObjectStream } from '../manifests/node-stream';
 
 interface CoverageFlags {
   readonly nodes: string;
   readonly pods?: string;
-  readonly output: 'text' | 'json';
+  readonly output: 'text' | 'json' | 'jsonl';
   readonly failOnMissing?: boolean;
+  readonly kubernetesVersion?: string;
+  readonly poolLabel?: string;
+  readonly budget?: string;
+  readonly failOnBudget?: boolean;
 }
 
 function where(o: SourcedObject): string {
   return o.line !== undefined ? `${o.file}:${o.line}` : o.file;
 }
 
-function describe(o: SourcedObject): string {
-  const kind = typeof o.object?.kind === 'string' ? o.object.kind : 'object';
-  const name = o.object?.metadata?.name;
+function describe(object: any): string {
+  const kind = typeof object?.kind === 'string' ? object.kind : 'object';
+  const name = object?.metadata?.name;
   return typeof name === 'string' ? `${kind} ${JSON.stringify(name)}` : `a ${kind} without metadata.name`;
 }
 
-/** Reads objects of one kind (objects without `kind` are accepted as that kind). */
-async function readKind(file: string, kind: 'Node' | 'Pod', flag: string, io: CliIo): Promise<any[]> {
-  const objects = await readObjects([file], io);
-  return objects.map((o) => {
-    if (o.object?.kind !== undefined && o.object.kind !== kind) {
-      throw new InputError(`${where(o)}: ${flag} expects ${kind} objects (or a ${kind}List), found ${describe(o)}`);
+/** Files of an input path: the file itself, or the `*.json`/`*.yaml`/`*.yml` files under a folder (sorted). */
+function inputFiles(input: string): string[] {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(input);
+  } catch {
+    throw new InputError(`${input}: no such file or directory`);
+  }
+  if (!stat.isDirectory()) return [input];
+  const out: string[] = [];
+  const entries = fs.readdirSync(input, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    const full = path.join(input, entry.name);
+    if (entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules') for (const f of inputFiles(full)) out.push(f);
+    else if (['.json', '.yaml', '.yml'].includes(path.extname(entry.name).toLowerCase())) out.push(full);
+  }
+  return out;
+}
+
+/** What the analysis reads of a Node: name, labels, taints, allocatable, the Ready and DiskPressure conditions, the OS. */
+function slimNode(node: any): any {
+  const conditions = Array.isArray(node?.status?.conditions)
+    ? node.status.conditions
+        .filter((c: any) => c?.type === 'Ready' || c?.type === 'DiskPressure')
+        .map((c: any) => ({ type: c.type, status: c.status, reason: c.reason, message: c.message }))
+    : undefined;
+  const os = node?.status?.nodeInfo?.operatingSystem;
+  return {
+    kind: 'Node',
+    metadata: { name: node.metadata.name, labels: node.metadata.labels },
+    spec: { taints: node?.spec?.taints },
+    status: { allocatable: node?.status?.allocatable, conditions, ...(os !== undefined ? { nodeInfo: { operatingSystem: os } } : {}) },
+  };
+}
+
+function slimContainers(list: unknown): any {
+  if (!Array.isArray(list)) return list;
+  return list.map((c: any) => ({ name: c?.name, resources: c?.resources, ports: c?.ports, restartPolicy: c?.restartPolicy }));
+}
+
+/** What the analysis reads of a Pod bound to a node: identity, owners, requests, ports, priority; `undefined` when it does not count. */
+function slimPod(pod: any): any {
+  const spec = pod?.spec;
+  const phase = pod?.status?.phase;
+  if (typeof spec?.nodeName !== 'string' || spec.nodeName.length === 0 || phase === 'Succeeded' || phase === 'Failed') return undefined;
+  const meta = pod.metadata ?? {};
+  return {
+    kind: 'Pod',
+    metadata: {
+      name: meta.name,
+      namespace: meta.namespace,
+      labels: meta.labels,
+      ownerReferences: Array.isArray(meta.ownerReferences)
+        ? meta.ownerReferences.map((o: any) => ({ kind: o?.kind, name: o?.name }))
+        : meta.ownerReferences,
+    },
+    spec: {
+      nodeName: spec.nodeName,
+      containers: slimContainers(spec.containers),
+      initContainers: slimContainers(spec.initContainers),
+      overhead: spec.overhead,
+      priority: spec.priority,
+      priorityClassName: spec.priorityClassName,
+      preemptionPolicy: spec.preemptionPolicy,
+      hostNetwork: spec.hostNetwork,
+      runtimeClassName: spec.runtimeClassName,
+    },
+    status: { phase },
+  };
+}
+
+/** Streams objects of one kind (objects without `kind` are accepted as that kind), keeping what `keep` returns. */
+async function readKind(input: string, kind: 'Node' | 'Pod', flag: string, io: CliIo, keep: (o: any) => any): Promise<any[]> {
+  const out: any[] = [];
+  const files = input === '-' ? ['-'] : inputFiles(input);
+  for (const file of files) {
+    const sink = (object: any, line: number) => {
+      if (object?.kind !== undefined && object.kind !== kind) {
+        throw new InputError(`${file}:${line}: ${flag} expects ${kind} objects (or a ${kind}List), found ${describe(object)}`);
+      }
+      if (kind === 'Node' && (typeof object?.metadata?.name !== 'string' || object.metadata.name.length === 0)) {
+        throw new InputError(`${file}:${line}: a Node has no metadata.name; every node needs its name`);
+      }
+      const kept = keep(object);
+      if (kept !== undefined) out.push(kept);
+    };
+    try {
+      await readObjectStream(file === '-' ? [await io.readStdin()] : fileChunks(file), file, sink);
+    } catch (e) {
+      if (e instanceof NodeStreamError) throw new InputError(e.message);
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== undefined && !(e instanceof InputError)) throw new InputError(`${file}: cannot read (${code})`);
+      throw e;
     }
-    if (kind === 'Node' && (typeof o.object?.metadata?.name !== 'string' || o.object.metadata.name.length === 0)) {
-      throw new InputError(`${where(o)}: a Node has no metadata.name; every node needs its name`);
-    }
-    return o.object;
-  });
+  }
+  return out;
 }
 
 async function readManifests(inputs: readonly string[], io: CliIo): Promise<any[]> {
@@ -54,56 +153,545 @@ async function readManifests(inputs: readonly string[], io: CliIo): Promise<any[
   return objects.map((o) => o.object);
 }
 
+/** `1.29`, `v1.29` or `v1.29.3` → 29. */
+function kubernetesMinor(version: string | undefined): number | undefined {
+  if (version === undefined) return undefined;
+  const m = /^v?1\.(\d{1,3})(\.\d+)?$/.exec(version.trim());
+  if (!m)
+    throw new InputError(`--kubernetes-version ${JSON.stringify(version)} is not a Kubernetes version; write it as 1.28 (or v1.29.3)`);
+  return Number(m[1]);
+}
+
+/** `cpu=8%,memory=10%` → a budget. */
+function parseBudget(text: string | undefined): TaxBudget | undefined {
+  if (text === undefined) return undefined;
+  const budget: { cpuPercent?: number; memoryPercent?: number } = {};
+  for (const part of text.split(',')) {
+    const m = /^\s*(cpu|memory)\s*=\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(part);
+    const value = m ? Number(m[2]) : NaN;
+    if (!m || !(value > 0 && value <= 100)) {
+      throw new InputError(
+        `--budget ${JSON.stringify(text)}: ${JSON.stringify(part)} is not cpu=<percent> or memory=<percent> (0 < percent <= 100), e.g. --budget cpu=8%,memory=10%`,
+      );
+    }
+    if (m[1] === 'cpu') budget.cpuPercent = value;
+    else budget.memoryPercent = value;
+  }
+  return budget;
+}
+
+/** Collects output and hands it to `io.out` in chunks of about 1 MiB, so that no report is ever one string. */
+class ChunkedOut {
+  private parts: string[] = [];
+  private size = 0;
+  constructor(private readonly io: CliIo) {}
+  public write(text: string): void {
+    this.parts.push(text);
+    this.size += text.length;
+    if (this.size >= 1 << 20) this.flush();
+  }
+  public flush(): void {
+    if (this.parts.length === 0) return;
+    this.io.out(this.parts.join(''));
+    this.parts = [];
+    this.size = 0;
+  }
+}
+
 const COLOURS = { bold: '\u001b[1m', red: '\u001b[31m', yellow: '\u001b[33m', green: '\u001b[32m', dim: '\u001b[2m', reset: '\u001b[0m' };
 
-function table(rows: string[][], colour: (row: number, column: number, text: string) => string): string[] {
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  return rows.map((r, i) =>
-    r
-      .map((cell, c) => colour(i, c, c === r.length - 1 ? cell : cell.padEnd(widths[c])))
-      .join('  ')
-      .trimEnd(),
-  );
+/** Writes rows as an aligned table (two spaces between columns, the last column unpadded), each line indented. */
+function writeTable(
+  out: ChunkedOut,
+  rows: readonly (readonly string[])[],
+  colour: (row: number, column: number, text: string) => string,
+  indent = '  ',
+): void {
+  const widths: number[] = rows[0].map(() => 0);
+  for (const r of rows) for (let c = 0; c < r.length; c++) if (r[c].length > widths[c]) widths[c] = r[c].length;
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    let line = '';
+    for (let c = 0; c < r.length; c++) line += (c > 0 ? '  ' : '') + colour(i, c, c === r.length - 1 ? r[c] : r[c].padEnd(widths[c]));
+    out.write(`${indent}${line.trimEnd()}\n`);
+  }
 }
 
-function workloadText(w: WorkloadCoverage, total: number, tty: boolean): string {
+function paintStatus(status: string): string {
+  return status === CoverageStatus.RUNNING ? COLOURS.green : status === CoverageStatus.EXCLUDED ? COLOURS.yellow : COLOURS.red;
+}
+
+/** A node row of the text table, with its DaemonSet's name first when the table covers a group. */
+function textRow(n: NodeCoverage, member?: string): string[] {
+  const detail = n.preempts !== undefined && n.runs ? `after preempting ${n.preempts.join(', ')}` : n.detail;
+  const row = [n.node, n.status, n.preempts !== undefined && n.runs ? 'preemption' : n.reason, detail];
+  return member !== undefined ? [member, ...row] : row;
+}
+
+function writeRows(out: ChunkedOut, rows: string[][], tty: boolean): void {
   const paint = (code: string, text: string) => (tty ? `${code}${text}${COLOURS.reset}` : text);
-  const lines = [
-    paint(COLOURS.bold, `DaemonSet ${w.namespace}/${w.name}: desired ${w.desired}, schedulable ${w.schedulable}, nodes ${total}`),
-  ];
-  const missing = w.nodes.filter((n) => !n.runs);
-  if (missing.length === 0) {
-    lines.push(`  ${paint(COLOURS.green, 'runs on every node')}`);
-    return lines.join('\n');
-  }
-  const rows = [['NODE', 'STATUS', 'REASON', 'DETAIL']];
-  for (const n of missing) {
-    const pending = n.reason === CoverageReason.HOST_PORT || n.reason === CoverageReason.RESOURCES;
-    rows.push([n.node, pending ? 'pending' : 'excluded', n.reason, n.detail]);
-  }
-  const rendered = table(rows, (row, column, text) => {
+  const statusColumn = rows[0].indexOf('STATUS');
+  writeTable(out, rows, (row, column, text) => {
     if (row === 0) return paint(COLOURS.dim, text);
-    if (column === 1) return paint(rows[row][1] === 'pending' ? COLOURS.red : COLOURS.yellow, text);
+    if (column === statusColumn) return paint(paintStatus(rows[row][column]), text);
     return text;
   });
-  lines.push(...rendered.map((l) => `  ${l}`));
-  return lines.join('\n');
 }
 
-/** The text report: per DaemonSet a header and a table of the nodes that lack its pod. */
-function formatCoverageText(report: CoverageReport, tty: boolean): string {
-  const blocks = report.workloads.map((w) => workloadText(w, report.nodes, tty));
+/** Groups of more excluded nodes than this that share their reason and detail are printed as one row. */
+const COLLAPSE_ABOVE = 10;
+
+/**
+ * Counts excluded rows by (member, reason, detail), to fold large groups of alike excluded nodes into one row: pending
+ * and not-running nodes are always listed one by one, so a table grows with them, not with the excluded nodes.
+ * (Rows with the same words share their detail string, so the lookups hash each text once.)
+ */
+class ExcludedGroups {
+  private readonly counts = new Map<number, Map<string, Map<string, number>>>();
+  private readonly printed = new Map<number, Map<string, Set<string>>>();
+
+  public add(member: number, n: NodeCoverage): void {
+    let byReason = this.counts.get(member);
+    if (!byReason) this.counts.set(member, (byReason = new Map()));
+    let byDetail = byReason.get(n.reason);
+    if (!byDetail) byReason.set(n.reason, (byDetail = new Map()));
+    byDetail.set(n.detail, (byDetail.get(n.detail) ?? 0) + 1);
+  }
+
+  /** How many excluded rows share this one's words. */
+  public size(member: number, n: NodeCoverage): number {
+    return this.counts.get(member)?.get(n.reason)?.get(n.detail) ?? 0;
+  }
+
+  /** Whether the folded row of this one's group was printed already (marks it printed). */
+  public printedBefore(member: number, n: NodeCoverage): boolean {
+    let byReason = this.printed.get(member);
+    if (!byReason) this.printed.set(member, (byReason = new Map()));
+    let details = byReason.get(n.reason);
+    if (!details) byReason.set(n.reason, (details = new Set()));
+    if (details.has(n.detail)) return true;
+    details.add(n.detail);
+    return false;
+  }
+
+  /** The row of `n`, folded when its group is large; `undefined` when its group's row was printed already. */
+  public row(member: number, n: NodeCoverage, row: () => string[], nodeColumn: number): string[] | undefined {
+    const size = n.status === CoverageStatus.EXCLUDED ? this.size(member, n) : 0;
+    if (size <= COLLAPSE_ABOVE) return row();
+    if (this.printedBefore(member, n)) return undefined;
+    const folded = row();
+    folded[nodeColumn] = `${folded[nodeColumn]} (+${size - 1} more)`;
+    return folded;
+  }
+}
+
+/** Text for one DaemonSet: a header and a table of the nodes without its pod (and those where it preempts). */
+function workloadText(out: ChunkedOut, w: WorkloadCoverage, total: number, tty: boolean): void {
+  const paint = (code: string, text: string) => (tty ? `${code}${text}${COLOURS.reset}` : text);
+  if (w.status === WorkloadStatus.INVALID) {
+    out.write(`${paint(COLOURS.bold, `DaemonSet ${w.namespace}/${w.name}: invalid, not analysed (the API server rejects it)`)}\n`);
+    for (const f of w.findings ?? []) out.write(`  ${paint(COLOURS.red, 'invalid')}  ${f}\n`);
+    return;
+  }
+  out.write(
+    `${paint(COLOURS.bold, `DaemonSet ${w.namespace}/${w.name}: desired ${w.desired}, schedulable ${w.schedulable}, nodes ${total}`)}\n`,
+  );
+  const rows: string[][] = [['NODE', 'STATUS', 'REASON', 'DETAIL']];
+  const groups = new ExcludedGroups();
+  for (const n of w.nodes) if (n.status === CoverageStatus.EXCLUDED) groups.add(0, n);
+  for (const n of w.nodes) {
+    if (n.runs && n.preempts === undefined) continue;
+    const row = groups.row(0, n, () => textRow(n), 0);
+    if (row !== undefined) rows.push(row);
+  }
+  if (rows.length === 1) {
+    out.write(`  ${paint(COLOURS.green, 'runs on every node')}\n`);
+    return;
+  }
+  writeRows(out, rows, tty);
+}
+
+/**
+ * Text for a group of DaemonSets that share one service's nodes (a canary pair, or variants with the same
+ * `app.kubernetes.io/name` in one namespace): one header with the combined counts, and only the nodes where no member
+ * runs (with the member whose verdict is shown) or more than one runs.
+ */
+function groupText(out: ChunkedOut, members: readonly WorkloadCoverage[], kind: string, total: number, tty: boolean): void {
+  const paint = (code: string, text: string) => (tty ? `${code}${text}${COLOURS.reset}` : text);
+  const names = members.map((m) => `${m.namespace}/${m.name}`);
+  let desired = 0;
+  let schedulable = 0;
+  // Per node: which member's row is shown (-1: none), or -2 for an overlap.
+  const shown = new Int32Array(total);
+  const groups = new ExcludedGroups();
+  for (let i = 0; i < total; i++) {
+    let running = 0;
+    let wanted = -1;
+    for (let m = 0; m < members.length; m++) {
+      const n = members[m].nodes[i];
+      if (n.runs) running++;
+      if (wanted === -1 && n.status !== CoverageStatus.EXCLUDED) wanted = m;
+    }
+    if (wanted !== -1) desired++;
+    if (running > 0) schedulable++;
+    if (running > 1) shown[i] = -2;
+    else if (running === 0) shown[i] = wanted === -1 ? 0 : wanted;
+    else shown[i] = wanted !== -1 && members[wanted].nodes[i].preempts !== undefined ? wanted : -1;
+    if (shown[i] >= 0 && members[shown[i]].nodes[i].status === CoverageStatus.EXCLUDED) groups.add(shown[i], members[shown[i]].nodes[i]);
+  }
+  const rows: string[][] = [['DAEMONSET', 'NODE', 'STATUS', 'REASON', 'DETAIL']];
+  for (let i = 0; i < total; i++) {
+    const m = shown[i];
+    if (m === -1) continue;
+    if (m === -2) {
+      rows.push([
+        members.map((w) => w.name).join('+'),
+        members[0].nodes[i].node,
+        'overlap',
+        'runs',
+        `more than one pod of the ${kind} runs here`,
+      ]);
+      continue;
+    }
+    const n = members[m].nodes[i];
+    const row = groups.row(m, n, () => textRow(n, members[m].name), 1);
+    if (row !== undefined) rows.push(row);
+  }
+  const counts = members.map((m) => `${m.name} ${m.schedulable}`).join(', ');
+  out.write(
+    `${paint(COLOURS.bold, `DaemonSet ${names.join(' + ')} (${kind}): desired ${desired}, schedulable ${schedulable}, nodes ${total}`)} (runs: ${counts})\n`,
+  );
+  if (rows.length === 1) {
+    out.write(`  ${paint(COLOURS.green, 'runs on every node, once')}\n`);
+    return;
+  }
+  writeRows(out, rows, tty);
+}
+
+const CANARY_OF = 'node-services.cdk8s.io/canary-of';
+
+/**
+ * Groups the analysed workloads for the text report: a canary DaemonSet (`node-services.cdk8s.io/canary-of`) with the
+ * one it splits, and DaemonSets of one namespace whose pod templates carry the same `app.kubernetes.io/name` (variants
+ * of one service, e.g. per OS). Each group is listed at its first member.
+ */
+function workloadGroups(report: CoverageReport, manifests: readonly any[]): Array<{ members: WorkloadCoverage[]; kind: string }> {
+  const objects = new Map<string, any>();
+  for (const m of manifests) if (m?.kind === 'DaemonSet') objects.set(`${m.metadata?.namespace || 'default'}/${m.metadata?.name}`, m);
+  const groupKey = (w: WorkloadCoverage): string | undefined => {
+    if (w.status === WorkloadStatus.INVALID) return undefined;
+    const o = objects.get(`${w.namespace}/${w.name}`);
+    const canaryOf = o?.metadata?.annotations?.[CANARY_OF];
+    if (typeof canaryOf === 'string') return `canary ${w.namespace}/${canaryOf}`;
+    const app = o?.spec?.template?.metadata?.labels?.['app.kubernetes.io/name'];
+    return typeof app === 'string' ? `app ${w.namespace}/${app}` : undefined;
+  };
+  // A canary's base joins the canary's group: index the bases by their own name.
+  const byKey = new Map<string, WorkloadCoverage[]>();
+  const keyOf = new Map<WorkloadCoverage, string>();
+  const canaryBases = new Set<string>();
+  for (const w of report.workloads) {
+    const k = groupKey(w);
+    if (k?.startsWith('canary ')) canaryBases.add(k.slice('canary '.length));
+  }
+  for (const w of report.workloads) {
+    let k = groupKey(w);
+    if (canaryBases.has(`${w.namespace}/${w.name}`)) k = `canary ${w.namespace}/${w.name}`;
+    if (k === undefined) continue;
+    keyOf.set(w, k);
+    let list = byKey.get(k);
+    if (!list) byKey.set(k, (list = []));
+    list.push(w);
+  }
+  const groups: Array<{ members: WorkloadCoverage[]; kind: string }> = [];
+  const listed = new Set<string>();
+  for (const w of report.workloads) {
+    const k = keyOf.get(w);
+    const members = k !== undefined ? byKey.get(k)! : [w];
+    if (members.length < 2) {
+      groups.push({ members: [w], kind: '' });
+      continue;
+    }
+    if (listed.has(k!)) continue;
+    listed.add(k!);
+    groups.push({ members, kind: k!.startsWith('canary ') ? 'canary pair' : 'variants' });
+  }
+  return groups;
+}
+
+/** Label keys that name a node's pool on common platforms, tried in order when `--pool-label` is not given. */
+const POOL_LABELS = [
+  'eks.amazonaws.com/nodegroup',
+  'cloud.google.com/gke-nodepool',
+  'kubernetes.azure.com/agentpool',
+  'karpenter.sh/nodepool',
+  'node.kubernetes.io/instance-type',
+];
+
+interface PoolTax {
+  readonly pool: string;
+  readonly nodes: number;
+  /** The pool's node with the largest tax (largest share of CPU or memory). */
+  readonly node: string;
+  readonly tax: NodeTax;
+}
+
+/** The node tax of each node group: the services that land on each node (not excluded), on its fullest node. */
+function poolTaxes(
+  report: CoverageReport,
+  manifests: readonly any[],
+  nodes: readonly any[],
+  poolLabel: string | undefined,
+  budget: TaxBudget | undefined,
+  minor: number | undefined,
+): { pools: PoolTax[]; labels: string[] } {
+  const analysed = report.workloads.filter((w) => w.status !== WorkloadStatus.INVALID);
+  const objects = new Map<string, any>();
+  for (const m of manifests) if (m?.kind === 'DaemonSet') objects.set(`${m.metadata?.namespace || 'default'}/${m.metadata?.name}`, m);
+  const runtimeClasses = manifests.filter((m) => m?.kind === 'RuntimeClass');
+  const requests = analysed.map(
+    (w) => compileWorkload(objects.get(`${w.namespace}/${w.name}`), { kubernetesMinor: minor, runtimeClasses }).requests,
+  );
+  const count = nodes.length;
+  const cpu = new Float64Array(count);
+  const memory = new Float64Array(count);
+  const pods = new Int32Array(count);
+  analysed.forEach((w, k) => {
+    const r = requests[k];
+    const rows = w.nodes;
+    for (let i = 0; i < count; i++) {
+      if (rows[i].status === CoverageStatus.EXCLUDED) continue;
+      cpu[i] += r.cpu;
+      memory[i] += r.memory;
+      pods[i]++;
+    }
+  });
+  const allocatables = new Map<string, { vector: ResourceVector; pods: number }>();
+  const usedLabels = new Set<string>();
+  const pools = new Map<string, { nodes: number; worst: number; share: number }>();
+  for (let i = 0; i < count; i++) {
+    const node = nodes[i];
+    const labels = node?.metadata?.labels ?? {};
+    const key = poolLabel ?? POOL_LABELS.find((l) => typeof labels[l] === 'string');
+    if (key !== undefined) usedLabels.add(key);
+    const pool = key !== undefined && typeof labels[key] === 'string' ? labels[key] : '(no pool label)';
+    const alloc = nodeAllocatable(node, allocatables);
+    const share = Math.max(
+      alloc.vector.cpu > 0 ? cpu[i] / alloc.vector.cpu : 0,
+      alloc.vector.memory > 0 ? memory[i] / alloc.vector.memory : 0,
+    );
+    const entry = pools.get(pool);
+    if (entry === undefined) pools.set(pool, { nodes: 1, worst: i, share });
+    else {
+      entry.nodes++;
+      if (share > entry.share) {
+        entry.share = share;
+        entry.worst = i;
+      }
+    }
+  }
+  const out: PoolTax[] = [];
+  for (const [pool, entry] of pools) {
+    const i = entry.worst;
+    const services = analysed.flatMap((w, k) =>
+      w.nodes[i].status === CoverageStatus.EXCLUDED
+        ? []
+        : [{ name: `${w.namespace}/${w.name}`, cpu: requests[k].cpu, memory: requests[k].memory }],
+    );
+    const alloc = nodeAllocatable(nodes[i], allocatables);
+    out.push({
+      pool,
+      nodes: entry.nodes,
+      node: String(nodes[i]?.metadata?.name),
+      tax: nodeTax(services, alloc.vector, alloc.pods, budget),
+    });
+  }
+  out.sort((a, b) => (a.pool < b.pool ? -1 : a.pool > b.pool ? 1 : 0));
+  return { pools: out, labels: [...usedLabels] };
+}
+
+function nodeAllocatable(node: any, memo: Map<string, { vector: ResourceVector; pods: number }>): { vector: ResourceVector; pods: number } {
+  const raw = node?.status?.allocatable;
+  const list = raw != null && typeof raw === 'object' ? raw : {};
+  const key = `${list.cpu}|${list.memory}|${list.pods}`;
+  let parsed = memo.get(key);
+  if (parsed === undefined)
+    memo.set(
+      key,
+      (parsed = allocatable({ cpu: list.cpu ?? '0', memory: list.memory ?? '0', pods: list.pods ?? '0' }, 'status.allocatable', [])),
+    );
+  return parsed;
+}
+
+function poolsText(
+  out: ChunkedOut,
+  pools: readonly PoolTax[],
+  labels: readonly string[],
+  budget: TaxBudget | undefined,
+  tty: boolean,
+): void {
+  const paint = (code: string, text: string) => (tty ? `${code}${text}${COLOURS.reset}` : text);
+  const budgetText = budget
+    ? `; budget ${[budget.cpuPercent !== undefined ? `cpu ${budget.cpuPercent}%` : '', budget.memoryPercent !== undefined ? `memory ${budget.memoryPercent}%` : ''].filter(Boolean).join(', ')}`
+    : '';
+  out.write(
+    `${paint(COLOURS.bold, `Node tax per pool (${labels.length > 0 ? labels.join(', ') : 'no pool label'}): what the node services landing on the pool's fullest node request${budgetText}`)}\n`,
+  );
+  const rows: string[][] = [['POOL', 'NODES', 'CPU', 'MEMORY', 'PODS', 'STATUS', 'LARGEST']];
+  for (const p of pools) {
+    const t = p.tax;
+    const status = t.overAllocatable.length > 0 ? 'over allocatable' : t.overBudget.length > 0 ? 'over budget' : 'fits';
+    const largest = t.services
+      .slice(0, 3)
+      .map((s) => `${s.name} ${formatPercent(Math.max(s.cpuPercent ?? 0, s.memoryPercent ?? 0))}`)
+      .join(', ');
+    rows.push([
+      p.pool,
+      String(p.nodes),
+      `${formatMilliCpu(t.cpu)} of ${formatMilliCpu(t.allocatableCpu)} (${formatPercent(t.cpuPercent)})`,
+      `${formatBytes(t.memory)} of ${formatBytes(t.allocatableMemory)} (${formatPercent(t.memoryPercent)})`,
+      `${t.pods}`,
+      status,
+      largest + (t.services.length > 3 ? ', …' : ''),
+    ]);
+  }
+  writeTable(out, rows, (row, column, text) => {
+    if (row === 0) return paint(COLOURS.dim, text);
+    if (column === 5) return paint(rows[row][5] === 'fits' ? COLOURS.green : COLOURS.red, text);
+    return text;
+  });
+}
+
+function poolJson(p: PoolTax): unknown {
+  const t = p.tax;
+  return {
+    pool: p.pool,
+    nodes: p.nodes,
+    node: p.node,
+    cpu: formatMilliCpu(t.cpu),
+    memory: formatBytes(t.memory),
+    pods: t.pods,
+    allocatable: { cpu: formatMilliCpu(t.allocatableCpu), memory: formatBytes(t.allocatableMemory), pods: t.allocatablePods },
+    cpuPercent: t.cpuPercent === undefined ? null : Math.round(t.cpuPercent * 10) / 10,
+    memoryPercent: t.memoryPercent === undefined ? null : Math.round(t.memoryPercent * 10) / 10,
+    overAllocatable: t.overAllocatable,
+    overBudget: t.overBudget,
+    services: t.services.map((s) => ({
+      name: s.name,
+      cpu: formatMilliCpu(s.cpu),
+      memory: formatBytes(s.memory),
+      cpuPercent: s.cpuPercent === undefined ? null : Math.round(s.cpuPercent * 10) / 10,
+      memoryPercent: s.memoryPercent === undefined ? null : Math.round(s.memoryPercent * 10) / 10,
+    })),
+  };
+}
+
+/**
+ * Serializes node entries of the JSON report: `{node, runs, reason, detail, status}`, plus `preempts` where the pod
+ * preempts. Node names are serialized once per node and details once per distinct text.
+ */
+class NodeEntryWriter {
+  private readonly names: string[];
+  private readonly details = new Map<string, string>();
+  constructor(names: readonly string[]) {
+    this.names = names.map((name) => JSON.stringify(name));
+  }
+  public entry(n: NodeCoverage, index: number): string {
+    let detail = this.details.get(n.detail);
+    if (detail === undefined) this.details.set(n.detail, (detail = JSON.stringify(n.detail)));
+    const base = `{"node":${this.names[index]},"runs":${n.runs},"reason":"${n.reason}","detail":${detail},"status":"${n.status}"`;
+    return n.preempts !== undefined ? `${base},"preempts":${JSON.stringify(n.preempts)}}` : `${base}}`;
+  }
+}
+
+/**
+ * The JSON report, written as it is formatted: `{nodes, workloads: [{kind, namespace, name, desired, schedulable,
+ * nodes: [{node, runs, reason, detail, status}]}]}` (invalid DaemonSets add `status` and `findings`; `pools` is added
+ * when the node tax is asked for).
+ */
+function writeJson(out: ChunkedOut, report: CoverageReport, names: readonly string[], pools: readonly PoolTax[] | undefined): void {
+  const entries = new NodeEntryWriter(names);
+  out.write(`{\n  "nodes": ${report.nodes},\n  "workloads": [`);
+  report.workloads.forEach((w, k) => {
+    out.write(
+      `${k > 0 ? ',' : ''}\n    {"kind":${JSON.stringify(w.kind)},"namespace":${JSON.stringify(w.namespace)},"name":${JSON.stringify(w.name)},`,
+    );
+    out.write(`"desired":${w.desired},"schedulable":${w.schedulable},"nodes":[`);
+    for (let i = 0; i < w.nodes.length; i++) out.write(`${i > 0 ? ',' : ''}\n      ${entries.entry(w.nodes[i], i)}`);
+    out.write(w.nodes.length > 0 ? '\n    ]' : ']');
+    if (w.status === WorkloadStatus.INVALID) out.write(`,"status":"invalid","findings":${JSON.stringify(w.findings ?? [])}`);
+    out.write('}');
+  });
+  out.write(report.workloads.length > 0 ? '\n  ]' : ']');
+  if (pools !== undefined) out.write(`,\n  "pools": ${JSON.stringify(pools.map(poolJson))}`);
+  out.write('\n}\n');
+}
+
+/**
+ * The compact report, one JSON object per line; it grows with the nodes where a pod is wanted but does not run, not
+ * with nodes × DaemonSets: `{"type":"summary"}`, per DaemonSet `{"type":"workload"}` with its counts by status,
+ * `{"type":"excluded"}` per distinct (reason, detail) with a node count, `{"type":"node"}` per node where the pod is
+ * pending, not running or preempts, and `{"type":"pool"}` per node pool.
+ */
+function writeJsonLines(out: ChunkedOut, report: CoverageReport, pools: readonly PoolTax[]): void {
+  out.write(`${JSON.stringify({ type: 'summary', nodes: report.nodes, workloads: report.workloads.length })}\n`);
+  for (const w of report.workloads) {
+    const id = { namespace: w.namespace, name: w.name };
+    if (w.status === WorkloadStatus.INVALID) {
+      out.write(`${JSON.stringify({ type: 'workload', kind: w.kind, ...id, status: 'invalid', findings: w.findings ?? [] })}\n`);
+      continue;
+    }
+    const counts: Record<string, number> = { running: 0, excluded: 0, pending: 0, notRunning: 0 };
+    const excluded = new Map<string, { reason: string; detail: string; nodes: number }>();
+    for (const n of w.nodes) {
+      counts[n.status]++;
+      if (n.status !== CoverageStatus.EXCLUDED) continue;
+      const key = `${n.reason}\u0000${n.detail}`;
+      const e = excluded.get(key);
+      if (e) e.nodes++;
+      else excluded.set(key, { reason: n.reason, detail: n.detail, nodes: 1 });
+    }
+    out.write(
+      `${JSON.stringify({ type: 'workload', kind: w.kind, ...id, status: 'analyzed', desired: w.desired, schedulable: w.schedulable, ...counts })}\n`,
+    );
+    for (const e of excluded.values()) out.write(`${JSON.stringify({ type: 'excluded', ...id, ...e })}\n`);
+    for (const n of w.nodes) {
+      if (n.status === CoverageStatus.EXCLUDED || (n.runs && n.preempts === undefined)) continue;
+      out.write(
+        `${JSON.stringify({ type: 'node', ...id, node: n.node, status: n.status, reason: n.reason, detail: n.detail, ...(n.preempts ? { preempts: n.preempts } : {}) })}\n`,
+      );
+    }
+  }
+  for (const p of pools) out.write(`${JSON.stringify({ type: 'pool', ...(poolJson(p) as object) })}\n`);
+}
+
+/** The text report: per DaemonSet (or group) a header and a table of the nodes that lack its pod, then the node tax. */
+function writeText(
+  out: ChunkedOut,
+  report: CoverageReport,
+  manifests: readonly any[],
+  pools: readonly PoolTax[],
+  poolLabels: readonly string[],
+  budget: TaxBudget | undefined,
+  tty: boolean,
+): void {
+  for (const g of workloadGroups(report, manifests)) {
+    if (g.members.length === 1) workloadText(out, g.members[0], report.nodes, tty);
+    else groupText(out, g.members, g.kind, report.nodes, tty);
+    out.write('\n');
+  }
+  if (pools.length > 0 && report.workloads.some((w) => w.status !== WorkloadStatus.INVALID)) {
+    poolsText(out, pools, poolLabels, budget, tty);
+    out.write('\n');
+  }
   const count = report.workloads.length;
-  const summary =
+  out.write(
     `${count} DaemonSet${count === 1 ? '' : 's'} over ${report.nodes} node${report.nodes === 1 ? '' : 's'}` +
-    (report.skipped > 0 ? `; ${report.skipped} other object${report.skipped === 1 ? '' : 's'} skipped` : '') +
-    '. "excluded": the DaemonSet controller creates no pod there; "pending": a pod is created but cannot be scheduled.';
-  return `${[...blocks, summary].join('\n\n')}\n`;
-}
-
-/** The JSON report: exactly `{nodes, workloads: [{kind, namespace, name, desired, schedulable, nodes: [...]}]}`. */
-function formatCoverageJson(report: CoverageReport): string {
-  return `${JSON.stringify({ nodes: report.nodes, workloads: report.workloads }, null, 2)}\n`;
+      (report.skipped > 0 ? `; ${report.skipped} other object${report.skipped === 1 ? '' : 's'} skipped` : '') +
+      '. "excluded": the DaemonSet controller creates no pod there; "pending": a pod is created but cannot be scheduled; ' +
+      '"notRunning": the pod is bound but the kubelet does not run it; "running" with "preemption": the scheduler evicts ' +
+      'lower-priority pods to place it (PodDisruptionBudgets do not stop that).\n',
+  );
 }
 
 /** Registers `node-services coverage`. */
@@ -112,16 +700,40 @@ export function registerCoverageCommand(program: Command, io: CliIo, exit: ExitC
     .command('coverage')
     .description(
       "Explain which nodes get each DaemonSet's pod and, for every node that does not, why " +
-        '(nodeSelector, nodeAffinity, taint, hostPort, resources).',
+        '(nodeSelector, nodeAffinity, taint, hostPort, resources, diskPressure, unreachable, notReady, os), and what the ' +
+        'node services together request on each node pool (the node tax).',
     )
-    .argument('[manifests...]', 'manifest files or folders with DaemonSets (- or nothing: standard input)')
+    .argument(
+      '[manifests...]',
+      'manifest files or folders with DaemonSets (and PriorityClass / RuntimeClass objects); - or nothing: standard input',
+    )
     .requiredOption(
       '--nodes <file>',
-      'the nodes: a NodeList or Node objects as JSON or YAML (kubectl get nodes -o json); - for standard input',
+      'the nodes: a NodeList, Node objects, JSON lines or YAML (kubectl get nodes -o json), any size; - for standard input',
     )
-    .option('--pods <file>', 'pods already running (kubectl get pods -A -o json): their requests, host ports and count use up their node')
-    .addOption(new Option('--output <format>', 'report format').choices(['text', 'json']).default('text'))
-    .option('--fail-on-missing', 'exit with 1 when a node where the controller wants a pod cannot run it')
+    .option(
+      '--pods <file>',
+      'pods already running (kubectl get pods -A -o json): their requests, host ports and count use up their node; lower-priority ones may be preempted',
+    )
+    .addOption(
+      new Option(
+        '--output <format>',
+        'report format: text, json, or jsonl (compact: one line per DaemonSet and per node that lacks a wanted pod)',
+      )
+        .choices(['text', 'json', 'jsonl'])
+        .default('text'),
+    )
+    .option('--fail-on-missing', 'exit with 1 when a node where the controller wants a pod does not run it, or a DaemonSet is invalid')
+    .option(
+      '--kubernetes-version <version>',
+      'Kubernetes semantics to apply (1.28 default; from 1.29 restartable init containers are sidecars)',
+    )
+    .option(
+      '--pool-label <key>',
+      'node label that names the node pool for the node tax (default: the first of eks.amazonaws.com/nodegroup, cloud.google.com/gke-nodepool, kubernetes.azure.com/agentpool, karpenter.sh/nodepool, node.kubernetes.io/instance-type)',
+    )
+    .option('--budget <shares>', 'node-tax budget per node, e.g. cpu=8%,memory=10% of allocatable')
+    .option('--fail-on-budget', 'exit with 1 when the node services of a pool request more than its allocatable or the budget')
     .action(async (manifests: string[], flags: CoverageFlags) => {
       const inputs = manifests.length > 0 ? manifests : ['-'];
       const stdinUsers = [
@@ -134,13 +746,28 @@ export function registerCoverageCommand(program: Command, io: CliIo, exit: ExitC
           `standard input (-) can be read only once, but ${stdinUsers.join(' and ')} both use it; save one of them to a file`,
         );
       }
-      const nodes = await readKind(flags.nodes, 'Node', '--nodes', io);
-      const pods = flags.pods !== undefined ? await readKind(flags.pods, 'Pod', '--pods', io) : undefined;
+      const minor = kubernetesMinor(flags.kubernetesVersion);
+      const budget = parseBudget(flags.budget);
+      const nodes = await readKind(flags.nodes, 'Node', '--nodes', io, slimNode);
+      const pods = flags.pods !== undefined ? await readKind(flags.pods, 'Pod', '--pods', io, slimPod) : undefined;
       const workloads = await readManifests(inputs, io);
-      const report = analyzeCoverage(workloads, nodes, pods);
-      io.out(flags.output === 'json' ? formatCoverageJson(report) : formatCoverageText(report, io.isTTY));
+      const report = analyzeCoverage(workloads, nodes, pods, minor !== undefined ? { kubernetesMinor: minor } : undefined);
+      const { pools, labels: poolLabels } = poolTaxes(report, workloads, nodes, flags.poolLabel, budget, minor);
+      const out = new ChunkedOut(io);
+      if (flags.output === 'json')
+        writeJson(
+          out,
+          report,
+          nodes.map((n) => n.metadata.name as string),
+          flags.poolLabel !== undefined || budget !== undefined || flags.failOnBudget ? pools : undefined,
+        );
+      else if (flags.output === 'jsonl') writeJsonLines(out, report, pools);
+      else writeText(out, report, workloads, pools, poolLabels, budget, io.isTTY);
+      out.flush();
       for (const warning of report.warnings) io.err(`warning: ${warning}\n`);
       if (report.workloads.length === 0) io.err('node-services: no DaemonSet found in the given manifests\n');
-      if (flags.failOnMissing && report.workloads.some((w) => w.schedulable < w.desired)) exit.code = 1;
+      const missing = report.workloads.some((w) => w.status === WorkloadStatus.INVALID || w.schedulable < w.desired);
+      const overBudget = pools.some((p) => p.tax.overAllocatable.length > 0 || p.tax.overBudget.length > 0);
+      if ((flags.failOnMissing && missing) || (flags.failOnBudget && overBudget)) exit.code = 1;
     });
 }

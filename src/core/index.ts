@@ -6,4 +6,5 @@ export * from './rollout';
 export * from './api-access';
 export * from './node-service';
 export * from './node-pool';
+export { NodeBudget, NodeBudgetProps } from './node-budget';
 export * from './canary';

@@ -4,6 +4,7 @@
  * pools need, and proves the coverage at synth with the same semantics as the DaemonSet controller.
  */
 
+import { NodeBudget } from './node-budget';
 import { TaintEffect } from './placement';
 
 /** A taint carried by every node of a pool. Create with the static factories. */
@@ -67,6 +68,12 @@ export interface NodePoolProps {
    * @default not checked
    */
   readonly allocatable?: { [resource: string]: string };
+  /**
+   * The share of the pool's allocatable that all node services landing there may request together (needs
+   * `allocatable`); synth fails when they request more, or more than allocatable.
+   * @default no budget (only allocatable is checked, when given)
+   */
+  readonly budget?: NodeBudget;
 }
 
 /** A named group of nodes. Use the built-ins for common conventions or {@link NodePool.of} for your own. */
@@ -119,12 +126,15 @@ export class NodePool {
   public readonly taints: Taint[];
   /** Allocatable resources of the smallest node, if known. */
   public readonly allocatable?: { [resource: string]: string };
+  /** The node services' budget, if any. */
+  public readonly budget?: NodeBudget;
 
   private constructor(props: NodePoolProps) {
     this.name = props.name;
     this.labels = { ...(props.labels ?? {}) };
     this.taints = [...(props.taints ?? [])];
     this.allocatable = props.allocatable ? { ...props.allocatable } : undefined;
+    this.budget = props.budget;
   }
 
   /**

@@ -17,7 +17,9 @@ import { Canary } from './canary';
 import { ContainerSpec } from './container';
 import { ProblemCollector } from './errors';
 import { ANNOTATION_PREFIX, recommendedLabels, selectorLabels } from './labels';
+import { checkPoolBudget } from './node-budget';
 import { NodePool } from './node-pool';
+import { registerNodeTax } from './node-tax-check';
 import { NodeAffinityTerm, NodeRequirement, TaintEffect, Toleration } from './placement';
 import { buildPodTemplate, checkAnnotations, checkLabels, imageVersion, MIN_REASON_LENGTH, PodIntent } from './pod';
 import { Rollout } from './rollout';
@@ -544,6 +546,11 @@ export class NodeService extends Construct {
     if (apiAccess.length > 0) this.createApiAccess(apiAccess, automount);
     // Every node service is checked against the rule catalogue at synth (once per app, whatever the number of services).
     NodeServiceChecks.of(this);
+    registerNodeTax(this, {
+      name: `${this.namespace}/${this.name}`,
+      pools: this.pools,
+      manifests: () => [this.daemonSet, this.canaryDaemonSet].flatMap((d) => (d ? [d.toJson()] : [])),
+    });
     if (this.pools.length > 0 || this.excludePools.length > 0) {
       this.node.addValidation({ validate: () => this.verifyCoverage() });
     }
@@ -638,6 +645,7 @@ function checkPools(field: string, pools: NodePool[], problems: ProblemCollector
       if (t.value !== undefined)
         problems.check(`${field}[${i}].taints[${j}].value`, t.value, labelValueError(t.value), 'use a valid label value');
     });
+    checkPoolBudget(`${field}[${i}]`, pool.budget, pool.allocatable, problems);
   });
 }
 

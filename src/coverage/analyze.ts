@@ -5,11 +5,12 @@
  * workloads when they say the same about the same node, so the report must be treated as read-only (its types say so).
  */
 
-import { CompiledNode, CompiledWorkload, compileNode, compileWorkload, isActivePodOn } from './compile';
+import { CompiledNode, CompiledWorkload, compileNode, compileWorkload, isActivePodOn, nodeConditions, nodeOs } from './compile';
 import { NodeGroup, OwnShare, SharedRows, coverageRows } from './evaluate';
 import { addVector, emptyVector } from './resources';
 import { jsonText, labelValue } from './selector';
-import { CoverageOptions, CoverageReason, CoverageReport, NodeCoverage, WorkloadCoverage } from './types';
+import { CoverageOptions, CoverageReason, CoverageReport, CoverageStatus, NodeCoverage, WorkloadCoverage, WorkloadStatus } from './types';
+import { apiRejections } from './validity';
 
 interface PodRef {
   readonly node: number;
@@ -40,7 +41,7 @@ function indexOwners(withPods: ReadonlyMap<number, CompiledNode>): { byOwner: Ma
 /** The workload's own pods per node index (see {@link CompiledWorkload.ownsPod}). */
 function ownShares(w: CompiledWorkload, withPods: ReadonlyMap<number, CompiledNode>, owners: ReturnType<typeof indexOwners>): Map<number, OwnShare> {
   const shares = new Map<number, OwnShare>();
-  const candidates = [...(owners.byOwner.get(`${w.namespace}/${w.name}`) ?? []), ...owners.unowned];
+  const candidates = (owners.byOwner.get(`${w.namespace}/${w.name}`) ?? []).concat(owners.unowned);
   for (const ref of candidates) {
     const pod = withPods.get(ref.node)!.pods[ref.pod];
     if (!w.ownsPod(pod)) continue;
@@ -95,6 +96,8 @@ function groupKey(node: any, labelKeys: readonly string[], byName: boolean): str
       key += `${k.length}:${k}${v.length}:${v}${effect},`;
     }
   }
+  const conditions = nodeConditions(node);
+  key += `|${conditions.ready}${conditions.networkNotReady ? 'n' : ''}${conditions.diskPressure ? 'd' : ''}|${nodeOs(node)}`;
   const allocatable = node?.status?.allocatable;
   if (allocatable == null || typeof allocatable !== 'object') return `${key}|?`;
   key += '|';
@@ -158,26 +161,69 @@ function groupWarnings(groups: readonly NodeGroup[], names: readonly string[], w
  * Coverage of every DaemonSet in `workloads` (objects of other kinds are skipped and counted) over `nodes`
  * (Node objects, e.g. the items of `kubectl get nodes -o json`). `pods` (e.g. the items of `kubectl get pods -A -o
  * json`) are the pods already running: their requests, host ports and number count against their node, except a
- * DaemonSet's own pods on their own node (see {@link CompiledWorkload.ownsPod}). Each DaemonSet is evaluated on its
- * own: the analysed DaemonSets do not compete with each other for ports or resources unless their pods are in `pods`.
- * RuntimeClass objects among `workloads` supply the pod overhead of DaemonSets naming them (they count as skipped).
+ * DaemonSet's own pods on their own node (see {@link CompiledWorkload.ownsPod}); the scheduler may preempt those of
+ * lower priority. Each DaemonSet is evaluated on its own: the analysed DaemonSets do not compete with each other for
+ * ports or resources unless their pods are in `pods`. RuntimeClass and PriorityClass objects among `workloads` supply
+ * the pod overhead and the priority of the pods naming them (they count as skipped). A DaemonSet the API server would
+ * reject gets the status `invalid`, its findings and no node verdicts.
  */
 export function analyzeCoverage(workloads: readonly any[], nodes: readonly any[], pods?: readonly any[], options?: CoverageOptions): CoverageReport {
   const runtimeClasses = workloads.filter((o) => o?.kind === 'RuntimeClass');
-  const compileOptions: CoverageOptions = runtimeClasses.length > 0 ? { ...options, runtimeClasses: [...(options?.runtimeClasses ?? []), ...runtimeClasses] } : { ...options };
-  const daemonSets = workloads.filter((o) => o?.kind === 'DaemonSet').map((o) => compileWorkload(o, compileOptions));
+  const priorityClasses = workloads.filter((o) => o?.kind === 'PriorityClass');
+  const compileOptions: CoverageOptions = {
+    ...options,
+    ...(runtimeClasses.length > 0 ? { runtimeClasses: (options?.runtimeClasses ?? []).concat(runtimeClasses) } : {}),
+    ...(priorityClasses.length > 0 ? { priorityClasses: (options?.priorityClasses ?? []).concat(priorityClasses) } : {}),
+  };
+  const rejections = apiRejections(workloads);
+  const entries = workloads.flatMap((o, i) => (o?.kind === 'DaemonSet' ? [{ object: o, rejected: rejections[i] }] : []));
+  const daemonSets = entries.filter((e) => e.rejected.length === 0).map((e) => compileWorkload(e.object, compileOptions));
   const { groups, withPods } = groupNodes(nodes, podsByNode(pods), daemonSets, compileOptions);
   const names = nodes.map((n) => text(n?.metadata?.name));
   const warnings: string[] = [];
   groupWarnings(groups, names, warnings);
   const owners = indexOwners(withPods);
-  const okRows: NodeCoverage[] = names.map((node) => ({ node, runs: true, reason: CoverageReason.OK, detail: '' }));
+  const okRows: NodeCoverage[] = names.map((node) => ({ node, runs: true, reason: CoverageReason.OK, detail: '', status: CoverageStatus.RUNNING }));
   const sharedRows = new SharedRows();
-  const results = daemonSets.map((w): WorkloadCoverage => {
+  let next = 0;
+  const results = entries.map((e): WorkloadCoverage => {
+    if (e.rejected.length > 0) {
+      const meta = e.object?.metadata;
+      const namespace = typeof meta?.namespace === 'string' && meta.namespace.length > 0 ? meta.namespace : 'default';
+      const name = typeof meta?.name === 'string' ? meta.name : '';
+      for (const f of e.rejected) warnings.push(`DaemonSet ${namespace}/${name}: the API server rejects it (${f}); it is not analysed`);
+      return { kind: 'DaemonSet', namespace, name, desired: 0, schedulable: 0, nodes: [], status: WorkloadStatus.INVALID, findings: e.rejected };
+    }
+    const w = daemonSets[next++];
     for (const message of w.warnings) warnings.push(`DaemonSet ${w.namespace}/${w.name}: ${message}`);
     const shares = ownShares(w, withPods, owners);
-    const { rows, desired, schedulable } = coverageRows(w, groups, names, shares, okRows, sharedRows);
-    return { kind: 'DaemonSet', namespace: w.namespace, name: w.name, desired, schedulable, nodes: rows };
+    const { rows, desired, schedulable, preemptions, unknownPriorityMatters } = coverageRows(w, groups, names, shares, okRows, sharedRows);
+    preemptionWarnings(w, preemptions, unknownPriorityMatters, warnings);
+    return { kind: 'DaemonSet', namespace: w.namespace, name: w.name, desired, schedulable, nodes: rows, status: WorkloadStatus.ANALYZED };
   });
-  return { nodes: nodes.length, workloads: results, skipped: workloads.length - daemonSets.length, warnings };
+  return { nodes: nodes.length, workloads: results, skipped: workloads.length - entries.length, warnings };
+}
+
+/** The preemption warnings of one workload: only where preemption changes an answer (or could, unseen). */
+function preemptionWarnings(
+  w: CompiledWorkload,
+  preemptions: ReadonlyArray<{ readonly node: string; readonly preempts: readonly string[] }>,
+  unknownPriorityMatters: boolean,
+  warnings: string[],
+): void {
+  const who = `DaemonSet ${w.namespace}/${w.name}`;
+  if (preemptions.length > 0) {
+    const first = preemptions[0];
+    const more = preemptions.length > 1 ? ` and ${preemptions.length - 1} more node${preemptions.length === 2 ? '' : 's'}` : '';
+    warnings.push(
+      `${who}: placed only by preempting lower-priority pods on ${preemptions.length} node${preemptions.length === 1 ? '' : 's'} ` +
+        `(node ${first.node}: ${first.preempts.join(', ')}${more}); PodDisruptionBudgets do not stop this preemption`,
+    );
+  }
+  if (unknownPriorityMatters) {
+    warnings.push(
+      `${who}: spec.template.spec.priorityClassName ${JSON.stringify(w.priority.className)} is not a given PriorityClass, so whether ` +
+        'the scheduler would preempt pods to place it is not evaluated; pass the PriorityClass objects with the manifests',
+    );
+  }
 }

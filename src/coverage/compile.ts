@@ -7,6 +7,7 @@ import { CompiledAffinity, LabelRequirement, LabelTable, Op, compileAffinity, co
 import { labelValueError, qualifiedNameError } from '../k8s/names';
 import { HostPort, ResourceVector, addVector, allocatable, emptyVector, isSidecar, podHostPorts, podRequests } from './resources';
 import { InternedTaint, Toleration, daemonPodTolerations, internTaint } from './taints';
+import { PodPriority, PriorityClasses, SYSTEM_CRITICAL_PRIORITY } from './priority';
 import { CoverageOptions } from './types';
 
 /** The default Kubernetes minor version whose semantics are applied. */
@@ -26,6 +27,43 @@ export interface ExistingPod {
   readonly requests: ResourceVector;
   /** Host ports it binds. */
   readonly ports: readonly HostPort[];
+  /** Its priority (`spec.priority`, else from its class; `undefined` when its class is unknown). */
+  readonly priority: number | undefined;
+}
+
+const priorityTables = new WeakMap<object, PriorityClasses>();
+const BUILT_IN_PRIORITIES = new PriorityClasses(undefined);
+
+/** The PriorityClasses of an analysis (one table per options list). */
+function priorityClassesOf(options: CoverageOptions | undefined): PriorityClasses {
+  const list = options?.priorityClasses;
+  if (list === undefined || list.length === 0) return BUILT_IN_PRIORITIES;
+  let table = priorityTables.get(list);
+  if (table === undefined) priorityTables.set(list, (table = new PriorityClasses(list)));
+  return table;
+}
+
+/** The operating system label keys, current and deprecated. */
+const OS_LABELS = ['kubernetes.io/os', 'beta.kubernetes.io/os'];
+
+/**
+ * The operating system a pod is built for: `spec.os.name`; else Windows when it sets Windows security options; else
+ * what its nodeSelector names; else `undefined` (any) when its required node affinity reads the OS label; else Linux.
+ */
+function podOs(spec: any): string | undefined {
+  if (typeof spec.os?.name === 'string' && spec.os.name.length > 0) return spec.os.name;
+  const windows = (sc: any) => sc?.windowsOptions != null;
+  const all = [...(Array.isArray(spec.containers) ? spec.containers : []), ...(Array.isArray(spec.initContainers) ? spec.initContainers : [])];
+  if (windows(spec.securityContext) || all.some((c: any) => windows(c?.securityContext))) return 'windows';
+  const selector = spec.nodeSelector;
+  if (selector != null && typeof selector === 'object') {
+    for (const key of OS_LABELS) if (typeof selector[key] === 'string') return selector[key];
+  }
+  const terms = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+  if (Array.isArray(terms) && terms.some((t: any) => Array.isArray(t?.matchExpressions) && t.matchExpressions.some((e: any) => OS_LABELS.includes(e?.key)))) {
+    return undefined;
+  }
+  return 'linux';
 }
 
 /** A port binding on a node: which pod (index into `CompiledNode.pods`) holds which IP. */
@@ -72,6 +110,14 @@ export class CompiledWorkload {
   public readonly scalarNames: readonly string[];
   /** @internal */
   public readonly scalarValues: readonly number[];
+  /** @internal the daemon pod's priority and whether it may preempt. */
+  public readonly priority: PodPriority;
+  /** @internal whether the kubelet treats the pod as critical (priority ≥ `system-cluster-critical`). */
+  public readonly critical: boolean;
+  /** @internal the OS the pod is built for (`undefined`: whatever its node affinity selects). */
+  public readonly os: string | undefined;
+  /** @internal `spec.hostNetwork`. */
+  public readonly hostNetwork: boolean;
   private readonly selectsPod: (labels: Record<string, string> | undefined) => boolean;
 
   /** @internal use {@link compileWorkload}. */
@@ -100,6 +146,10 @@ export class CompiledWorkload {
     this.hostPorts = podHostPorts(spec, sidecars && minor >= 33);
     this.scalarNames = this.requests.scalars ? [...this.requests.scalars.keys()] : [];
     this.scalarValues = this.requests.scalars ? [...this.requests.scalars.values()] : [];
+    this.priority = priorityClassesOf(options).resolve(spec);
+    this.critical = this.priority.value !== undefined && this.priority.value >= SYSTEM_CRITICAL_PRIORITY;
+    this.os = podOs(spec);
+    this.hostNetwork = spec.hostNetwork === true;
     this.selectsPod = isDaemonSet ? compileLabelSelector(object?.spec?.selector) : () => false;
     workloadWarnings(spec, where, minor, this.tolerations, warnings);
     this.warnings = warnings;
@@ -149,12 +199,6 @@ function workloadWarnings(spec: any, where: string, minor: number, tolerations: 
     if (t.operator !== undefined && t.operator !== '' && t.operator !== 'Exists' && t.operator !== 'Equal') {
       warnings.push(`${where}.tolerations: operator ${JSON.stringify(t.operator)} of ${t.key ? jsonText(t.key) : '<every key>'} tolerates nothing; use Exists or Equal`);
     }
-  }
-  if (typeof spec.priorityClassName === 'string' && spec.priorityClassName.length > 0) {
-    warnings.push(
-      `${where}.priorityClassName is ${spec.priorityClassName}: the scheduler may preempt lower-priority pods, so a hostPort or ` +
-        'resources exclusion can resolve itself (preemption is not modeled)',
-    );
   }
   const affinity = spec.affinity ?? {};
   if (affinity.podAffinity || affinity.podAntiAffinity || (Array.isArray(spec.topologySpreadConstraints) && spec.topologySpreadConstraints.length > 0)) {
@@ -251,6 +295,14 @@ export class CompiledNode {
   public readonly warnings: readonly string[];
   /** @internal the same without the `node <name>:` prefix. */
   public readonly notes: readonly string[];
+  /** @internal status of the `Ready` condition ("" when not reported). */
+  public readonly ready: string;
+  /** @internal whether the `Ready` condition blames the network (the kubelet still starts host-network pods). */
+  public readonly networkNotReady: boolean;
+  /** @internal whether the `DiskPressure` condition is `True`. */
+  public readonly diskPressure: boolean;
+  /** @internal the node's operating system (`kubernetes.io/os`, else `status.nodeInfo.operatingSystem`, else linux). */
+  public readonly os: string;
 
   /** @internal use {@link compileNode}. */
   public constructor(node: any, existingPods: readonly any[] | undefined, options: CoverageOptions | undefined) {
@@ -258,6 +310,11 @@ export class CompiledNode {
     this.node = node;
     this.name = typeof node?.metadata?.name === 'string' ? node.metadata.name : '';
     this.labels = labelTable(node?.metadata?.labels);
+    const conditions = nodeConditions(node);
+    this.ready = conditions.ready;
+    this.networkNotReady = conditions.networkNotReady;
+    this.diskPressure = conditions.diskPressure;
+    this.os = nodeOs(node);
     const rawTaints = node?.spec?.taints;
     if (Array.isArray(rawTaints) && rawTaints.length > 0) {
       this.taints = rawTaints.map(internTaint);
@@ -283,7 +340,7 @@ export class CompiledNode {
     let ports: Map<string, PortHolder[]> | undefined;
     for (const pod of existingPods ?? NONE) {
       if (!isActivePodOn(pod, this.name)) continue;
-      const existing = existingPod(pod, minor, notes);
+      const existing = existingPod(pod, minor, notes, options);
       addVector(requested, existing.requests);
       for (const p of existing.ports) {
         ports ??= new Map();
@@ -299,6 +356,35 @@ export class CompiledNode {
     this.notes = notes.length > 0 ? notes : NONE;
     this.warnings = notes.map((note) => `node ${this.name || '<unnamed>'}: ${note}`);
   }
+}
+
+/** What a node's conditions say: `Ready` status (and whether it blames the network) and `DiskPressure`. */
+export function nodeConditions(node: any): { ready: string; networkNotReady: boolean; diskPressure: boolean } {
+  let ready = '';
+  let networkNotReady = false;
+  let diskPressure = false;
+  const conditions = node?.status?.conditions;
+  if (Array.isArray(conditions)) {
+    for (const c of conditions) {
+      if (c?.type === 'Ready' && typeof c.status === 'string') {
+        ready = c.status;
+        networkNotReady = /network/i.test(`${jsonText(c.reason ?? '')} ${jsonText(c.message ?? '')}`);
+      } else if (c?.type === 'DiskPressure' && c.status === 'True') {
+        diskPressure = true;
+      }
+    }
+  }
+  return { ready, networkNotReady, diskPressure };
+}
+
+/** A node's operating system: the `kubernetes.io/os` label, else `status.nodeInfo.operatingSystem`, else linux. */
+export function nodeOs(node: any): string {
+  const labels = node?.metadata?.labels;
+  if (labels != null && typeof labels === 'object') {
+    for (const key of OS_LABELS) if (typeof labels[key] === 'string' && labels[key].length > 0) return labels[key];
+  }
+  const os = node?.status?.nodeInfo?.operatingSystem;
+  return typeof os === 'string' && os.length > 0 ? os : 'linux';
 }
 
 /** What the node's excluding taints mean for daemon pods that the automatic tolerations do not make obvious. */
@@ -324,7 +410,7 @@ export function isActivePodOn(pod: any, nodeName: string): boolean {
   return pod?.spec?.nodeName === nodeName && nodeName.length > 0 && phase !== 'Succeeded' && phase !== 'Failed';
 }
 
-function existingPod(pod: any, minor: number, warnings: string[]): ExistingPod {
+function existingPod(pod: any, minor: number, warnings: string[], options: CoverageOptions | undefined): ExistingPod {
   const meta = pod?.metadata ?? {};
   const namespace = typeof meta.namespace === 'string' && meta.namespace.length > 0 ? meta.namespace : 'default';
   const name = typeof meta.name === 'string' ? meta.name : '';
@@ -338,6 +424,7 @@ function existingPod(pod: any, minor: number, warnings: string[]): ExistingPod {
     daemonSetOwners: owners?.filter((o) => o?.kind === 'DaemonSet').map((o) => jsonText(o.name)),
     requests: podRequests(pod.spec, sidecars, where, warnings),
     ports: podHostPorts(pod.spec, sidecars && minor >= 33),
+    priority: priorityClassesOf(options).resolve(pod.spec).value,
   };
 }
 

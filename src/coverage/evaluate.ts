@@ -12,9 +12,9 @@
 import { CompiledNode, CompiledWorkload, compileNode, compileWorkload } from './compile';
 import { formatBytes, formatMilliCpu } from './quantity';
 import { ResourceVector, addVector, emptyVector } from './resources';
-import { LabelRequirement, LabelTable, describeNodeLabel, describeRequirement, fieldMatches } from './selector';
+import { LabelRequirement, LabelTable, describeNodeLabel, describeRequirement, fieldMatches, showValue } from './selector';
 import { InternedTaint, tolerationsTolerate } from './taints';
-import { CoverageFailure, CoverageOptions, CoverageReason, InsufficientResource, NodeCoverage, NodeVerdict } from './types';
+import { CoverageFailure, CoverageOptions, CoverageReason, InsufficientResource, NodeCoverage, NodeVerdict, statusOf } from './types';
 
 /** Check outcomes: 0 is success, the others in evaluation order. */
 export const enum Check {
@@ -25,6 +25,10 @@ export const enum Check {
   TAINT = 4,
   HOST_PORT = 5,
   RESOURCES = 6,
+  UNREACHABLE = 7,
+  NOT_READY = 8,
+  OS = 9,
+  DISK_PRESSURE = 10,
 }
 
 /** What a DaemonSet's own pods already hold on a node; they do not block the node for their DaemonSet. */
@@ -114,10 +118,75 @@ function schedulerCheck(w: CompiledWorkload, n: CompiledNode, own: OwnShare | un
   return Check.OK;
 }
 
-/** The first failing check over both stages, or `Check.OK`. */
+/**
+ * The kubelet-stage check that fails first, or `Check.OK`: the pod is bound but does not run. A `Ready: Unknown`
+ * node's kubelet never sees the pod; a `Ready: False` kubelet starts no pod (host-network pods still start when the
+ * condition blames the pod network, as for a CNI plugin); a pod built for another OS cannot start; under
+ * `DiskPressure` the kubelet's eviction manager rejects every pod that is not critical.
+ */
+function kubeletCheck(w: CompiledWorkload, n: CompiledNode): Check {
+  if (n.ready === 'Unknown') return Check.UNREACHABLE;
+  if (n.ready === 'False' && !(w.hostNetwork && n.networkNotReady)) return Check.NOT_READY;
+  if (w.os !== undefined && w.os !== n.os) return Check.OS;
+  if (n.diskPressure && !w.critical) return Check.DISK_PRESSURE;
+  return Check.OK;
+}
+
+/** The first failing check over all stages (without preemption), or `Check.OK`. */
 function firstFailure(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): Check {
   const c = controllerCheck(w, n);
-  return c !== Check.OK ? c : schedulerCheck(w, n, own);
+  if (c !== Check.OK) return c;
+  const s = schedulerCheck(w, n, own);
+  return s !== Check.OK ? s : kubeletCheck(w, n);
+}
+
+/** `own` plus the pods at `extra` set aside. */
+function setAside(own: OwnShare | undefined, n: CompiledNode, extra: Iterable<number>): OwnShare {
+  const share: OwnShare = { count: 0, requests: emptyVector(), pods: new Set() };
+  if (own !== undefined) {
+    share.count = own.count;
+    addVector(share.requests, own.requests);
+    for (const i of own.pods) share.pods.add(i);
+  }
+  for (const i of extra) {
+    if (share.pods.has(i)) continue;
+    share.pods.add(i);
+    share.count++;
+    addVector(share.requests, n.pods[i].requests);
+  }
+  return share;
+}
+
+/**
+ * Default preemption for a daemon pod bound to one node (`DefaultPreemption.SelectVictimsOnNode`): when the pod may
+ * preempt (`preemptionPolicy` is not `Never`) and setting aside every pod of lower priority makes host ports and
+ * resources fit, the victims are those pods minus the ones that can be reprieved, trying the highest priority first.
+ * Returns the victims' indexes in `n.pods` (input order), or `undefined` when preemption does not help. Pods of equal
+ * or higher priority, and pods whose priority is unknown, are never victims. PodDisruptionBudgets are not consulted:
+ * the scheduler prefers victims that do not violate one, but preempts them when nothing else helps.
+ */
+function preemptionVictims(w: CompiledWorkload, n: CompiledNode, own: OwnShare | undefined): number[] | undefined {
+  const priority = w.priority.value;
+  if (priority === undefined || !w.priority.preempts || n.pods.length === 0) return undefined;
+  const candidates: number[] = [];
+  for (let i = 0; i < n.pods.length; i++) {
+    if (own !== undefined && own.pods.has(i)) continue;
+    const p = n.pods[i].priority;
+    if (p !== undefined && p < priority) candidates.push(i);
+  }
+  if (candidates.length === 0 || schedulerCheck(w, n, setAside(own, n, candidates)) !== Check.OK) return undefined;
+  const victims = new Set(candidates);
+  const reprieveOrder = [...candidates].sort((a, b) => n.pods[b].priority! - n.pods[a].priority! || a - b);
+  for (const i of reprieveOrder) {
+    victims.delete(i);
+    if (schedulerCheck(w, n, setAside(own, n, victims)) !== Check.OK) victims.add(i);
+  }
+  return candidates.filter((i) => victims.has(i));
+}
+
+/** `namespace/name` of the pods at `indexes`. */
+function podNames(n: CompiledNode, indexes: readonly number[]): string[] {
+  return indexes.map((i) => `${n.pods[i].namespace}/${n.pods[i].name}`);
 }
 
 
@@ -130,6 +199,10 @@ const CHECK_REASON: readonly CoverageReason[] = [
   CoverageReason.TAINT,
   CoverageReason.HOST_PORT,
   CoverageReason.RESOURCES,
+  CoverageReason.UNREACHABLE,
+  CoverageReason.NOT_READY,
+  CoverageReason.OS,
+  CoverageReason.DISK_PRESSURE,
 ];
 
 /** The share of a node held by the workload's own pods, or `undefined` when it has none there. */
@@ -191,7 +264,7 @@ function explainAffinity(w: CompiledWorkload, n: CompiledNode): string {
     }
     for (let i = 0; part === '' && n.name.length > 0 && i < t.fields.length; i++) {
       const f = t.fields[i];
-      if (!fieldMatches(f, n.name)) part = `term ${t.index}: field ${f.key} ${f.notIn ? 'NotIn' : 'In'} [${f.value}] fails (node is ${n.name})`;
+      if (!fieldMatches(f, n.name)) part = `term ${t.index}: field ${f.key} ${f.notIn ? 'NotIn' : 'In'} [${showValue(f.value)}] fails (node is ${n.name})`;
     }
     if (part === '') part = `term ${t.index} matches`;
     out = out.length === 0 ? part : `${out}; ${part}`;
@@ -266,7 +339,25 @@ export function explain(check: Check, w: CompiledWorkload, n: CompiledNode, own:
       return hostPortConflicts(w, n, own).join('; ');
     case Check.RESOURCES:
       return describeInsufficient(insufficientResources(w, n, own));
+    case Check.UNREACHABLE:
+      return 'node condition Ready is Unknown (its kubelet stopped reporting): the pod is bound there but never started';
+    case Check.NOT_READY:
+      return 'node condition Ready is False: its kubelet starts no pod until the node is ready again';
+    case Check.OS:
+      return w.os === 'linux' && !explicitOs(w)
+        ? `node runs ${n.os} and the pod has no OS selector, so its Linux containers cannot start there; add nodeSelector kubernetes.io/os: linux`
+        : `node runs ${n.os} and the pod is built for ${w.os}, so it cannot start there; add nodeSelector kubernetes.io/os: ${w.os}`;
+    case Check.DISK_PRESSURE:
+      return (
+        'node condition DiskPressure is True: the kubelet rejects and evicts pods that are not critical; a priority class of ' +
+        'system-node-critical (or system-cluster-critical) lets the pod run'
+      );
   }
+}
+
+/** Whether the workload names its OS (`spec.os.name`). */
+function explicitOs(w: CompiledWorkload): boolean {
+  return typeof w.podSpec?.os?.name === 'string' && w.podSpec.os.name.length > 0;
 }
 
 /**
@@ -284,19 +375,32 @@ export function evaluate(w: CompiledWorkload, n: CompiledNode): NodeVerdict {
   if (hostPortConflicts(w, n, own).length > 0) failures.push(Check.HOST_PORT);
   const insufficient = insufficientResources(w, n, own);
   if (insufficient.length > 0) failures.push(Check.RESOURCES);
-
   const selected = !failures.some((f) => f === Check.NODE_NAME || f === Check.NODE_SELECTOR || f === Check.NODE_AFFINITY);
+  const desired = selected && taint === undefined;
+  let victims: number[] | undefined;
+  if (desired && failures.length > 0) {
+    victims = preemptionVictims(w, n, own);
+    if (victims !== undefined) failures.length = 0;
+  }
+  if (n.ready === 'Unknown') failures.push(Check.UNREACHABLE);
+  else if (n.ready === 'False' && !(w.hostNetwork && n.networkNotReady)) failures.push(Check.NOT_READY);
+  if (w.os !== undefined && w.os !== n.os) failures.push(Check.OS);
+  if (n.diskPressure && !w.critical) failures.push(Check.DISK_PRESSURE);
+
   const all: CoverageFailure[] = failures.map((f) => ({ reason: CHECK_REASON[f], detail: explain(f, w, n, own) }));
   const first = all[0];
+  const reason = first ? first.reason : CoverageReason.OK;
   return {
-    desired: selected && taint === undefined,
+    desired,
     runs: failures.length === 0,
     shouldContinueRunning: selected && untoleratedTaint(w, n, true) === undefined,
-    reason: first ? first.reason : CoverageReason.OK,
+    reason,
     detail: first ? first.detail : '',
     alsoFails: all.slice(1),
     ...(taint ? { untoleratedTaint: taint.text } : {}),
     ...(insufficient.length > 0 ? { insufficientResources: [...insufficient] } : {}),
+    status: statusOf(reason),
+    ...(victims !== undefined ? { preempts: podNames(n, victims) } : {}),
   };
 }
 
@@ -315,8 +419,12 @@ export interface CoverageRows {
   readonly rows: NodeCoverage[];
   /** Nodes where the controller wants a pod. */
   readonly desired: number;
-  /** Nodes where the pod is wanted and can be placed. */
+  /** Nodes where the pod runs. */
   readonly schedulable: number;
+  /** Nodes where the pod runs only by preempting lower-priority pods, with the pods preempted. */
+  readonly preemptions: ReadonlyArray<{ readonly node: string; readonly preempts: readonly string[] }>;
+  /** Whether a host port or resources kept the pod off a node with pods while its own priority is unknown. */
+  readonly unknownPriorityMatters: boolean;
 }
 
 /** Nodes that every workload sees alike: their indexes in the node list, and one of them compiled. */
@@ -348,7 +456,8 @@ export class SharedRows {
     if (rows === undefined) {
       const reason = CHECK_REASON[check];
       rows = new Array(members.length);
-      for (let k = 0; k < members.length; k++) rows[k] = { node: names[members[k]], runs: false, reason, detail };
+      const status = statusOf(reason);
+      for (let k = 0; k < members.length; k++) rows[k] = { node: names[members[k]], runs: false, reason, detail, status };
       cache.set(id, rows);
     }
     return rows;
@@ -372,10 +481,28 @@ export function coverageRows(
   const anyShares = shares.size > 0;
   let desired = 0;
   let schedulable = 0;
+  const preemptions: Array<{ node: string; preempts: string[] }> = [];
+  let unknownPriorityMatters = false;
   for (let g = 0; g < groups.length; g++) {
     const { members, node } = groups[g];
     const own = anyShares && members.length === 1 ? shares.get(members[0]) : undefined;
-    const check = firstFailure(w, node, own);
+    let check = firstFailure(w, node, own);
+    if ((check === Check.HOST_PORT || check === Check.RESOURCES) && node.pods.length > 0) {
+      // Only a node with pods bound to it (always a group of its own) has anything to preempt.
+      if (w.priority.value === undefined) unknownPriorityMatters = true;
+      const victims = preemptionVictims(w, node, own);
+      if (victims !== undefined) {
+        check = kubeletCheck(w, node);
+        const preempts = podNames(node, victims);
+        const reason = CHECK_REASON[check];
+        const i = members[0];
+        rows[i] = { node: names[i], runs: check === Check.OK, reason, detail: explain(check, w, node, own), status: statusOf(reason), preempts };
+        desired++;
+        if (check === Check.OK) schedulable++;
+        preemptions.push({ node: names[i], preempts });
+        continue;
+      }
+    }
     if (check === Check.OK) {
       desired += members.length;
       schedulable += members.length;
@@ -386,5 +513,5 @@ export function coverageRows(
     const failed = shared.rows(g, members, names, check, explain(check, w, node, own));
     for (let k = 0; k < members.length; k++) rows[members[k]] = failed[k];
   }
-  return { rows, desired, schedulable };
+  return { rows, desired, schedulable, preemptions, unknownPriorityMatters };
 }

@@ -11,7 +11,11 @@
  * Kubernetes 1.28 semantics by default; {@link CoverageOptions.kubernetesMinor} switches on sidecar semantics (1.29+)
  * and sidecar host ports (1.33+).
  *
- * Not modeled: pod (anti-)affinity and topology spread and volume filters (scheduler only), preemption, LimitRange
+ * Then the kubelet stage: a pod bound to an unreachable or not-ready node, to a node of another operating system, or
+ * (not critical) to a node under `DiskPressure` does not run. Default preemption of lower-priority pods on the one node
+ * a daemon pod is bound to is modeled (`preempts`).
+ *
+ * Not modeled: pod (anti-)affinity and topology spread and volume filters (scheduler only), LimitRange
  * defaults, pod-level `spec.resources`, the scheduler's `ignoredResources` config. Warnings say so where they apply.
  *
  * Entry points:
@@ -23,7 +27,7 @@
  *   for callers that evaluate many pairs (property tests, benchmarks).
  */
 
-export { CoverageReason } from './types';
+export { CoverageReason, CoverageStatus, WorkloadStatus, statusOf } from './types';
 export type {
   CoverageOptions,
   CoverageFailure,

@@ -301,10 +301,15 @@ export function compileNodeSelector(nodeSelector: any, where: string, warnings: 
   });
 }
 
-/** `key Op [values]` as people read it. */
+/** A selector value as written: bare when it reads unambiguously (a non-empty label value), else quoted (`""`). */
+export function showValue(value: string): string {
+  return /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(value) ? value : JSON.stringify(value);
+}
+
+/** `key Op [values]` as people read it, each value as written (`values: [""]` reads `In [""]`, never `In []`). */
 export function describeRequirement(r: LabelRequirement): string {
   if (r.op === Op.EXISTS || r.op === Op.DOES_NOT_EXIST) return `${r.key} ${r.op}`;
-  return `${r.key} ${r.op} [${r.values.join(', ')}]`;
+  return `${r.key} ${r.op} [${r.values.map(showValue).join(', ')}]`;
 }
 
 /** What a node has for a requirement's key, for explanations. */

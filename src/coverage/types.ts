@@ -19,6 +19,46 @@ export enum CoverageReason {
   HOST_PORT = 'hostPort',
   /** The node lacks free allocatable resources or pod slots (the pod stays Pending). */
   RESOURCES = 'resources',
+  /**
+   * The node reports `DiskPressure`: the kubelet rejects (and evicts) every pod that is not critical (priority below
+   * `system-cluster-critical`), and the DaemonSet controller recreates it, in a loop.
+   */
+  DISK_PRESSURE = 'diskPressure',
+  /** The node's `Ready` condition is `Unknown` (the kubelet stopped reporting): the pod is bound but never started. */
+  UNREACHABLE = 'unreachable',
+  /** The node's `Ready` condition is `False`: the kubelet does not start the pod. */
+  NOT_READY = 'notReady',
+  /** The pod is built for another operating system than the node's (a Linux pod on a Windows node, or the reverse). */
+  OS = 'os',
+}
+
+/** What happens to a DaemonSet's pod on a node (the CLI's JSON `status`). */
+export enum CoverageStatus {
+  /** The pod runs there (possibly after preempting lower-priority pods, see `preempts`). */
+  RUNNING = 'running',
+  /** The DaemonSet controller creates no pod there (nodeSelector, node affinity or an untolerated taint). */
+  EXCLUDED = 'excluded',
+  /** A pod is created but the scheduler cannot place it (host port or resources); it stays Pending. */
+  PENDING = 'pending',
+  /** A pod is created and bound, but the kubelet will not run it (node conditions or operating system). */
+  NOT_RUNNING = 'notRunning',
+}
+
+/** The status a reason stands for. */
+export function statusOf(reason: CoverageReason): CoverageStatus {
+  switch (reason) {
+    case CoverageReason.OK:
+      return CoverageStatus.RUNNING;
+    case CoverageReason.NODE_SELECTOR:
+    case CoverageReason.NODE_AFFINITY:
+    case CoverageReason.TAINT:
+      return CoverageStatus.EXCLUDED;
+    case CoverageReason.HOST_PORT:
+    case CoverageReason.RESOURCES:
+      return CoverageStatus.PENDING;
+    default:
+      return CoverageStatus.NOT_RUNNING;
+  }
 }
 
 /** Which Kubernetes semantics to apply. */
@@ -36,6 +76,14 @@ export interface CoverageOptions {
    * @default none: `spec.overhead` is used as given
    */
   readonly runtimeClasses?: any[];
+  /**
+   * PriorityClass objects (`scheduling.k8s.io/v1`) beyond the built-in `system-node-critical` (2000001000) and
+   * `system-cluster-critical` (2000000000): they give pods their priority and `preemptionPolicy`, as the Priority
+   * admission plugin does. A class named by a pod but not given leaves its priority unknown (preemption is then
+   * not evaluated for it, and a warning says so).
+   * @default only the built-in classes
+   */
+  readonly priorityClasses?: any[];
 }
 
 /** One failed check. */
@@ -79,6 +127,13 @@ export interface NodeVerdict {
   readonly untoleratedTaint?: string;
   /** Every resource the node lacks (also evaluated when the controller does not want a pod), when any. */
   readonly insufficientResources?: InsufficientResource[];
+  /** What happens to the pod there. */
+  readonly status: CoverageStatus;
+  /**
+   * The pods (`namespace/name`) the scheduler would preempt to place the pod, when the node fits only that way.
+   * PodDisruptionBudgets do not stop this: the scheduler respects them on a best-effort basis only.
+   */
+  readonly preempts?: string[];
 }
 
 /** One node's line in a workload's coverage (the CLI's JSON `nodes[]` entry). */
@@ -91,6 +146,10 @@ export interface NodeCoverage {
   readonly reason: CoverageReason;
   /** What failed ("" when `ok`). */
   readonly detail: string;
+  /** What happens to the pod there: `running`, `excluded`, `pending` or `notRunning`. */
+  readonly status: CoverageStatus;
+  /** The pods (`namespace/name`) preempted to place the pod, when it runs only that way. */
+  readonly preempts?: readonly string[];
 }
 
 /** Coverage of one DaemonSet over every node. */
@@ -105,8 +164,23 @@ export interface WorkloadCoverage {
   readonly desired: number;
   /** Number of nodes where the pod is wanted and can be placed. */
   readonly schedulable: number;
-  /** One entry per node, in node input order. */
+  /** One entry per node, in node input order (none when {@link WorkloadCoverage.status} is `invalid`). */
   readonly nodes: NodeCoverage[];
+  /** `analyzed`, or `invalid` when the API server would reject the DaemonSet (then no node has a verdict). */
+  readonly status: WorkloadStatus;
+  /** Why the API server would reject it (`rule-id: message`), when `invalid`. */
+  readonly findings?: string[];
+}
+
+/** Whether a DaemonSet was analysed. */
+export enum WorkloadStatus {
+  /** Valid for the API server: every node has a verdict. */
+  ANALYZED = 'analyzed',
+  /**
+   * The API server would reject the DaemonSet (an API-validity finding of the rule catalogue, or an extended resource
+   * requested without an equal integer limit): no pod would exist anywhere, so no node gets a verdict.
+   */
+  INVALID = 'invalid',
 }
 
 /** The result of {@link analyzeCoverage}. */

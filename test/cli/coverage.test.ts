@@ -36,8 +36,8 @@ describe('node-services coverage: text output', () => {
     const run = await coverage(['--nodes', NODES, '--pods', PODS, MANIFESTS]);
     // THEN it exits 0 and each DaemonSet has its header
     expect(run.code).toBe(0);
-    expect(run.out).toContain('DaemonSet logging/fluent-bit: desired 9, schedulable 8, nodes 9');
-    expect(run.out).toContain('DaemonSet monitoring/node-exporter: desired 9, schedulable 7, nodes 9');
+    expect(run.out).toContain('DaemonSet logging/fluent-bit: desired 9, schedulable 7, nodes 9');
+    expect(run.out).toContain('DaemonSet monitoring/node-exporter: desired 9, schedulable 9, nodes 9');
     expect(run.out).toContain('DaemonSet gpu-monitoring/dcgm-exporter: desired 1, schedulable 1, nodes 9');
     expect(run.out).toContain('DaemonSet security/runtime-audit: desired 5, schedulable 5, nodes 9');
     // AND the table lists only nodes that lack the pod, with status, reason and detail
@@ -52,10 +52,16 @@ describe('node-services coverage: text output', () => {
           .slice(0, 3),
       ),
     ).toEqual([
-      ['worker-b-1', 'pending', 'hostPort'],
-      ['worker-small', 'pending', 'resources'],
+      // system-node-critical: the priority-0 pods in the way are preempted (and listed)
+      ['worker-b-1', 'running', 'preemption'],
+      ['worker-small', 'running', 'preemption'],
     ]);
-    expect(lines[3]).toContain('memory: requested 180Mi, free 32Mi of 512Mi allocatable');
+    expect(lines[2]).toContain('after preempting monitoring/legacy-node-exporter-q8d4z');
+    expect(lines[3]).toContain('after preempting shop/cart-cache-0');
+    // AND fluent-bit (no priority) is Pending on worker-small and not started on the NotReady node
+    const fluent = run.out.split('\n\n').find((b) => b.startsWith('DaemonSet logging/fluent-bit'))!;
+    expect(fluent).toContain('worker-small     pending     resources  memory: requested 64Mi, free 32Mi of 512Mi allocatable');
+    expect(fluent).toMatch(/worker-notready +notRunning +notReady +node condition Ready is False/);
     // AND a summary line counts DaemonSets, nodes and skipped objects
     expect(run.out).toContain('5 DaemonSets over 9 nodes; 1 other object skipped.');
   });
@@ -73,8 +79,9 @@ describe('node-services coverage: text output', () => {
 
   test('a DaemonSet that runs everywhere says so instead of printing an empty table', async () => {
     const run = await coverage(['--nodes', NODES, MANIFESTS]);
-    const block = run.out.split('\n\n').find((b) => b.startsWith('DaemonSet logging/fluent-bit'))!;
-    expect(block).toBe('DaemonSet logging/fluent-bit: desired 9, schedulable 9, nodes 9\n  runs on every node');
+    // node-exporter is host-network: the NotReady node (pod network not ready) still starts it
+    const block = run.out.split('\n\n').find((b) => b.startsWith('DaemonSet monitoring/node-exporter'))!;
+    expect(block).toBe('DaemonSet monitoring/node-exporter: desired 9, schedulable 9, nodes 9\n  runs on every node');
   });
 
   test('colours only on a terminal', async () => {
@@ -88,7 +95,10 @@ describe('node-services coverage: text output', () => {
   test('warnings go to standard error, naming their object', async () => {
     const run = await coverage(['--nodes', NODES, MANIFESTS]);
     expect(run.err).toContain('warning: node worker-notready: taint node.kubernetes.io/not-ready:NoSchedule');
-    expect(run.err).toContain('warning: DaemonSet monitoring/node-exporter: spec.template.spec.priorityClassName');
+    // the preemption warning only where preemption changes an answer (here: with the pods)
+    expect(run.err).not.toContain('preempt');
+    const withPods = await coverage(['--nodes', NODES, '--pods', PODS, MANIFESTS]);
+    expect(withPods.err).toContain('warning: DaemonSet monitoring/node-exporter: placed only by preempting lower-priority pods on 2 nodes');
   });
 });
 
@@ -105,9 +115,29 @@ describe('node-services coverage: --output json', () => {
       expect(w.kind).toBe('DaemonSet');
       expect(w.nodes.map((n: any) => n.node)).toEqual(NODE_NAMES);
       for (const n of w.nodes) {
-        expect(Object.keys(n)).toEqual(['node', 'runs', 'reason', 'detail']);
-        expect(['ok', 'nodeSelector', 'nodeAffinity', 'taint', 'hostPort', 'resources']).toContain(n.reason);
+        expect(Object.keys(n)).toEqual(['node', 'runs', 'reason', 'detail', 'status', ...(n.preempts ? ['preempts'] : [])]);
+        expect([
+          'ok',
+          'nodeSelector',
+          'nodeAffinity',
+          'taint',
+          'hostPort',
+          'resources',
+          'diskPressure',
+          'unreachable',
+          'notReady',
+          'os',
+        ]).toContain(n.reason);
         expect(n.runs).toBe(n.reason === 'ok');
+        expect(n.status).toBe(
+          n.runs
+            ? 'running'
+            : ['nodeSelector', 'nodeAffinity', 'taint'].includes(n.reason)
+              ? 'excluded'
+              : ['hostPort', 'resources'].includes(n.reason)
+                ? 'pending'
+                : 'notRunning',
+        );
         expect(typeof n.detail).toBe('string');
       }
       expect(w.schedulable).toBe(w.nodes.filter((n: any) => n.runs).length);
@@ -118,12 +148,15 @@ describe('node-services coverage: --output json', () => {
     const report = JSON.parse((await coverage(['--nodes', NODES, '--pods', PODS, '--output', 'json', MANIFESTS])).out);
     const byName = (name: string) => report.workloads.find((w: any) => w.name === name);
     // node-exporter: wanted everywhere (it tolerates every NoSchedule taint; not-ready:NoExecute is automatic)
-    expect(byName('node-exporter')).toMatchObject({ namespace: 'monitoring', desired: 9, schedulable: 7 });
+    // node-exporter is system-node-critical: it preempts the priority-0 legacy exporter holding 9100 on worker-b-1
+    expect(byName('node-exporter')).toMatchObject({ namespace: 'monitoring', desired: 9, schedulable: 9 });
     expect(byName('node-exporter').nodes[1]).toEqual({
       node: 'worker-b-1',
-      runs: false,
-      reason: 'hostPort',
-      detail: 'TCP 0.0.0.0:9100 conflicts with 0.0.0.0:9100 of pod monitoring/legacy-node-exporter-q8d4z',
+      runs: true,
+      reason: 'ok',
+      detail: '',
+      status: 'running',
+      preempts: ['monitoring/legacy-node-exporter-q8d4z'],
     });
     // runtime-audit: no tolerations; the control plane's taint is named
     expect(byName('runtime-audit').nodes[5]).toEqual({
@@ -131,6 +164,7 @@ describe('node-services coverage: --output json', () => {
       runs: false,
       reason: 'taint',
       detail: 'node-role.kubernetes.io/control-plane:NoSchedule',
+      status: 'excluded',
     });
     // edge-agent: required affinity on the edge role label
     expect(
@@ -139,9 +173,11 @@ describe('node-services coverage: --output json', () => {
         .map((n: any) => n.node),
     ).toEqual(['edge-1']);
     // dcgm-exporter: the GPU node only
-    expect(byName('dcgm-exporter').nodes[3]).toEqual({ node: 'gpu-a-1', runs: true, reason: 'ok', detail: '' });
-    // desired counts Pending pods (fluent-bit on worker-small), schedulable does not
-    expect(byName('fluent-bit')).toMatchObject({ desired: 9, schedulable: 8 });
+    expect(byName('dcgm-exporter').nodes[3]).toEqual({ node: 'gpu-a-1', runs: true, reason: 'ok', detail: '', status: 'running' });
+    // desired counts Pending pods (fluent-bit on worker-small) and pods the kubelet does not start (the NotReady
+    // node), schedulable does not
+    expect(byName('fluent-bit')).toMatchObject({ desired: 9, schedulable: 7 });
+    expect(byName('fluent-bit').nodes[7]).toMatchObject({ node: 'worker-notready', runs: false, reason: 'notReady', status: 'notRunning' });
   });
 
   test('a namespace absent from the manifest reads as default', async () => {
@@ -248,5 +284,366 @@ describe('node-services coverage: exit codes and input', () => {
     const broken = await coverage(['--nodes', NODES, dir]);
     expect(broken.code).toBe(2);
     expect(broken.err).toMatch(/broken\.yaml:\d+:\d+: /);
+  });
+});
+
+describe('node-services coverage: fleet features', () => {
+  const nodeObject = (name: string, labels: Record<string, string> = {}, allocatable = { cpu: '1', memory: '1Gi', pods: '110' }) => ({
+    kind: 'Node',
+    metadata: { name, labels: { 'kubernetes.io/os': 'linux', ...labels } },
+    status: { allocatable, conditions: [{ type: 'Ready', status: 'True' }] },
+  });
+  const ds = (name: string, spec: any = {}, meta: any = {}) => ({
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name, namespace: 'ns', ...meta },
+    spec: {
+      selector: { matchLabels: { 'app.kubernetes.io/name': meta.app ?? name } },
+      template: {
+        metadata: { labels: { 'app.kubernetes.io/name': meta.app ?? name } },
+        spec: {
+          containers: [
+            {
+              name: 'c',
+              image: 'registry.example.com/c:1.0.0',
+              resources: { requests: { cpu: '100m', memory: '64Mi' }, limits: { memory: '64Mi' } },
+            },
+          ],
+          ...spec,
+        },
+      },
+    },
+  });
+  const tmp = (files: Record<string, unknown>): Record<string, string> => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'coverage-fleet-'));
+    const out: Record<string, string> = {};
+    for (const [name, content] of Object.entries(files)) {
+      out[name] = path.join(dir, name);
+      fs.writeFileSync(out[name], typeof content === 'string' ? content : JSON.stringify(content));
+    }
+    return out;
+  };
+  // meta.app is only a helper input, not part of the manifest
+  const clean = (o: any) => {
+    delete o.metadata.app;
+    return o;
+  };
+
+  test('a DaemonSet the API server rejects gets the invalid status and its finding, no verdicts; --fail-on-missing exits 1', async () => {
+    // GIVEN an extended resource requested without a limit (the API server rejects it) and a valid DaemonSet
+    const gpu = ds('gpu-agent');
+    gpu.spec.template.spec.containers[0].resources.requests['nvidia.com/gpu'] = '1';
+    const files = tmp({ 'nodes.json': { kind: 'List', items: [nodeObject('n1')] }, 'ds.json': { kind: 'List', items: [gpu, ds('ok')] } });
+    const run = await coverage(['--nodes', files['nodes.json'], '--output', 'json', files['ds.json']]);
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.out);
+    expect(report.workloads[0]).toEqual({
+      kind: 'DaemonSet',
+      namespace: 'ns',
+      name: 'gpu-agent',
+      desired: 0,
+      schedulable: 0,
+      nodes: [],
+      status: 'invalid',
+      findings: [
+        expect.stringMatching(
+          /^extended-resource-invalid: spec\.template\.spec\.containers\[0\]\.resources\.requests\.nvidia\.com\/gpu: an extended resource needs a limit/,
+        ),
+      ],
+    });
+    expect(Object.keys(report.workloads[1])).toEqual(['kind', 'namespace', 'name', 'desired', 'schedulable', 'nodes']);
+    expect(run.err).toMatch(/warning: DaemonSet ns\/gpu-agent: the API server rejects it/);
+    // AND in text, AND with --fail-on-missing
+    const text = await coverage(['--nodes', files['nodes.json'], files['ds.json']]);
+    expect(text.out).toContain('DaemonSet ns/gpu-agent: invalid, not analysed (the API server rejects it)');
+    expect((await coverage(['--nodes', files['nodes.json'], '--fail-on-missing', files['ds.json']])).code).toBe(1);
+  });
+
+  test('a lint API-validity finding (a selector that does not select the template) makes the DaemonSet invalid', async () => {
+    const broken = ds('broken');
+    broken.spec.selector.matchLabels['app.kubernetes.io/name'] = 'other';
+    const files = tmp({ 'nodes.json': [nodeObject('n1')], 'ds.json': broken });
+    const report = JSON.parse((await coverage(['--nodes', files['nodes.json'], '--output', 'json', files['ds.json']])).out);
+    expect(report.workloads[0]).toMatchObject({ status: 'invalid', findings: [expect.stringMatching(/^selector-template-mismatch: /)] });
+  });
+
+  test('--kubernetes-version 1.29 counts sidecars in the requests; 1.28 (the default) does not', async () => {
+    // GIVEN 150m free and a pod of 100m with a 100m sidecar
+    const sidecar = ds('agent', {
+      initContainers: [
+        { name: 'shipper', image: 'registry.example.com/s:1.0.0', restartPolicy: 'Always', resources: { requests: { cpu: '100m' } } },
+      ],
+    });
+    const files = tmp({ 'nodes.json': [nodeObject('n1', {}, { cpu: '150m', memory: '1Gi', pods: '110' })], 'ds.json': sidecar });
+    const reason = async (args: string[]) =>
+      JSON.parse((await coverage(['--nodes', files['nodes.json'], '--output', 'json', ...args, files['ds.json']])).out).workloads[0]
+        .nodes[0];
+    expect((await reason([])).reason).toBe('ok');
+    expect(await reason(['--kubernetes-version', '1.29'])).toMatchObject({
+      reason: 'resources',
+      status: 'pending',
+      detail: 'cpu: requested 200m, free 150m of 150m allocatable',
+    });
+    expect((await reason(['--kubernetes-version', 'v1.28.4'])).reason).toBe('ok');
+    const bad = await coverage(['--nodes', files['nodes.json'], '--kubernetes-version', '28', files['ds.json']]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--kubernetes-version "28" is not a Kubernetes version; write it as 1.28/);
+  });
+
+  test('the node tax per pool: a table in text, pools in JSON with --budget, and --fail-on-budget', async () => {
+    // GIVEN two pools of 1 CPU / 1Gi and three DaemonSets of 100m / 64Mi, one only on pool "gpu"
+    const nodes = [
+      nodeObject('a1', { pool: 'general' }),
+      nodeObject('a2', { pool: 'general' }),
+      nodeObject('g1', { pool: 'gpu', gpu: 'true' }),
+    ];
+    const files = tmp({
+      'nodes.json': { kind: 'List', items: nodes },
+      'ds.json': { kind: 'List', items: [ds('logs'), ds('metrics'), ds('dcgm', { nodeSelector: { gpu: 'true' } })] },
+    });
+    const text = await coverage(['--nodes', files['nodes.json'], '--pool-label', 'pool', files['ds.json']]);
+    expect(text.code).toBe(0);
+    const block = text.out.split('\n\n').find((b) => b.startsWith('Node tax per pool (pool)'))!;
+    const rows = block
+      .split('\n')
+      .slice(1)
+      .map((l) => l.trim().split(/\s{2,}/));
+    expect(rows).toEqual([
+      ['POOL', 'NODES', 'CPU', 'MEMORY', 'PODS', 'STATUS', 'LARGEST'],
+      ['general', '2', '200m of 1 (20%)', '128Mi of 1Gi (12.5%)', '2', 'fits', 'ns/logs 10%, ns/metrics 10%'],
+      ['gpu', '1', '300m of 1 (30%)', '192Mi of 1Gi (18.8%)', '3', 'fits', 'ns/dcgm 10%, ns/logs 10%, ns/metrics 10%'],
+    ]);
+    // WHEN a budget of 25 % CPU is set THEN the gpu pool is over it, in JSON, and --fail-on-budget exits 1
+    const json = await coverage([
+      '--nodes',
+      files['nodes.json'],
+      '--pool-label',
+      'pool',
+      '--budget',
+      'cpu=25%',
+      '--output',
+      'json',
+      '--fail-on-budget',
+      files['ds.json'],
+    ]);
+    expect(json.code).toBe(1);
+    const report = JSON.parse(json.out);
+    expect(Object.keys(report)).toEqual(['nodes', 'workloads', 'pools']);
+    expect(report.pools[1]).toMatchObject({
+      pool: 'gpu',
+      nodes: 1,
+      node: 'g1',
+      cpu: '300m',
+      memory: '192Mi',
+      cpuPercent: 30,
+      overAllocatable: [],
+      overBudget: ['cpu 300m is 30% of allocatable, over the budget of 25%'],
+    });
+    expect(report.pools[1].services.map((s: any) => s.name)).toEqual(['ns/dcgm', 'ns/logs', 'ns/metrics']);
+    expect(
+      (
+        await coverage([
+          '--nodes',
+          files['nodes.json'],
+          '--pool-label',
+          'pool',
+          '--budget',
+          'cpu=40%',
+          '--fail-on-budget',
+          files['ds.json'],
+        ])
+      ).code,
+    ).toBe(0);
+    const badBudget = await coverage(['--nodes', files['nodes.json'], '--budget', 'cpu=150%', files['ds.json']]);
+    expect(badBudget.code).toBe(2);
+    expect(badBudget.out).toBe('');
+    expect((await coverage(['--nodes', files['nodes.json'], '--budget', 'disk=8%', files['ds.json']])).err).toMatch(
+      /--budget "disk=8%": "disk=8%" is not cpu=<percent> or memory=<percent>/,
+    );
+  });
+
+  test('--output jsonl grows with the nodes that lack a wanted pod: excluded nodes are counted per reason', async () => {
+    const nodes = Array.from({ length: 50 }, (_, i) =>
+      nodeObject(`n${i}`, { pool: i < 45 ? 'general' : 'gpu' }, i === 0 ? { cpu: '50m', memory: '1Gi', pods: '110' } : undefined),
+    );
+    const files = tmp({
+      'nodes.json': nodes,
+      'ds.json': { kind: 'List', items: [ds('gpu-only', { nodeSelector: { pool: 'gpu' } }), ds('everywhere')] },
+    });
+    const run = await coverage(['--nodes', files['nodes.json'], '--output', 'jsonl', files['ds.json']]);
+    expect(run.code).toBe(0);
+    const records = run.out
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(records.filter((r) => r.type !== 'pool')).toEqual([
+      { type: 'summary', nodes: 50, workloads: 2 },
+      {
+        type: 'workload',
+        kind: 'DaemonSet',
+        namespace: 'ns',
+        name: 'gpu-only',
+        status: 'analyzed',
+        desired: 5,
+        schedulable: 5,
+        running: 5,
+        excluded: 45,
+        pending: 0,
+        notRunning: 0,
+      },
+      {
+        type: 'excluded',
+        namespace: 'ns',
+        name: 'gpu-only',
+        reason: 'nodeSelector',
+        detail: 'needs label pool="gpu"; node has pool="general"',
+        nodes: 45,
+      },
+      {
+        type: 'workload',
+        kind: 'DaemonSet',
+        namespace: 'ns',
+        name: 'everywhere',
+        status: 'analyzed',
+        desired: 50,
+        schedulable: 49,
+        running: 49,
+        excluded: 0,
+        pending: 1,
+        notRunning: 0,
+      },
+      {
+        type: 'node',
+        namespace: 'ns',
+        name: 'everywhere',
+        node: 'n0',
+        status: 'pending',
+        reason: 'resources',
+        detail: 'cpu: requested 100m, free 50m of 50m allocatable',
+      },
+    ]);
+  });
+
+  test('text folds large groups of alike excluded nodes into one row; pending nodes are always listed', async () => {
+    const nodes = Array.from({ length: 50 }, (_, i) =>
+      nodeObject(`n${i}`, { pool: i < 45 ? 'general' : 'gpu' }, i === 46 ? { cpu: '50m', memory: '1Gi', pods: '110' } : undefined),
+    );
+    const files = tmp({ 'nodes.json': nodes, 'ds.json': ds('gpu-only', { nodeSelector: { pool: 'gpu' } }) });
+    const block = (await coverage(['--nodes', files['nodes.json'], files['ds.json']])).out.split('\n\n')[0];
+    expect(
+      block
+        .split('\n')
+        .slice(1)
+        .map((l) => l.trim().split(/\s{2,}/)),
+    ).toEqual([
+      ['NODE', 'STATUS', 'REASON', 'DETAIL'],
+      ['n0 (+44 more)', 'excluded', 'nodeSelector', 'needs label pool="gpu"; node has pool="general"'],
+      ['n46', 'pending', 'resources', 'cpu: requested 100m, free 50m of 50m allocatable'],
+    ]);
+  });
+
+  test('a canary pair is summarized: combined counts, and only the nodes neither runs on', async () => {
+    const canaryLabel = 'node-services.example.com/canary';
+    const stable = ds(
+      'agent',
+      {
+        affinity: {
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              nodeSelectorTerms: [{ matchExpressions: [{ key: canaryLabel, operator: 'NotIn', values: ['true'] }] }],
+            },
+          },
+        },
+      },
+      { app: 'agent' },
+    );
+    const canary = ds(
+      'agent-canary',
+      {
+        affinity: {
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              nodeSelectorTerms: [{ matchExpressions: [{ key: canaryLabel, operator: 'In', values: ['true'] }] }],
+            },
+          },
+        },
+      },
+      { app: 'agent-canary', annotations: { 'node-services.cdk8s.io/canary-of': 'agent' } },
+    );
+    const nodes = [
+      nodeObject('a'),
+      nodeObject('b', { [canaryLabel]: 'true' }),
+      nodeObject('c', {}, { cpu: '50m', memory: '1Gi', pods: '110' }),
+    ];
+    const files = tmp({ 'nodes.json': nodes, 'ds.json': [clean(stable), clean(canary)] });
+    const run = await coverage(['--nodes', files['nodes.json'], files['ds.json']]);
+    const block = run.out.split('\n\n')[0];
+    expect(block.split('\n')[0]).toBe(
+      'DaemonSet ns/agent + ns/agent-canary (canary pair): desired 3, schedulable 2, nodes 3 (runs: agent 1, agent-canary 1)',
+    );
+    // only node c (Pending for the stable half) is listed, not the 2 complementary affinity rows
+    expect(
+      block
+        .split('\n')
+        .slice(1)
+        .map((l) =>
+          l
+            .trim()
+            .split(/\s{2,}/)
+            .slice(0, 4),
+        ),
+    ).toEqual([
+      ['DAEMONSET', 'NODE', 'STATUS', 'REASON'],
+      ['agent', 'c', 'pending', 'resources'],
+    ]);
+  });
+
+  test('selectors are shown as written: values [""] reads In [""], not In []', async () => {
+    const files = tmp({
+      'nodes.json': [nodeObject('n1', { role: 'db' })],
+      'ds.json': ds('agent', {
+        affinity: {
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              nodeSelectorTerms: [{ matchExpressions: [{ key: 'role', operator: 'In', values: [''] }] }],
+            },
+          },
+        },
+      }),
+    });
+    const report = JSON.parse((await coverage(['--nodes', files['nodes.json'], '--output', 'json', files['ds.json']])).out);
+    expect(report.workloads[0].nodes[0].detail).toBe('term 0: role In [""] fails (node has role="db")');
+  });
+
+  test('a 5,000-node kubectl-style file is streamed and gives the same report as the library on the parsed list', async () => {
+    const nodes = Array.from({ length: 5000 }, (_, i) =>
+      nodeObject(
+        `ip-10-0-${i >> 8}-${i & 255}.internal`,
+        { pool: ['general', 'gpu', 'edge'][i % 3] },
+        { cpu: i % 7 === 0 ? '150m' : '4', memory: '16Gi', pods: '110' },
+      ),
+    );
+    const manifests = [ds('logs'), ds('gpu', { nodeSelector: { pool: 'gpu' } }), ds('big', {}, {})];
+    manifests[2].spec.template.spec.containers[0].resources.requests.cpu = '200m';
+    const files = tmp({
+      'nodes.json': JSON.stringify({ apiVersion: 'v1', items: nodes, kind: 'List', metadata: { resourceVersion: '' } }, null, 4),
+      'ds.json': { kind: 'List', items: manifests },
+    });
+    const run = await coverage(['--nodes', files['nodes.json'], '--output', 'json', files['ds.json']]);
+    expect(run.code).toBe(0);
+    const { analyzeCoverage } = await import('../../src/coverage');
+    const expected = analyzeCoverage(manifests, nodes);
+    expect(JSON.parse(run.out)).toEqual({
+      nodes: expected.nodes,
+      workloads: expected.workloads.map((w) => ({
+        kind: w.kind,
+        namespace: w.namespace,
+        name: w.name,
+        desired: w.desired,
+        schedulable: w.schedulable,
+        nodes: w.nodes,
+      })),
+    });
+    expect(JSON.parse(run.out).workloads[2]).toMatchObject({ desired: 5000, schedulable: 5000 - Math.ceil(5000 / 7) });
   });
 });

@@ -42,24 +42,38 @@ describe('analyzeCoverage on the fixture cluster (test/fixtures/nodes.json + cov
     for (const w of report.workloads) expect(w.nodes.map((n) => n.node)).toEqual(names);
   });
 
-  test('fluent-bit tolerates everything and is Pending only where memory is short (64Mi wanted, 32Mi free)', () => {
+  test('fluent-bit tolerates everything: Pending where memory is short (64Mi wanted, 32Mi free), not started on the NotReady node', () => {
     // worker-small: 512Mi allocatable − kube-proxy 64Mi (from its limit) − cart-cache 416Mi = 32Mi; the
-    // Succeeded migration job and the unbound checkout pod do not count
-    expect(workload(report, 'fluent-bit')).toMatchObject({ desired: 9, schedulable: 8 });
-    expect(notRunning(report, 'fluent-bit')).toEqual([['worker-small', 'resources']]);
+    // Succeeded migration job and the unbound checkout pod do not count. fluent-bit has no priority class, so it
+    // preempts nothing. worker-notready is Ready=False: the pod is bound (every taint tolerated) but not started.
+    expect(workload(report, 'fluent-bit')).toMatchObject({ desired: 9, schedulable: 7 });
+    expect(notRunning(report, 'fluent-bit')).toEqual([
+      ['worker-notready', 'notReady'],
+      ['worker-small', 'resources'],
+    ]);
+    expect(row(report, 'fluent-bit', 'worker-notready').status).toBe('notRunning');
+    expect(row(report, 'fluent-bit', 'worker-small').status).toBe('pending');
     expect(row(report, 'fluent-bit', 'worker-small').detail).toBe('memory: requested 64Mi, free 32Mi of 512Mi allocatable');
   });
 
-  test('node-exporter: its own pod does not block worker-a-1, the legacy exporter holds 9100 on worker-b-1', () => {
-    expect(workload(report, 'node-exporter')).toMatchObject({ desired: 9, schedulable: 7 });
-    expect(notRunning(report, 'node-exporter')).toEqual([
-      ['worker-b-1', 'hostPort'],
-      ['worker-small', 'resources'],
-    ]);
-    expect(row(report, 'node-exporter', 'worker-a-1')).toEqual({ node: 'worker-a-1', runs: true, reason: 'ok', detail: '' });
-    expect(row(report, 'node-exporter', 'worker-b-1').detail).toContain('pod monitoring/legacy-node-exporter-q8d4z');
-    // its memory request comes from the 180Mi limit
-    expect(row(report, 'node-exporter', 'worker-small').detail).toBe('memory: requested 180Mi, free 32Mi of 512Mi allocatable');
+  test('node-exporter (system-node-critical): its own pod does not block worker-a-1; it preempts the priority-0 pods in its way', () => {
+    expect(workload(report, 'node-exporter')).toMatchObject({ desired: 9, schedulable: 9 });
+    expect(notRunning(report, 'node-exporter')).toEqual([]);
+    expect(row(report, 'node-exporter', 'worker-a-1')).toEqual({ node: 'worker-a-1', runs: true, reason: 'ok', detail: '', status: 'running' });
+    // worker-b-1: the legacy exporter (no priority class: 0) holds 9100 and is preempted
+    expect(row(report, 'node-exporter', 'worker-b-1')).toEqual({
+      node: 'worker-b-1',
+      runs: true,
+      reason: 'ok',
+      detail: '',
+      status: 'running',
+      preempts: ['monitoring/legacy-node-exporter-q8d4z'],
+    });
+    // worker-small: 180Mi (from its limit) needed, 32Mi free; kube-proxy has the same priority and stays, cart-cache
+    // (416Mi, priority 0) is enough to free
+    expect(row(report, 'node-exporter', 'worker-small').preempts).toEqual(['shop/cart-cache-0']);
+    // worker-notready is Ready=False because the pod network is not ready: a host-network pod still starts
+    expect(row(report, 'node-exporter', 'worker-notready').runs).toBe(true);
   });
 
   test('dcgm-exporter selects the GPU node only, and tolerates its taint', () => {
@@ -70,6 +84,7 @@ describe('analyzeCoverage on the fixture cluster (test/fixtures/nodes.json + cov
       runs: false,
       reason: CoverageReason.NODE_SELECTOR,
       detail: 'needs label nvidia.com/gpu.present="true"; node has no label nvidia.com/gpu.present',
+      status: 'excluded',
     });
   });
 
@@ -92,16 +107,22 @@ describe('analyzeCoverage on the fixture cluster (test/fixtures/nodes.json + cov
     expect(row(report, 'runtime-audit', 'worker-small').runs).toBe(true);
   });
 
-  test('without the pods, nothing is used up: every desired pod runs', () => {
+  test('without the pods, nothing is used up: every desired pod is placed (it runs unless the node is not ready)', () => {
     const empty = analyzeCoverage(MANIFESTS, NODES);
-    for (const w of empty.workloads) expect(w.schedulable).toBe(w.desired);
+    for (const w of empty.workloads) {
+      const notReady = w.nodes.filter((n) => n.reason === CoverageReason.NOT_READY).length;
+      expect(w.schedulable + notReady).toBe(w.desired);
+    }
   });
 
-  test('warnings name the NotReady node and the DaemonSet with a priority class', () => {
+  test('warnings name the NotReady node, and the preemption where it changes an answer', () => {
     expect(report.warnings).toEqual([
       expect.stringMatching(/^node worker-notready: taint node.kubernetes.io\/not-ready:NoSchedule: daemon pods tolerate only the NoExecute variant/),
-      expect.stringMatching(/^DaemonSet monitoring\/node-exporter: spec.template.spec.priorityClassName is system-node-critical/),
+      'DaemonSet monitoring/node-exporter: placed only by preempting lower-priority pods on 2 nodes (node worker-b-1: ' +
+        'monitoring/legacy-node-exporter-q8d4z and 1 more node); PodDisruptionBudgets do not stop this preemption',
     ]);
+    // without the pods nothing is preempted, and no preemption warning is printed
+    expect(analyzeCoverage(MANIFESTS, NODES).warnings.filter((w) => w.includes('preempt'))).toEqual([]);
   });
 });
 
@@ -241,9 +262,13 @@ describe('analyzeCoverage equals the one-pair evaluation (property)', () => {
         const report = analyzeCoverage(workloads, nodes, pods);
         const compiledNodes = nodes.map((n) => compileNode(n, pods));
         report.workloads.forEach((w, wi) => {
+          // a DaemonSet the API server rejects (e.g. empty nodeSelectorTerms) has no verdicts
+          if (w.status === 'invalid') return void expect(w.nodes).toEqual([]);
           const cw = compileWorkload(workloads[wi]);
           const verdicts = compiledNodes.map((n) => evaluate(cw, n));
-          expect(w.nodes).toEqual(verdicts.map((v, ni) => ({ node: `n${ni}`, runs: v.runs, reason: v.reason, detail: v.detail })));
+          expect(w.nodes).toEqual(
+            verdicts.map((v, ni) => ({ node: `n${ni}`, runs: v.runs, reason: v.reason, detail: v.detail, status: v.status, ...(v.preempts ? { preempts: v.preempts } : {}) })),
+          );
           expect(w.desired).toBe(verdicts.filter((v) => v.desired).length);
           expect(w.schedulable).toBe(verdicts.filter((v) => v.runs).length);
         });
@@ -277,8 +302,9 @@ describe('analyzeCoverage on malformed objects', () => {
         const report = analyzeCoverage(workloads, nodes, pods);
         for (const w of workloads) for (const n of nodes) checkPodOnNode(w, n, pods);
         checkCanarySplit(workloads[0] ?? {}, workloads.slice(1), nodes);
-        // THEN there is a row per node for every DaemonSet
-        for (const w of report.workloads) expect(w.nodes).toHaveLength(nodes.length);
+        // THEN there is a row per node for every DaemonSet the API server accepts, and none for the others
+        for (const w of report.workloads) expect(w.nodes).toHaveLength(w.status === 'invalid' ? 0 : nodes.length);
+        for (const w of report.workloads) expect(w.status === 'invalid').toBe((w.findings ?? []).length > 0);
       }),
       { numRuns: 1000, seed: 7 },
     );

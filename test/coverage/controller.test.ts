@@ -28,10 +28,10 @@ describe('§1 the pipeline: the controller decides "desired", the scheduler deci
     expect(verdict.reason).toBe(CoverageReason.HOST_PORT);
   });
 
-  test('§1.1 node conditions are not inputs: a Ready=False node without taints gets the pod', () => {
+  test('§1.1 node conditions are not controller inputs: a Ready=False node without taints gets the pod (the kubelet does not start it)', () => {
     const notReady = node('n1', { conditions: [{ type: 'Ready', status: 'False' }, { type: 'NetworkUnavailable', status: 'True' }] });
     const verdict = checkPodOnNode(template(), notReady);
-    expect(verdict).toMatchObject({ desired: true, runs: true, reason: CoverageReason.OK });
+    expect(verdict).toMatchObject({ desired: true, shouldContinueRunning: true, runs: false, reason: CoverageReason.NOT_READY, status: 'notRunning' });
   });
 
   test('§1.1 spec.unschedulable is not an input: a cordoned node (unschedulable + its taint) runs daemon pods', () => {

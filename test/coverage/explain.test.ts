@@ -41,8 +41,10 @@ describe('§9.2 evaluation order and everything that failed', () => {
   });
 
   test('§9.2 the analysis reports the same first failure as the full evaluation', () => {
-    const report = analyzeCoverage([{ ...daemonSet('greedy'), spec: { ...daemonSet('greedy').spec, template: greedy } }], [n], [holder]);
-    expect(report.workloads[0].nodes[0]).toEqual({ node: 'n1', runs: false, reason: CoverageReason.NODE_SELECTOR, detail: 'needs label pool="gpu"; node has pool="general"' });
+    // (the template's labels must match the selector, or the API server rejects the DaemonSet)
+    const ds = daemonSet('greedy');
+    const report = analyzeCoverage([{ ...ds, spec: { ...ds.spec, template: { ...greedy, metadata: ds.spec.template.metadata } } }], [n], [holder]);
+    expect(report.workloads[0].nodes[0]).toEqual({ node: 'n1', runs: false, reason: CoverageReason.NODE_SELECTOR, detail: 'needs label pool="gpu"; node has pool="general"', status: 'excluded' });
   });
 });
 
@@ -98,17 +100,32 @@ describe('§9.5 warnings the analysis emits', () => {
     expect(report.warnings).toEqual([expect.stringMatching(/^4 nodes \(a, b, c, …\): taint node.kubernetes.io\/not-ready:NoSchedule: /)]);
   });
 
-  test('§9.5 priorityClassName present (preemption may override resource exclusions)', () => {
-    expect(warningsOf({ priorityClassName: 'system-node-critical' })).toMatch(/preempt/);
+  test('§9.5 priorityClassName present: warned only where preemption changes an answer, or could and the class is unknown', () => {
+    // GIVEN a full node with one priority-0 pod
+    const full = node('n1', { allocatable: { cpu: '100m', memory: '1Gi', pods: '10' } });
+    const squatter = pod('squatter', 'n1', { containers: [container('s', { requests: { cpu: '100m' } })] });
+    const agent = (priorityClassName: string) =>
+      daemonSet('agent', { priorityClassName, containers: [container('agent', { requests: { cpu: '50m' } })] });
+    // WHEN nothing is blocked, a priority class is no warning
+    expect(analyzeCoverage([agent('system-node-critical')], [node('n2')]).warnings).toEqual([]);
+    // WHEN the class is known and preemption places the pod, the warning names the node and the victim
+    expect(analyzeCoverage([agent('system-node-critical')], [full], [squatter]).warnings).toEqual([
+      'DaemonSet node-services/agent: placed only by preempting lower-priority pods on 1 node (node n1: default/squatter); ' +
+        'PodDisruptionBudgets do not stop this preemption',
+    ]);
+    // WHEN the class is unknown and a pod blocks the node, the warning says preemption was not evaluated
+    expect(analyzeCoverage([agent('node-agents')], [full], [squatter]).warnings.join('\n')).toMatch(
+      /priorityClassName "node-agents" is not a given PriorityClass, so whether the scheduler would preempt pods to place it is not evaluated/,
+    );
   });
 
   test('§9.5 the analysis collects node and workload warnings, naming their object', () => {
     const report = analyzeCoverage(
-      [daemonSet('agent', { priorityClassName: 'system-node-critical' })],
+      [daemonSet('agent', { tolerations: [{ key: 'x', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 60 }] })],
       [node('n1', { taints: [{ key: 'node-role.kubernetes.io/master', effect: 'NoSchedule' }] })],
     );
     expect(report.warnings).toHaveLength(2);
     expect(report.warnings[0]).toMatch(/^node n1: legacy taint/);
-    expect(report.warnings[1]).toMatch(/^DaemonSet node-services\/agent: spec\.template\.spec\.priorityClassName/);
+    expect(report.warnings[1]).toMatch(/^DaemonSet node-services\/agent: spec\.template\.spec\.tolerations: x:NoExecute has tolerationSeconds 60/);
   });
 });
