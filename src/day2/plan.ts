@@ -607,8 +607,33 @@ export function planRollouts(newObjects: readonly InputObject[], options: PlanOp
     plans.push(planOne(current.object, oldDs, options, nodesByName, podsByNode));
   }
   return {
-    daemonSets: plans,
+    daemonSets: plans.map(inOrder),
     assumptions: { pullSeconds: options.pullSeconds ?? DEFAULT_PULL_SECONDS, readySeconds: options.readySeconds ?? DEFAULT_READY_SECONDS },
+  };
+}
+
+/** The plan with its fields in the documented order (the JSON output's key order). */
+function inOrder(p: RolloutPlan): RolloutPlan {
+  return {
+    namespace: p.namespace,
+    name: p.name,
+    changes: p.changes,
+    because: p.because,
+    strategy: p.strategy,
+    desired: p.desired,
+    maxUnavailable: p.maxUnavailable,
+    maxSurge: p.maxSurge,
+    minReadySeconds: p.minReadySeconds,
+    toUpdate: p.toUpdate,
+    unavailableAtStart: p.unavailableAtStart,
+    outcome: p.outcome,
+    waves: p.waves,
+    estimatedSeconds: p.estimatedSeconds,
+    blockedBy: p.blockedBy,
+    neverUpdated: p.neverUpdated,
+    unfit: p.unfit,
+    ...(p.canary !== undefined ? { canary: p.canary } : {}),
+    notes: p.notes,
   };
 }
 
