@@ -102,6 +102,15 @@ function code(text: string, inTable = false): string {
   return `${fence}${fence.length > 1 ? ' ' : ''}${clean}${fence.length > 1 ? ' ' : ''}${fence}`;
 }
 
+/** A Markdown table with padded columns (the layout prettier gives tables); `right` marks right-aligned columns. */
+function mdTable(header: readonly string[], right: readonly boolean[], rows: readonly string[][]): string[] {
+  const widths = header.map((h, c) => Math.max(3, h.length, ...rows.map((r) => r[c].length)));
+  const line = (cells: readonly string[]) =>
+    `| ${cells.map((cell, c) => (right[c] ? cell.padStart(widths[c]) : cell.padEnd(widths[c]))).join(' | ')} |`;
+  const rule = `| ${widths.map((w, c) => (right[c] ? `${'-'.repeat(w - 1)}:` : '-'.repeat(w))).join(' | ')} |`;
+  return [line(header), rule, ...rows.map(line)];
+}
+
 /** The Markdown report of `node-services diff`, made to be posted as a pull-request comment. */
 export function formatDiffMarkdown(report: DiffReport): string {
   const out: string[] = ['## node-services diff', ''];
@@ -123,20 +132,18 @@ export function formatDiffMarkdown(report: DiffReport): string {
     return `${out.join('\n')}\n`;
   }
   const hasNodes = report.daemonSets.some((d) => d.nodes !== undefined);
-  out.push(hasNodes ? '| DaemonSet | Change | Restarts | Starts | Stops | Widening |' : '| DaemonSet | Change | Widening |');
-  out.push(hasNodes ? '| --- | --- | ---: | ---: | ---: | --- |' : '| --- | --- | --- |');
-  for (const d of report.daemonSets) {
+  const rows = report.daemonSets.map((d) => {
     const change = `${md(changeWords(d))}${d.selectorChanged ? ' — **selector changed**' : ''}`;
     const wideningCell = d.widenings.length === 0 ? '—' : [...new Set(d.widenings.map((w) => w.category))].join(', ');
-    if (hasNodes) {
-      const n = (pools: PoolNodes[] | undefined) => String(count(pools ?? []));
-      out.push(
-        `| ${code(`${d.namespace}/${d.name}`, true)} | ${change} | ${n(d.nodes?.restart)} | ${n(d.nodes?.start)} | ${n(d.nodes?.stop)} | ${wideningCell} |`,
-      );
-    } else {
-      out.push(`| ${code(`${d.namespace}/${d.name}`, true)} | ${change} | ${wideningCell} |`);
-    }
-  }
+    const n = (pools: PoolNodes[] | undefined) => String(count(pools ?? []));
+    const name = code(`${d.namespace}/${d.name}`, true);
+    return hasNodes ? [name, change, n(d.nodes?.restart), n(d.nodes?.start), n(d.nodes?.stop), wideningCell] : [name, change, wideningCell];
+  });
+  out.push(
+    ...(hasNodes
+      ? mdTable(['DaemonSet', 'Change', 'Restarts', 'Starts', 'Stops', 'Widening'], [false, false, true, true, true, false], rows)
+      : mdTable(['DaemonSet', 'Change', 'Widening'], [false, false, false], rows)),
+  );
   out.push('', md(summaryLine(report)), '');
   for (const d of report.daemonSets) {
     out.push(`### ${code(`${d.namespace}/${d.name}`)}: ${md(changeWords(d))}`, '');
@@ -151,10 +158,11 @@ export function formatDiffMarkdown(report: DiffReport): string {
       }
     }
     if (d.changes.length > 0) {
-      out.push('', '<details><summary>Changed fields</summary>', '', '| Field | Old | New |', '| --- | --- | --- |');
-      for (const c of d.changes.slice(0, MAX_CHANGES))
-        out.push(`| ${code(c.path, true)} | ${code(shortJson(c.old), true)} | ${code(shortJson(c.new), true)} |`);
-      if (d.changes.length > MAX_CHANGES) out.push(`| … ${d.changes.length - MAX_CHANGES} more | | |`);
+      const fields = d.changes
+        .slice(0, MAX_CHANGES)
+        .map((c) => [code(c.path, true), code(shortJson(c.old), true), code(shortJson(c.new), true)]);
+      if (d.changes.length > MAX_CHANGES) fields.push([`… ${d.changes.length - MAX_CHANGES} more`, '', '']);
+      out.push('', '<details><summary>Changed fields</summary>', '', ...mdTable(['Field', 'Old', 'New'], [false, false, false], fields));
       out.push('', '</details>');
     }
     out.push('');
