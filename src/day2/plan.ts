@@ -477,10 +477,23 @@ function createNew(s: NodeState): void {
   s.terminating = false;
 }
 
-function blockers(states: readonly NodeState[], counts: (s: NodeState) => boolean): BlockingNode[] {
-  return states
-    .filter(counts)
+/**
+ * The end of a simulation, when a sync changed nothing: complete when no desired node keeps an old pod, else a
+ * deadlock held by the nodes `holds` picks.
+ */
+function finish(waves: Wave[], states: readonly NodeState[], holds: (s: NodeState) => boolean): Simulation {
+  const remaining = states.filter((s) => s.desired && s.hasOld);
+  if (remaining.length === 0) return { waves, blockedBy: [], neverUpdated: [] };
+  const blockedBy = states
+    .filter(holds)
     .map((s) => ({ node: s.name, reason: s.stuck || (s.terminating ? 'its only pod is terminating' : 'its new pod is not available') }));
+  return { waves, blockedBy, neverUpdated: remaining.map((s) => s.name) };
+}
+
+/** Records a wave of the desired nodes among `touched`, in node order. */
+function addWave(waves: Wave[], states: readonly NodeState[], touched: readonly NodeState[]): void {
+  const names = new Set(touched.filter((s) => s.desired).map((s) => s.name));
+  if (names.size > 0) waves.push({ wave: waves.length + 1, nodes: states.filter((s) => names.has(s.name)).map((s) => s.name) });
 }
 
 /**
@@ -512,23 +525,14 @@ function simulateUnavailable(states: NodeState[], maxUnavailable: number): Simul
     }
     const room = Math.min(Math.max(maxUnavailable - numUnavailable, 0), candidates.length);
     const deleted = [...replace, ...candidates.slice(0, room)];
-    if (deleted.length === 0 && create.length === 0) {
-      const remaining = states.filter((s) => s.desired && s.hasOld);
-      if (remaining.length === 0) return { waves, blockedBy: [], neverUpdated: [] };
-      return {
-        waves,
-        blockedBy: blockers(states, (s) => s.terminating || (s.hasNew && !s.newAvailable)),
-        neverUpdated: remaining.map((s) => s.name),
-      };
-    }
+    if (deleted.length === 0 && create.length === 0) return finish(waves, states, (s) => s.terminating || (s.hasNew && !s.newAvailable));
     for (const s of deleted) {
       s.hasOld = false;
       if (s.desired) createNew(s);
       else s.terminating = true;
     }
     for (const s of create) createNew(s);
-    const names = new Set([...deleted, ...create].filter((s) => s.desired).map((s) => s.name));
-    if (names.size > 0) waves.push({ wave: waves.length + 1, nodes: states.filter((s) => names.has(s.name)).map((s) => s.name) });
+    addWave(waves, states, [...deleted, ...create]);
   }
 }
 
@@ -559,22 +563,13 @@ function simulateSurge(states: NodeState[], maxSurge: number): Simulation {
       }
     }
     const room = Math.min(Math.max(maxSurge - numSurge, 0), candidates.length);
-    const fresh = create;
     const surged = [...allowed, ...candidates.slice(0, room)];
-    if (surged.length === 0 && fresh.length === 0) {
-      const remaining = states.filter((s) => s.hasOld);
-      if (remaining.length === 0) return { waves, blockedBy: [], neverUpdated: [] };
-      return {
-        waves,
-        blockedBy: blockers(states, (s) => s.hasOld && s.hasNew && !s.newAvailable),
-        neverUpdated: remaining.map((s) => s.name),
-      };
-    }
-    for (const s of [...surged, ...fresh]) createNew(s);
+    if (surged.length === 0 && create.length === 0)
+      return finish(waves, states, (s) => s.desired && s.hasOld && s.hasNew && !s.newAvailable);
+    for (const s of [...surged, ...create]) createNew(s);
     // The old pod goes as soon as its node's new pod is available (the next sync).
     for (const s of surged) if (s.newAvailable) s.hasOld = false;
-    const names = new Set([...surged, ...fresh].map((s) => s.name));
-    waves.push({ wave: waves.length + 1, nodes: states.filter((s) => names.has(s.name)).map((s) => s.name) });
+    addWave(waves, states, [...surged, ...create]);
   }
 }
 

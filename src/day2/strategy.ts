@@ -61,6 +61,9 @@ export function resolveStrategy(ds: any, desired: number): ResolvedStrategy {
     if (problem !== undefined) errors.push(`spec.updateStrategy.rollingUpdate.${field} ${JSON.stringify(value)} ${problem}`);
   }
   const minReady = ds?.spec?.minReadySeconds;
+  if (minReady !== undefined && minReady !== null && !(typeof minReady === 'number' && Number.isInteger(minReady) && minReady >= 0)) {
+    errors.push(`spec.minReadySeconds ${JSON.stringify(minReady)} must be a non-negative integer`);
+  }
   const minReadySeconds = typeof minReady === 'number' && Number.isInteger(minReady) && minReady > 0 ? minReady : 0;
   if (errors.length > 0) {
     return { type, maxUnavailableValue, maxSurgeValue, maxUnavailable: 0, maxSurge: 0, minReadySeconds, errors, notes };

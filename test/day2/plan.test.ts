@@ -201,6 +201,18 @@ describe('plan: surge', () => {
   });
 });
 
+describe('plan: surge and unreachable nodes', () => {
+  test('GIVEN surge and an unreachable node the DaemonSet no longer covers THEN its terminating pod does not count (surge counts only new pods)', () => {
+    const ds = daemonSet({ image: 'registry.example.com/agent:1.1.0', strategy: rolling(0, 1) });
+    const gone = node('gone', { ready: 'Unknown', taints: [{ key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule' }] });
+    const cluster = [gone, ...nodes(2)];
+    const pods = cluster.map((n) => podOf(ds, n.metadata.name, { image: 'registry.example.com/agent:1.0.0' }));
+    const p = plan(ds, { nodes: cluster, pods });
+    expect(p.outcome).toBe('complete');
+    expect(p.waves.map((w) => w.nodes)).toEqual([['node-1'], ['node-2']]);
+  });
+});
+
 describe('plan: strategies, canaries and what changes', () => {
   test('GIVEN OnDelete THEN the rollout is manual', () => {
     const ds = daemonSet({ image: 'registry.example.com/agent:1.1.0', strategy: { type: 'OnDelete' } });

@@ -63,7 +63,10 @@ describe('resolveStrategy', () => {
     ]);
   });
 
-  test('GIVEN minReadySeconds THEN it is carried', () => {
+  test('GIVEN minReadySeconds THEN it is carried; a value the API server rejects is an error', () => {
     expect(resolveStrategy(daemonSet({ minReadySeconds: 15 }), 1).minReadySeconds).toBe(15);
+    const bad = daemonSet();
+    bad.spec.minReadySeconds = '10';
+    expect(resolveStrategy(bad, 1).errors).toEqual(['spec.minReadySeconds "10" must be a non-negative integer']);
   });
 });
