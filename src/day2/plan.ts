@@ -365,7 +365,9 @@ function planOne(
     let newNotReady = false;
     if (own !== undefined) {
       const live = (ownByNode.get(row.node) ?? []).filter((p) => p?.metadata?.deletionTimestamp == null);
-      terminating = live.length === 0 && (ownByNode.get(row.node) ?? []).length > 0;
+      // Only terminating pods: the controller creates the new pod once they are gone, which never happens on a node
+      // whose kubelet does not answer (a Ready node's pods are gone in moments).
+      terminating = live.length === 0 && (ownByNode.get(row.node) ?? []).length > 0 && !ready;
       const fresh = live.find((p) => templateChanged !== false && podMatchesTemplate(p, newTemplate));
       const stale = live.find((p) => p !== fresh);
       if (templateChanged === false) {
@@ -596,7 +598,11 @@ export function planRollouts(newObjects: readonly InputObject[], options: PlanOp
   for (const [key, current] of daemonSetsByKey(newObjects)) {
     const oldDs = olds?.get(key)?.object;
     if (olds !== undefined && oldDs === undefined) {
-      plans.push(addedPlan(current.object, options));
+      plans.push(addedPlan(current.object, options, `${keyOf(current.object)} is not in --old`));
+      continue;
+    }
+    if (olds === undefined && options.pods !== undefined && ownPods(current.object, options.pods).length === 0) {
+      plans.push(addedPlan(current.object, options, `no pod of ${keyOf(current.object)} is in --pods`));
       continue;
     }
     plans.push(planOne(current.object, oldDs, options, nodesByName, podsByNode));
@@ -633,7 +639,7 @@ function inOrder(p: RolloutPlan): RolloutPlan {
 }
 
 /** A DaemonSet that is new: the manage loop creates its pods on every desired node at once (no update budget applies). */
-function addedPlan(ds: any, options: PlanOptions): RolloutPlan {
+function addedPlan(ds: any, options: PlanOptions, why: string): RolloutPlan {
   const rows = analyzeCoverage([ds], options.nodes, options.pods).workloads[0]?.nodes ?? [];
   const desiredRows = rows.filter(isDesired);
   const strategy = resolveStrategy(ds, desiredRows.length);
@@ -646,7 +652,7 @@ function addedPlan(ds: any, options: PlanOptions): RolloutPlan {
     namespace: namespaceOf(ds),
     name: nameOf(ds),
     changes: true,
-    because: `${keyOf(ds)} is not in --old: the controller creates its pods on all ${desiredRows.length} desired nodes at once`,
+    because: `${why}: the controller creates its pods on all ${desiredRows.length} desired nodes at once`,
     strategy: strategy.type,
     desired: desiredRows.length,
     maxUnavailable: strategy.maxUnavailable,

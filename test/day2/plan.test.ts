@@ -213,6 +213,30 @@ describe('plan: surge and unreachable nodes', () => {
   });
 });
 
+describe('plan: terminating pods and missing pods', () => {
+  test('GIVEN a Ready node whose only pod is terminating THEN it counts as unavailable and gets the new pod in the first wave', () => {
+    const ds = daemonSet({ image: 'registry.example.com/agent:1.1.0', strategy: rolling(2) });
+    const cluster = nodes(3);
+    const pods = [
+      podOf(ds, 'node-1', { image: 'registry.example.com/agent:1.0.0', terminating: true }),
+      podOf(ds, 'node-2', { image: 'registry.example.com/agent:1.0.0' }),
+      podOf(ds, 'node-3', { image: 'registry.example.com/agent:1.0.0' }),
+    ];
+    const p = plan(ds, { nodes: cluster, pods });
+    // sync 1: node-1 has no live pod (unavailable, created by the manage loop), room 2 − 1 = 1 → node-2; then node-3
+    expect(p.waves.map((w) => w.nodes)).toEqual([['node-1', 'node-2'], ['node-3']]);
+  });
+
+  test('GIVEN --pods without any pod of the DaemonSet THEN its pods are all created at once', () => {
+    const p = plan(daemonSet({ name: 'fresh' }), { nodes: nodes(3), pods: [podOf(daemonSet(), 'node-1')] });
+    expect([p.outcome, p.waves.length, p.because]).toEqual([
+      'complete',
+      1,
+      'no pod of ops/fresh is in --pods: the controller creates its pods on all 3 desired nodes at once',
+    ]);
+  });
+});
+
 describe('plan: strategies, canaries and what changes', () => {
   test('GIVEN OnDelete THEN the rollout is manual', () => {
     const ds = daemonSet({ image: 'registry.example.com/agent:1.1.0', strategy: { type: 'OnDelete' } });
