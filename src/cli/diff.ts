@@ -20,7 +20,7 @@ interface DiffFlags {
 }
 
 /** Everything `--fail-on` accepts. */
-export const FAIL_ON_VALUES: readonly string[] = ['selector', 'widening', ...Object.values(ChangeKind), ...WIDENING_CATEGORIES];
+const FAIL_ON_VALUES: readonly string[] = ['selector', 'widening', ...Object.values(ChangeKind), ...WIDENING_CATEGORIES];
 
 function where(o: SourcedObject): string {
   return o.line !== undefined ? `${o.file}:${o.line}` : o.file;

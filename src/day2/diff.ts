@@ -29,7 +29,7 @@ export enum ChangeKind {
  * Pod-template annotations that carry a hash of configuration (a rollout trigger): the library's own and the Helm
  * convention `checksum/<anything>`.
  */
-export const CONFIG_HASH_ANNOTATION = 'node-services.cdk8s.io/config-hash';
+const CONFIG_HASH_ANNOTATION = 'node-services.cdk8s.io/config-hash';
 
 /** Whether a pod-template annotation key carries a configuration hash. */
 export function isConfigHashAnnotation(key: string): boolean {

@@ -238,7 +238,7 @@ export function formatDiffSarif(report: DiffReport, toolVersion: string): string
 }
 
 /** `1h 02m 05s`, `4m 10s`, `40s`. */
-export function formatDuration(seconds: number): string {
+function formatDuration(seconds: number): string {
   const h = Math.floor(seconds / 3600);
   const m = Math.floor((seconds % 3600) / 60);
   const s = seconds % 60;

@@ -150,14 +150,14 @@ export const POOL_LABELS: readonly string[] = [
 const POOL_NAMES = new Set(['pool', 'nodepool', 'node-pool', 'nodegroup', 'node-group', 'agentpool']);
 
 /** The group of a node shown when no pool label is found. */
-export const NO_POOL = '(no pool label)';
+const NO_POOL = '(no pool label)';
 
 /**
  * The pool of a node: the value of `groupBy` when given, else of the first {@link POOL_LABELS} entry present, else of
  * any label named `pool`, `nodepool`, `node-pool`, `nodegroup`, `node-group` or `agentpool` under some prefix (the first
  * in key order), else the node's role (`node-role.kubernetes.io/<role>`), else {@link NO_POOL}.
  */
-export function poolOf(node: any, groupBy?: string): string {
+function poolOf(node: any, groupBy?: string): string {
   const labels = node?.metadata?.labels ?? {};
   const value = (key: string) => (typeof labels[key] === 'string' ? `${key}=${labels[key]}` : undefined);
   if (groupBy !== undefined) return value(groupBy) ?? `(no ${groupBy} label)`;

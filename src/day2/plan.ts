@@ -24,9 +24,9 @@ import { InputObject, canonicalJson, daemonSetsByKey, jsonEqual, keyOf, nameOf, 
 import { ResolvedStrategy, resolveStrategy } from './strategy';
 
 /** Pod-template annotation naming the stable DaemonSet of a canary. */
-export const CANARY_OF_ANNOTATION = 'node-services.cdk8s.io/canary-of';
+const CANARY_OF_ANNOTATION = 'node-services.cdk8s.io/canary-of';
 /** Pod-template annotation with the canary's node label, `key=value`. */
-export const CANARY_LABEL_ANNOTATION = 'node-services.cdk8s.io/canary-label';
+const CANARY_LABEL_ANNOTATION = 'node-services.cdk8s.io/canary-label';
 
 /** Default seconds to pull a new image on a node (`--pull-seconds`). */
 export const DEFAULT_PULL_SECONDS = 30;

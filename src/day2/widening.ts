@@ -357,7 +357,7 @@ function boundRoles(objects: readonly InputObject[], namespace: string, serviceA
 }
 
 /** The ServiceAccount a pod template runs as (`default` when unset). */
-export function serviceAccountOf(template: any): string {
+function serviceAccountOf(template: any): string {
   const sa = template?.spec?.serviceAccountName ?? template?.spec?.serviceAccount;
   return typeof sa === 'string' && sa.length > 0 ? sa : 'default';
 }
