@@ -494,8 +494,11 @@ function finish(waves: Wave[], states: readonly NodeState[], holds: (s: NodeStat
 
 /** Records a wave of the desired nodes among `touched`, in node order. */
 function addWave(waves: Wave[], states: readonly NodeState[], touched: readonly NodeState[]): void {
-  const names = new Set(touched.filter((s) => s.desired).map((s) => s.name));
-  if (names.size > 0) waves.push({ wave: waves.length + 1, nodes: states.filter((s) => names.has(s.name)).map((s) => s.name) });
+  const order = new Map<NodeState, number>();
+  for (const s of touched) if (s.desired) order.set(s, states.indexOf(s));
+  if (order.size === 0) return;
+  const nodes = [...order].sort((a, b) => a[1] - b[1]).map(([s]) => s.name);
+  waves.push({ wave: waves.length + 1, nodes });
 }
 
 /**
