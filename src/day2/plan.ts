@@ -20,6 +20,7 @@
 import { analyzeCoverage } from '../coverage/analyze';
 import { checkPodOnNode } from '../coverage/evaluate';
 import { CoverageReason, NodeCoverage } from '../coverage/types';
+import { parseQuantity } from '../k8s/quantity';
 import { InputObject, canonicalJson, daemonSetsByKey, jsonEqual, keyOf, nameOf, namespaceOf, nodeReady, podReady } from './objects';
 import { ResolvedStrategy, resolveStrategy } from './strategy';
 
@@ -173,16 +174,33 @@ function ownPods(ds: any, pods: readonly any[]): any[] {
   });
 }
 
-/** What the pod copies verbatim from the template: container names, images, commands and arguments. */
+/** A resource list by value (`"1Gi"` and `"1024Mi"` are the same), sorted by name. */
+function resourceValues(list: any): Array<[string, number | string]> {
+  if (list == null || typeof list !== 'object') return [];
+  return Object.keys(list)
+    .sort()
+    .map((name) => [name, parseQuantity(list[name]) ?? String(list[name])]);
+}
+
+/** Requests and limits as the pod has them: `SetDefaults_Pod` copies each limit without a request into the requests. */
+function resourceSignature(c: any): unknown {
+  const limits = c?.resources?.limits;
+  const requests = { ...(limits && typeof limits === 'object' ? limits : {}), ...(c?.resources?.requests ?? {}) };
+  return [resourceValues(requests), resourceValues(limits)];
+}
+
+/** What the pod takes from the template as it is: container names, images, commands, arguments, resources by value. */
 function containerSignature(spec: any): string {
-  const part = (list: any) => (Array.isArray(list) ? list.map((c: any) => [c?.name, c?.image, c?.command ?? null, c?.args ?? null]) : []);
+  const part = (list: any) =>
+    Array.isArray(list) ? list.map((c: any) => [c?.name, c?.image, c?.command ?? null, c?.args ?? null, resourceSignature(c)]) : [];
   return canonicalJson([part(spec?.initContainers), part(spec?.containers)]);
 }
 
 /**
  * Whether a pod runs the given pod template: the same containers and init containers (names, images, commands,
- * arguments, in order), and every label and annotation of the template on the pod with the same value. Other fields
- * are not compared: the API server defaults them on the pod (pull policy, termination paths, protocols, quantities).
+ * arguments, requests and limits by value, in order), and every label and annotation of the template on the pod with
+ * the same value. Other fields are not compared: the API server defaults them on the pod (pull policy, termination
+ * paths, protocols, field-reference API versions).
  */
 export function podMatchesTemplate(pod: any, template: any): boolean {
   if (containerSignature(pod?.spec) !== containerSignature(template?.spec)) return false;
@@ -347,6 +365,15 @@ function planOne(
     list.push(p);
   }
   const newTemplate = ds?.spec?.template;
+  // Pods of one controller revision share their template: the first pod of each revision decides for all of them.
+  const byRevision = new Map<string, boolean>();
+  const runsNew = (pod: any): boolean => {
+    const hash = pod?.metadata?.labels?.['controller-revision-hash'];
+    if (typeof hash !== 'string') return podMatchesTemplate(pod, newTemplate);
+    let verdict = byRevision.get(hash);
+    if (verdict === undefined) byRevision.set(hash, (verdict = podMatchesTemplate(pod, newTemplate)));
+    return verdict;
+  };
   const templateChanged = oldDs !== undefined ? !jsonEqual(oldDs?.spec?.template, newTemplate) : undefined;
   const oldDesired =
     oldDs !== undefined && own === undefined
@@ -368,7 +395,7 @@ function planOne(
       // Only terminating pods: the controller creates the new pod once they are gone, which never happens on a node
       // whose kubelet does not answer (a Ready node's pods are gone in moments).
       terminating = live.length === 0 && (ownByNode.get(row.node) ?? []).length > 0 && !ready;
-      const fresh = live.find((p) => templateChanged !== false && podMatchesTemplate(p, newTemplate));
+      const fresh = live.find((p) => templateChanged !== false && runsNew(p));
       const stale = live.find((p) => p !== fresh);
       if (templateChanged === false) {
         hasNew = live.length > 0;

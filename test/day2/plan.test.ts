@@ -305,6 +305,28 @@ describe('plan: strategies, canaries and what changes', () => {
     expect(p.canary!.commands).toEqual([`kubectl label nodes 'a;rm -rf '\\''/'\\''' c=1`]);
   });
 
+  test('podMatchesTemplate compares requests and limits by value, with requests defaulted from limits as on the pod', () => {
+    const ds = daemonSet({ container: { resources: { limits: { memory: '1Gi' } } } });
+    const pod = podOf(ds, 'n');
+    pod.spec.containers[0].resources = { requests: { memory: '1024Mi' }, limits: { memory: '1Gi' } };
+    expect(podMatchesTemplate(pod, ds.spec.template)).toBe(true);
+    expect(podMatchesTemplate(pod, daemonSet({ container: { resources: { limits: { memory: '2Gi' } } } }).spec.template)).toBe(false);
+  });
+
+  test('GIVEN pods of one controller revision THEN the first one decides for all of them', () => {
+    const ds = daemonSet({ image: 'registry.example.com/agent:1.1.0', strategy: rolling(1) });
+    const cluster = nodes(2);
+    const first = podOf(ds, 'node-1');
+    // the second pod of the same revision was changed after creation (an injected sidecar)
+    const second = podOf(ds, 'node-2');
+    second.spec.containers = [...second.spec.containers, { name: 'injected', image: 'proxy:1' }];
+    expect(podMatchesTemplate(second, ds.spec.template)).toBe(false);
+    expect(plan(ds, { nodes: cluster, pods: [first, second] }).outcome).toBe('unchanged');
+    // AND without the revision label each pod is compared on its own
+    delete second.metadata.labels['controller-revision-hash'];
+    expect(plan(ds, { nodes: cluster, pods: [first, second] }).toUpdate).toBe(1);
+  });
+
   test('podMatchesTemplate compares containers, images, commands, arguments, template labels and annotations', () => {
     const ds = daemonSet({ podAnnotations: { 'checksum/config': 'aaa' } });
     const pod = podOf(ds, 'n');
