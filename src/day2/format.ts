@@ -281,7 +281,12 @@ function planBlock(p: RolloutPlan, pullSeconds: number, readySeconds: number): s
     lines.push('  held by:');
     for (const b of p.blockedBy) lines.push(`    ${b.node}: ${b.reason}`);
   }
-  for (const u of p.unfit) lines.push(`  unfit ${u.node}: ${u.reason}: ${u.detail}`);
+  const unfit = new Map<string, string[]>();
+  for (const u of p.unfit) {
+    const why = `${u.reason}: ${u.detail}`;
+    unfit.set(why, [...(unfit.get(why) ?? []), u.node]);
+  }
+  for (const [why, nodes] of unfit) lines.push(`  cannot be placed on ${plural(nodes.length, 'node')} (${nodeList(nodes)}): ${why}`);
   if (p.canary) {
     lines.push(
       `  canary of ${p.canary.stable} by node label ${p.canary.label}: ${plural(p.canary.labelled.length, 'node')} labelled, ${plural(p.canary.waves.length, 'wave')} to go`,
@@ -299,10 +304,10 @@ export function formatPlanText(report: PlanReport): string {
   const quiet = report.daemonSets.filter((p) => p.outcome === 'unchanged' && p.canary === undefined && p.notes.length === 0);
   const blocks = report.daemonSets.filter((p) => !quiet.includes(p)).map((p) => planBlock(p, pullSeconds, readySeconds).join('\n'));
   if (quiet.length > 0) blocks.push(`No rollout (pod template unchanged): ${quiet.map((p) => `${p.namespace}/${p.name}`).join(', ')}`);
-  const stuck = report.daemonSets.filter((p) => p.outcome === 'stuck').length;
-  const rolling = report.daemonSets.filter((p) => p.outcome === 'complete' || p.outcome === 'stuck').length;
+  const count = (...outcomes: string[]) => report.daemonSets.filter((p) => outcomes.includes(p.outcome)).length;
   const summary =
-    `${plural(report.daemonSets.length, 'DaemonSet')}: ${rolling} rolling out, ${stuck} stuck. ` +
+    `${plural(report.daemonSets.length, 'DaemonSet')}: ${count('complete', 'stuck')} rolling out (${count('stuck')} stuck), ` +
+    `${count('manual')} manual (OnDelete), ${count('invalid')} invalid. ` +
     `Per pod: ${pullSeconds}s image pull + ${readySeconds}s to Ready + minReadySeconds.`;
   return `${[...blocks, summary].join('\n\n')}\n`;
 }

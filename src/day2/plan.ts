@@ -259,6 +259,17 @@ function shellWord(word: string): string {
   return /^[A-Za-z0-9._/=:@+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
+/** ` -l key=value,…` for the DaemonSet's `matchLabels`, or "" without them. */
+function selectorFlag(ds: any): string {
+  const labels = ds?.spec?.selector?.matchLabels;
+  if (labels == null || typeof labels !== 'object' || Object.keys(labels).length === 0) return '';
+  return ` -l ${shellWord(
+    Object.entries(labels)
+      .map(([k, v]) => `${k}=${String(v)}`)
+      .join(','),
+  )}`;
+}
+
 function chunk<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
@@ -464,7 +475,10 @@ function planOne(
           : 'every pod in --pods runs the new template';
   if (!changes) return { ...base, ...empty, changes, because, outcome: 'unchanged' };
   if (strategy.type === 'OnDelete') {
-    notes.push('OnDelete: the controller creates the new pod on a node only after its old pod is deleted (kubectl delete pod …)');
+    notes.push(
+      `OnDelete: the controller creates the new pod on a node only after its old pod is deleted, e.g. node by node: ` +
+        `kubectl delete pod -n ${shellWord(namespaceOf(ds))}${selectorFlag(ds)} --field-selector spec.nodeName=NODE`,
+    );
     return { ...base, ...empty, toUpdate, unavailableAtStart, unfit, changes, because, outcome: 'manual' };
   }
   if (pods === undefined) notes.push('no --pods: every covered node is assumed to run an available old pod unless the node is NotReady');

@@ -243,6 +243,7 @@ describe('plan: strategies, canaries and what changes', () => {
     const p = plan(ds, { nodes: nodes(3), old: OLD });
     expect([p.outcome, p.toUpdate, p.waves]).toEqual(['manual', 3, []]);
     expect(p.notes.join(' ')).toContain('only after its old pod is deleted');
+    expect(p.notes.join(' ')).toContain('kubectl delete pod -n ops -l app.kubernetes.io/name=agent --field-selector spec.nodeName=NODE');
   });
 
   test('GIVEN the same template as --old THEN nothing rolls', () => {
