@@ -60,6 +60,12 @@ export interface DaemonSetDiff {
   readonly changes: JsonChange[];
   /** Access the new version has that the old one did not. */
   readonly widenings: Widening[];
+  /**
+   * ConfigMaps and Secrets the pod template uses (volumes, projected volumes, `envFrom`, `env[].valueFrom`) whose data
+   * changed, as `ConfigMap <name>` / `Secret <name>`. Without a template change the running pods are not restarted:
+   * they see a mounted ConfigMap once the kubelet refreshes it, and environment variables never.
+   */
+  readonly configChanged: string[];
   /** Affected nodes, when nodes were given and the change moves pods. */
   readonly nodes?: NodeImpact;
   /** The file and line of the new version (the old one for a removed DaemonSet), when known. */
@@ -84,6 +90,53 @@ export interface DiffOptions {
   readonly pods?: readonly any[];
   /** Node label to group nodes by; default: the first well-known pool label found (see `POOL_LABELS`). */
   readonly groupBy?: string;
+}
+
+/** The ConfigMaps and Secrets a pod template references, as `ConfigMap <name>` / `Secret <name>`. */
+function configReferences(template: any): Set<string> {
+  const out = new Set<string>();
+  const add = (kind: string, name: unknown) => {
+    if (typeof name === 'string' && name.length > 0) out.add(`${kind} ${name}`);
+  };
+  const spec = template?.spec;
+  for (const v of Array.isArray(spec?.volumes) ? spec.volumes : []) {
+    add('ConfigMap', v?.configMap?.name);
+    add('Secret', v?.secret?.secretName);
+    for (const source of Array.isArray(v?.projected?.sources) ? v.projected.sources : []) {
+      add('ConfigMap', source?.configMap?.name);
+      add('Secret', source?.secret?.name);
+    }
+  }
+  for (const list of ['initContainers', 'containers']) {
+    for (const c of Array.isArray(spec?.[list]) ? spec[list] : []) {
+      for (const e of Array.isArray(c?.envFrom) ? c.envFrom : []) {
+        add('ConfigMap', e?.configMapRef?.name);
+        add('Secret', e?.secretRef?.name);
+      }
+      for (const e of Array.isArray(c?.env) ? c.env : []) {
+        add('ConfigMap', e?.valueFrom?.configMapKeyRef?.name);
+        add('Secret', e?.valueFrom?.secretKeyRef?.name);
+      }
+    }
+  }
+  return out;
+}
+
+/** `namespace/Kind name` of every ConfigMap and Secret whose data differs between the inputs (added and removed too). */
+function changedConfig(oldObjects: readonly InputObject[], newObjects: readonly InputObject[]): Set<string> {
+  const index = (objects: readonly InputObject[]) => {
+    const out = new Map<string, unknown>();
+    for (const { object } of objects) {
+      if (object?.kind !== 'ConfigMap' && object?.kind !== 'Secret') continue;
+      out.set(`${namespaceOf(object)}/${object.kind} ${nameOf(object)}`, [object.data, object.stringData, object.binaryData]);
+    }
+    return out;
+  };
+  const before = index(oldObjects);
+  const after = index(newObjects);
+  const out = new Set<string>();
+  for (const key of new Set([...before.keys(), ...after.keys()])) if (!jsonEqual(before.get(key), after.get(key))) out.add(key);
+  return out;
 }
 
 /** Whether the only template differences are config-hash annotations. */
@@ -172,6 +225,9 @@ export function diffManifests(
 ): DiffReport {
   const before = daemonSetsByKey(oldObjects);
   const after = daemonSetsByKey(newObjects);
+  const configs = changedConfig(oldObjects, newObjects);
+  const configChangedOf = (ds: any) =>
+    [...configReferences(ds?.spec?.template)].filter((ref) => configs.has(`${namespaceOf(ds)}/${ref}`)).sort();
   const out: DaemonSetDiff[] = [];
   let unchanged = 0;
   const podSecurity = new Map<string, Widening[]>();
@@ -188,6 +244,7 @@ export function diffManifests(
       ...rbacWidening(oldObjects, previous, newObjects, ds),
       ...namespaceWidening(namespaceOf(ds)),
     ];
+    const configChanged = configChangedOf(ds);
     const where = {
       ...(current.file !== undefined ? { file: current.file } : {}),
       ...(current.line !== undefined ? { line: current.line } : {}),
@@ -200,6 +257,7 @@ export function diffManifests(
         selectorChanged: false,
         changes: [],
         widenings,
+        configChanged: [],
         ...withNodes(nodeImpact(undefined, ds, ChangeKind.ADDED, options)),
         ...where,
       });
@@ -211,7 +269,7 @@ export function diffManifests(
     if (a.spec) delete a.spec.template;
     if (b.spec) delete b.spec.template;
     const otherChanges = jsonChanges(a, b);
-    if (templateChanges.length === 0 && otherChanges.length === 0 && widenings.length === 0) {
+    if (templateChanges.length === 0 && otherChanges.length === 0 && widenings.length === 0 && configChanged.length === 0) {
       unchanged++;
       continue;
     }
@@ -224,6 +282,7 @@ export function diffManifests(
       selectorChanged: !jsonEqual(previous?.spec?.selector, ds?.spec?.selector),
       changes: [...templateChanges, ...otherChanges],
       widenings,
+      configChanged,
       ...withNodes(nodeImpact(previous, ds, change, options)),
       ...where,
     });
@@ -237,6 +296,7 @@ export function diffManifests(
       selectorChanged: false,
       changes: [],
       widenings: [],
+      configChanged: [],
       ...withNodes(nodeImpact(previous.object, undefined, ChangeKind.REMOVED, options)),
       ...(previous.file !== undefined ? { file: previous.file } : {}),
       ...(previous.line !== undefined ? { line: previous.line } : {}),

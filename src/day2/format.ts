@@ -58,8 +58,17 @@ function summaryLine(report: DiffReport): string {
 
 /** How a DaemonSet changed, in words. */
 function changeWords(d: DaemonSetDiff): string {
-  if (d.change === ChangeKind.METADATA && d.changes.length === 0) return 'unchanged, but its access changed (RBAC or namespace)';
+  if (d.change === ChangeKind.METADATA && d.changes.length === 0) {
+    return d.widenings.length > 0 ? 'unchanged, but its access changed (RBAC or namespace)' : 'unchanged, but its configuration changed';
+  }
   return CHANGE_WORDS[d.change];
+}
+
+/** What a configuration change means for the running pods. */
+function configWords(d: DaemonSetDiff): string {
+  const what = d.configChanged.join(', ');
+  if (d.change === ChangeKind.ROLLOUT || d.change === ChangeKind.CONFIG) return `${what} changed (the rollout restarts the pods with it)`;
+  return `${what} changed, but the pod template did not: the pods are not restarted (a mounted ConfigMap or Secret is refreshed by the kubelet, environment variables never); add a checksum annotation to roll them`;
 }
 
 function diffBlock(d: DaemonSetDiff): string[] {
@@ -69,6 +78,7 @@ function diffBlock(d: DaemonSetDiff): string[] {
       '  ERROR spec.selector changed: the API server refuses the update (the selector is immutable); delete and re-create the DaemonSet',
     );
   for (const w of d.widenings) lines.push(`  WIDENING ${w.category}: ${w.detail} (${w.path})`);
+  if (d.configChanged.length > 0) lines.push(`  config: ${configWords(d)}`);
   for (const c of d.changes.slice(0, MAX_CHANGES)) lines.push(`  ~ ${c.path}: ${shortJson(c.old)} → ${shortJson(c.new)}`);
   if (d.changes.length > MAX_CHANGES) lines.push(`  … ${d.changes.length - MAX_CHANGES} more changed fields`);
   if (d.nodes) {
@@ -150,6 +160,7 @@ export function formatDiffMarkdown(report: DiffReport): string {
     if (d.selectorChanged)
       out.push('- :x: `spec.selector` changed: the API server refuses the update; delete and re-create the DaemonSet.');
     for (const w of d.widenings) out.push(`- :warning: **${w.category}**: ${md(w.detail)} (${code(w.path)})`);
+    if (d.configChanged.length > 0) out.push(`- configuration: ${md(configWords(d))}`);
     if (d.nodes) {
       for (const [verb, pools] of impactLines(d.nodes)) {
         out.push(

@@ -6,6 +6,9 @@ import { Run, runCli } from '../support/cli';
 import { daemonSet, node, nodes, podOf } from '../day2/support';
 import { mergeShapes, readmeBlock, shapeLines, shapeOf } from '../day2/shape';
 
+// Several CLI runs per test on a shared machine: time is not what these tests check.
+jest.setTimeout(60_000);
+
 const ROOT = path.join(__dirname, '..', '..');
 const rel = (p: string) => path.relative(process.cwd(), path.join(ROOT, p));
 const OLD = rel('test/fixtures/day2/examples-old');

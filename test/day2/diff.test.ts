@@ -73,6 +73,40 @@ describe('diffManifests: change kinds', () => {
   });
 });
 
+describe('diffManifests: configuration the pods use', () => {
+  const cm = (data: Record<string, string>) => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'agent-config', namespace: 'ops' },
+    data,
+  });
+  const secret = (data: Record<string, string>) => ({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'agent-token', namespace: 'ops' },
+    data,
+  });
+  const ds = daemonSet({
+    spec: { volumes: [{ name: 'config', configMap: { name: 'agent-config' } }] },
+    container: { env: [{ name: 'TOKEN', valueFrom: { secretKeyRef: { name: 'agent-token', key: 'token' } } }] },
+  });
+
+  test('GIVEN a mounted ConfigMap and an env Secret that changed without a template change THEN both are listed and no pod restarts', () => {
+    const report = diffManifests(
+      inputs(ds, cm({ a: '1' }), secret({ token: 'eA==' })),
+      inputs(ds, cm({ a: '2' }), secret({ token: 'eQ==' })),
+    );
+    const d = report.daemonSets[0];
+    expect([d.change, d.configChanged, d.changes]).toEqual([ChangeKind.METADATA, ['ConfigMap agent-config', 'Secret agent-token'], []]);
+  });
+
+  test('GIVEN the same data, or a ConfigMap of another namespace THEN nothing is reported', () => {
+    expect(diffManifests(inputs(ds, cm({ a: '1' })), inputs(ds, cm({ a: '1' }))).unchanged).toBe(1);
+    const elsewhere = { ...cm({ a: '2' }), metadata: { name: 'agent-config', namespace: 'other' } };
+    expect(diffManifests(inputs(ds, { ...elsewhere, data: { a: '1' } }), inputs(ds, elsewhere)).unchanged).toBe(1);
+  });
+});
+
 describe('diffManifests: nodes per pool', () => {
   const cluster = [
     node('g1', { labels: { 'eks.amazonaws.com/nodegroup': 'general' } }),

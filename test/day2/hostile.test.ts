@@ -4,6 +4,9 @@ import { formatDiffMarkdown, formatDiffSarif, formatDiffText, formatPlanText } f
 import { planRollouts } from '../../src/day2/plan';
 import { daemonSet, inputs, node, podOf } from './support';
 
+// Several CLI runs per test on a shared machine: time is not what these tests check.
+jest.setTimeout(60_000);
+
 // Manifests and cluster dumps are input the commands do not control: any JSON where an object is expected must give a
 // report, never a TypeError.
 const anyJson = fc.jsonValue({ maxDepth: 3 });
