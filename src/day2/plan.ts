@@ -376,13 +376,17 @@ function planOne(
     list.push(p);
   }
   const newTemplate = ds?.spec?.template;
-  // Pods of one controller revision share their template: the first pod of each revision decides for all of them.
+  // A pod runs the new template when it matches it and, with --old, does not match the old one as well (the compared
+  // fields cannot tell them apart: the cluster is taken to run the old one). Pods of one controller revision share
+  // their template: the first pod of each revision decides for all of them.
+  const oldTemplate = oldDs?.spec?.template;
+  const judge = (pod: any) => podMatchesTemplate(pod, newTemplate) && !(oldTemplate !== undefined && podMatchesTemplate(pod, oldTemplate));
   const byRevision = new Map<string, boolean>();
   const runsNew = (pod: any): boolean => {
     const hash = pod?.metadata?.labels?.['controller-revision-hash'];
-    if (typeof hash !== 'string') return podMatchesTemplate(pod, newTemplate);
+    if (typeof hash !== 'string') return judge(pod);
     let verdict = byRevision.get(hash);
-    if (verdict === undefined) byRevision.set(hash, (verdict = podMatchesTemplate(pod, newTemplate)));
+    if (verdict === undefined) byRevision.set(hash, (verdict = judge(pod)));
     return verdict;
   };
   const templateChanged = oldDs !== undefined ? !jsonEqual(oldDs?.spec?.template, newTemplate) : undefined;

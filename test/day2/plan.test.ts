@@ -227,6 +227,14 @@ describe('plan: terminating pods and missing pods', () => {
     expect(p.waves.map((w) => w.nodes)).toEqual([['node-1', 'node-2'], ['node-3']]);
   });
 
+  test('GIVEN --old and --pods and a change the pods do not show (tolerations) THEN the pods are taken to run the old template', () => {
+    const ds = daemonSet({ strategy: rolling(1), tolerateEverything: true });
+    const cluster = nodes(2);
+    const pods = cluster.map((n) => podOf(OLD, n.metadata.name));
+    const p = plan(ds, { nodes: cluster, pods, old: OLD });
+    expect([p.outcome, p.toUpdate, p.waves.length]).toEqual(['complete', 2, 2]);
+  });
+
   test('GIVEN --pods without any pod of the DaemonSet THEN its pods are all created at once', () => {
     const p = plan(daemonSet({ name: 'fresh' }), { nodes: nodes(3), pods: [podOf(daemonSet(), 'node-1')] });
     expect([p.outcome, p.waves.length, p.because]).toEqual([
