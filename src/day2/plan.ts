@@ -24,9 +24,9 @@ import { parseQuantity } from '../k8s/quantity';
 import { InputObject, canonicalJson, daemonSetsByKey, jsonEqual, keyOf, nameOf, namespaceOf, nodeReady, podReady } from './objects';
 import { ResolvedStrategy, resolveStrategy } from './strategy';
 
-/** Pod-template annotation naming the stable DaemonSet of a canary. */
+/** DaemonSet annotation naming the stable DaemonSet of a canary (written by `Canary.byNodeLabel`). */
 const CANARY_OF_ANNOTATION = 'node-services.cdk8s.io/canary-of';
-/** Pod-template annotation with the canary's node label, `key=value`. */
+/** DaemonSet annotation with the canary's node label, `key=value`. */
 const CANARY_LABEL_ANNOTATION = 'node-services.cdk8s.io/canary-label';
 
 /** Default seconds to pull a new image on a node (`--pull-seconds`). */
