@@ -31,6 +31,9 @@ export enum ChangeKind {
  */
 const CONFIG_HASH_ANNOTATION = 'node-services.cdk8s.io/config-hash';
 
+/** The DaemonSet annotation naming the stable DaemonSet of a canary (written by `Canary.byNodeLabel`). */
+const CANARY_OF_ANNOTATION = 'node-services.cdk8s.io/canary-of';
+
 /** Whether a pod-template annotation key carries a configuration hash. */
 export function isConfigHashAnnotation(key: string): boolean {
   return key === CONFIG_HASH_ANNOTATION || key.startsWith('checksum/');
@@ -239,9 +242,12 @@ export function diffManifests(
   for (const [key, current] of after) {
     const ds = current.object;
     const previous = before.get(key)?.object;
+    // An added canary is compared with the old version of the DaemonSet it is a canary of.
+    const canaryOf = ds?.metadata?.annotations?.[CANARY_OF_ANNOTATION];
+    const baseline = previous ?? (typeof canaryOf === 'string' ? before.get(`${namespaceOf(ds)}/${canaryOf}`)?.object : undefined);
     const widenings = [
-      ...templateWidening(previous?.spec?.template, ds?.spec?.template),
-      ...rbacWidening(oldObjects, previous, newObjects, ds),
+      ...templateWidening(baseline?.spec?.template, ds?.spec?.template),
+      ...rbacWidening(oldObjects, baseline, newObjects, ds),
       ...namespaceWidening(namespaceOf(ds)),
     ];
     const configChanged = configChangedOf(ds);

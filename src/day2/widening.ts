@@ -1,7 +1,8 @@
 /**
  * Security widening between two versions of a DaemonSet: host access, privilege and API permissions the new version
  * has that the old one did not. Each category is a small function over the two pod templates (or, for RBAC and Pod
- * Security, over the objects around them); an added DaemonSet is compared with nothing, so all of its access is new.
+ * Security, over the objects around them). The caller picks what to compare with: for an added DaemonSet nothing (all
+ * of its access is new), for an added canary its stable DaemonSet.
  */
 
 import { HostPort, podHostPorts } from '../coverage/resources';

@@ -67,6 +67,26 @@ describe('diffManifests: change kinds', () => {
     expect(diffMatches(report, ['widening', 'removed'])).toBe(false);
   });
 
+  test('GIVEN an added canary THEN its access is compared with the old version of its stable DaemonSet', () => {
+    const stable = daemonSet({ spec: { hostPID: true } });
+    const canary = daemonSet({
+      name: 'agent-canary',
+      annotations: { 'node-services.cdk8s.io/canary-of': 'agent' },
+      spec: { hostPID: true },
+    });
+    expect(diffManifests(inputs(stable), inputs(stable, canary)).daemonSets[0].widenings).toEqual([]);
+    const wider = daemonSet({
+      name: 'agent-canary',
+      annotations: { 'node-services.cdk8s.io/canary-of': 'agent' },
+      spec: { hostPID: true, hostIPC: true },
+    });
+    expect(diffManifests(inputs(stable), inputs(stable, wider)).daemonSets[0].widenings.map((w) => w.path)).toEqual([
+      'spec.template.spec.hostIPC',
+    ]);
+    // AND without its stable in the old input, all of its access is new
+    expect(diffManifests(inputs(), inputs(canary)).daemonSets[0].widenings).toHaveLength(1);
+  });
+
   test('GIVEN DaemonSets with the same name in different namespaces THEN they are different DaemonSets', () => {
     const report = diffManifests(inputs(daemonSet({ namespace: 'a' })), inputs(daemonSet({ namespace: 'b' })));
     expect(report.daemonSets.map((d) => `${d.namespace}/${d.change}`)).toEqual(['b/added', 'a/removed']);
