@@ -8,7 +8,18 @@
 
 import { analyzeCoverage } from '../coverage/analyze';
 import { CoverageReason } from '../coverage/types';
-import { InputObject, JsonChange, PoolNodes, daemonSetsByKey, groupByPool, jsonChanges, jsonEqual, nameOf, namespaceOf } from './objects';
+import {
+  CANARY_OF_ANNOTATION,
+  InputObject,
+  JsonChange,
+  PoolNodes,
+  daemonSetsByKey,
+  groupByPool,
+  jsonChanges,
+  jsonEqual,
+  nameOf,
+  namespaceOf,
+} from './objects';
 import { Widening, podSecurityWidening, rbacWidening, templateWidening } from './widening';
 
 /** How a DaemonSet changed. The values are the strings of the JSON output and of `--fail-on`. */
@@ -30,9 +41,6 @@ export enum ChangeKind {
  * convention `checksum/<anything>`.
  */
 const CONFIG_HASH_ANNOTATION = 'node-services.cdk8s.io/config-hash';
-
-/** The DaemonSet annotation naming the stable DaemonSet of a canary (written by `Canary.byNodeLabel`). */
-const CANARY_OF_ANNOTATION = 'node-services.cdk8s.io/canary-of';
 
 /** Whether a pod-template annotation key carries a configuration hash. */
 export function isConfigHashAnnotation(key: string): boolean {

@@ -14,6 +14,9 @@ export interface InputObject {
   readonly line?: number;
 }
 
+/** The DaemonSet annotation naming the stable DaemonSet of a canary (written by `Canary.byNodeLabel`). */
+export const CANARY_OF_ANNOTATION = 'node-services.cdk8s.io/canary-of';
+
 /** The namespace of an object (`default` when absent or empty). */
 export function namespaceOf(object: any): string {
   const ns = object?.metadata?.namespace;
@@ -96,6 +99,11 @@ export function jsonChanges(a: unknown, b: unknown, path = ''): JsonChange[] {
   return out;
 }
 
+/** An object's own property (never one inherited from `Object.prototype`, such as `valueOf`). */
+function own(o: unknown, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(o, key) ? (o as any)[key] : undefined;
+}
+
 function walkChanges(a: unknown, b: unknown, path: string, out: JsonChange[]): void {
   if (jsonEqual(a, b)) return;
   const objA = a !== null && typeof a === 'object';
@@ -121,13 +129,13 @@ function walkChanges(a: unknown, b: unknown, path: string, out: JsonChange[]): v
     return;
   }
   const keys = [...new Set([...Object.keys(a as object), ...Object.keys(b as object)])].sort();
-  for (const key of keys) walkChanges((a as any)[key], (b as any)[key], pathKey(path, key), out);
+  for (const key of keys) walkChanges(own(a, key), own(b, key), pathKey(path, key), out);
 }
 
 /** A short rendering of a JSON value for reports (long values are cut). */
 export function shortJson(value: unknown, max = 80): string {
   if (value === undefined) return '(none)';
-  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value);
+  const text = JSON.stringify(value) ?? String(value);
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 

@@ -21,11 +21,20 @@ import { analyzeCoverage } from '../coverage/analyze';
 import { checkPodOnNode } from '../coverage/evaluate';
 import { CoverageReason, NodeCoverage } from '../coverage/types';
 import { parseQuantity } from '../k8s/quantity';
-import { InputObject, canonicalJson, daemonSetsByKey, jsonEqual, keyOf, nameOf, namespaceOf, nodeReady, podReady } from './objects';
+import {
+  CANARY_OF_ANNOTATION,
+  InputObject,
+  canonicalJson,
+  daemonSetsByKey,
+  jsonEqual,
+  keyOf,
+  nameOf,
+  namespaceOf,
+  nodeReady,
+  podReady,
+} from './objects';
 import { ResolvedStrategy, resolveStrategy } from './strategy';
 
-/** DaemonSet annotation naming the stable DaemonSet of a canary (written by `Canary.byNodeLabel`). */
-const CANARY_OF_ANNOTATION = 'node-services.cdk8s.io/canary-of';
 /** DaemonSet annotation with the canary's node label, `key=value`. */
 const CANARY_LABEL_ANNOTATION = 'node-services.cdk8s.io/canary-label';
 

@@ -87,6 +87,17 @@ describe('diffManifests: change kinds', () => {
     expect(diffManifests(inputs(), inputs(canary)).daemonSets[0].widenings).toHaveLength(1);
   });
 
+  test('GIVEN keys named like Object.prototype members THEN they compare as the own fields they are', () => {
+    const after = daemonSet();
+    after.spec.selector = { valueOf: false, constructor: 'x' };
+    const d = diffManifests(inputs(daemonSet()), inputs(after)).daemonSets[0];
+    expect(d.changes.filter((c) => c.path.startsWith('spec.selector'))).toEqual([
+      { path: 'spec.selector.constructor', old: undefined, new: 'x' },
+      { path: 'spec.selector.matchLabels', old: { 'app.kubernetes.io/name': 'agent' }, new: undefined },
+      { path: 'spec.selector.valueOf', old: undefined, new: false },
+    ]);
+  });
+
   test('GIVEN DaemonSets with the same name in different namespaces THEN they are different DaemonSets', () => {
     const report = diffManifests(inputs(daemonSet({ namespace: 'a' })), inputs(daemonSet({ namespace: 'b' })));
     expect(report.daemonSets.map((d) => `${d.namespace}/${d.change}`)).toEqual(['b/added', 'a/removed']);
