@@ -6,8 +6,10 @@
 
 import { Command, CommanderError } from 'commander';
 import { registerCoverageCommand } from './coverage';
+import { registerDiffCommand } from './diff';
 import { CliIo, InputError, processIo } from './io';
 import { registerLintCommand } from './lint';
+import { registerPlanCommand } from './plan';
 
 /** Exit code holder shared by subcommands. */
 export interface ExitCode {
@@ -28,6 +30,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   program.version(require('../../package.json').version, '-V, --version');
   registerLintCommand(program, io, exit);
   registerCoverageCommand(program, io, exit);
+  registerDiffCommand(program, io, exit);
+  registerPlanCommand(program, io, exit);
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (e) {

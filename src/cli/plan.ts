@@ -1,0 +1,92 @@
+/**
+ * `node-services plan NEW --nodes NODES [--pods PODS] [--old OLD]`: how the rollout of every changed DaemonSet will go,
+ * simulated as the Kubernetes 1.28 DaemonSet controller runs it: budgets, waves, nodes that block it, surge pods that
+ * cannot fit, OnDelete, a duration estimate, and the `kubectl label` commands of a canary.
+ * Exit codes: 0, 1 with `--fail-on-stuck` when a rollout cannot complete, 2 on usage errors or unreadable input.
+ */
+
+import { Command, InvalidArgumentError, Option } from 'commander';
+import type { ExitCode } from './main';
+import { CliIo, InputError, readObjects } from './io';
+import { checkDaemonSets, checkStdin, readNodesOrPods } from './diff';
+import { formatPlanJson, formatPlanText } from '../day2/format';
+import { DEFAULT_CANARY_WAVE_SIZE, DEFAULT_PULL_SECONDS, DEFAULT_READY_SECONDS, planRollouts } from '../day2/plan';
+
+interface PlanFlags {
+  readonly nodes: string;
+  readonly pods?: string;
+  readonly old?: string;
+  readonly format: 'text' | 'json';
+  readonly pullSeconds: number;
+  readonly readySeconds: number;
+  readonly canaryWaveSize: number;
+  readonly failOnStuck?: boolean;
+}
+
+function integer(min: number): (value: string) => number {
+  return (value) => {
+    if (!/^[0-9]+$/.test(value) || Number(value) < min) throw new InvalidArgumentError(`must be an integer of at least ${min}`);
+    return Number(value);
+  };
+}
+
+/** Registers `node-services plan`. */
+export function registerPlanCommand(program: Command, io: CliIo, exit: ExitCode): void {
+  program
+    .command('plan')
+    .description(
+      'Simulate the rollout of every DaemonSet whose pod template changes, as the Kubernetes 1.28 DaemonSet controller ' +
+        'does it: maxUnavailable/maxSurge budgets (rounded up over the desired nodes), waves, unavailable pods and ' +
+        'NotReady nodes using the budget (deadlocks, with the nodes that cause them), surge pods that cannot fit, ' +
+        'OnDelete, a duration estimate, and kubectl label commands for canaries. A DaemonSet changes when its template ' +
+        'differs from --old; without --old, when a pod of it in --pods does not run the new template.',
+    )
+    .argument('<new>', 'the new manifests: a file or folder (*.yaml, *.yml, *.json), or - for standard input')
+    .requiredOption('--nodes <file>', 'the nodes (kubectl get nodes -o json)')
+    .option(
+      '--pods <file>',
+      "the pods (kubectl get pods -A -o json): the DaemonSets' current pods and readiness, and what else uses each node",
+    )
+    .option('--old <path>', 'the old manifests (file or folder): a DaemonSet changes when its pod template differs')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(
+      new Option('--pull-seconds <n>', 'seconds to pull the new image, per pod').argParser(integer(0)).default(DEFAULT_PULL_SECONDS),
+    )
+    .addOption(
+      new Option('--ready-seconds <n>', 'seconds from container start to Ready, per pod')
+        .argParser(integer(0))
+        .default(DEFAULT_READY_SECONDS),
+    )
+    .addOption(
+      new Option('--canary-wave-size <n>', 'nodes to label per canary wave').argParser(integer(1)).default(DEFAULT_CANARY_WAVE_SIZE),
+    )
+    .option('--fail-on-stuck', 'exit with 1 when a rollout cannot complete (deadlock) or a strategy is invalid')
+    .action(async (newPath: string, flags: PlanFlags) => {
+      if (flags.old === undefined && flags.pods === undefined) {
+        throw new InputError('plan needs --old (the previous manifests) or --pods (the running pods) to know which DaemonSets change');
+      }
+      checkStdin([
+        ['<new>', newPath],
+        ['--nodes', flags.nodes],
+        ['--pods', flags.pods],
+        ['--old', flags.old],
+      ]);
+      const objects = await readObjects([newPath], io);
+      checkDaemonSets(objects);
+      const old = flags.old !== undefined ? await readObjects([flags.old], io) : undefined;
+      if (old !== undefined) checkDaemonSets(old);
+      const nodes = await readNodesOrPods(flags.nodes, 'Node', '--nodes', io);
+      const pods = flags.pods !== undefined ? await readNodesOrPods(flags.pods, 'Pod', '--pods', io) : undefined;
+      const report = planRollouts(objects, {
+        nodes,
+        pods,
+        old,
+        pullSeconds: flags.pullSeconds,
+        readySeconds: flags.readySeconds,
+        canaryWaveSize: flags.canaryWaveSize,
+      });
+      io.out(flags.format === 'json' ? formatPlanJson(report) : formatPlanText(report));
+      if (report.daemonSets.length === 0) io.err('node-services: no DaemonSet found in the given manifests\n');
+      if (flags.failOnStuck && report.daemonSets.some((p) => p.outcome === 'stuck' || p.outcome === 'invalid')) exit.code = 1;
+    });
+}
