@@ -7,7 +7,10 @@
  * closure compiled once, so matching a node does no hashing and allocates nothing.
  */
 
+import { jsonText } from '../k8s/json';
 import { labelValueError, qualifiedNameError } from '../k8s/names';
+
+export { jsonText };
 
 const keyIds = new Map<string, number>();
 
@@ -23,16 +26,6 @@ function labelKeyId(key: string): number {
 
 /** A node's labels as an array indexed by label key id (`undefined` = no such label). */
 export type LabelTable = Array<string | undefined>;
-
-/** Text of an arbitrary JSON value: a string as it is, anything else as JSON. Never throws. */
-export function jsonText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return Object.prototype.toString.call(value);
-  }
-}
 
 /** A label value as matching sees it (non-strings, which the API server would reject, compare as their text). */
 export function labelValue(value: unknown): string {

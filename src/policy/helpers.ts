@@ -36,35 +36,9 @@ export function jsonPath(base: string, ...keys: Array<string | number>): string 
   return out;
 }
 
-/** Renders a value for a message: strings quoted, others as JSON, long values shortened. */
-export function show(value: unknown): string {
-  let text: string;
-  if (value === undefined) text = 'undefined';
-  else if (typeof value === 'string') text = `'${value}'`;
-  else {
-    try {
-      text = JSON.stringify(value);
-    } catch {
-      text = String(value);
-    }
-  }
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
+import { asArray, asObject } from '../k8s/json';
 
-/** Whether `value` is a plain (non-array) object. */
-export function isObject(value: unknown): value is Record<string, any> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** `value` when it is a plain object, otherwise an empty object. */
-export function asObject(value: unknown): Record<string, any> {
-  return isObject(value) ? value : {};
-}
-
-/** `value` when it is an array, otherwise an empty array. */
-export function asArray(value: unknown): any[] {
-  return Array.isArray(value) ? value : [];
-}
+export { asArray, asObject, isObject, showValue as show } from '../k8s/json';
 
 /** Whether `value` is `true` (the boolean, not a truthy string). */
 export function isTrue(value: unknown): boolean {

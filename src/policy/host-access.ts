@@ -68,5 +68,4 @@ export const DANGEROUS_CAPABILITIES: readonly string[] = [
 /** The annotation that records why a DaemonSet uses the `OnDelete` update strategy (at least 10 characters). */
 export const ON_DELETE_REASON_ANNOTATION = 'node-services.cdk8s.io/on-delete-reason';
 
-/** The minimum length of a written reason (suppressions, `OnDelete`). */
-export const MIN_REASON_LENGTH = 10;
+export { MIN_REASON_LENGTH } from '../k8s/numbers';

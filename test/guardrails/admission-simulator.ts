@@ -22,7 +22,7 @@
 
 import { celEnv, isCelError, isCelList, isCelMap, parse, plan } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
-import { selectorMatches as labelSelectorMatches } from '../../src/policy/grammar';
+import { selectorMatches as labelSelectorMatches } from '../../src/k8s';
 
 type Json = any;
 

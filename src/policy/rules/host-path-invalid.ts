@@ -1,4 +1,4 @@
-import { HOST_PATH_TYPES } from '../grammar';
+import { HOST_PATH_TYPES } from '../../k8s';
 import { jsonPath, show } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 

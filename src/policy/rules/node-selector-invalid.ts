@@ -1,4 +1,4 @@
-import { nodeSelectorRequirementError } from '../grammar';
+import { nodeSelectorRequirementError } from '../../k8s';
 import { asArray, asObject, isObject, jsonPath, labelValueErrorOf, qualifiedNameErrorOf, show } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 

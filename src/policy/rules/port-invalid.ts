@@ -1,4 +1,4 @@
-import { PORT_PROTOCOLS } from '../grammar';
+import { PORT_PROTOCOLS } from '../../k8s';
 import { asObject, jsonPath, portNameErrorOf, show } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 

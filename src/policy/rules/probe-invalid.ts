@@ -1,4 +1,4 @@
-import { portReferenceError } from '../grammar';
+import { portReferenceError } from '../../k8s';
 import { asArray, isObject, jsonPath, portNameErrorOf, show } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 

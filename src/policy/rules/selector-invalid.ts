@@ -1,4 +1,4 @@
-import { labelSelectorRequirementError } from '../grammar';
+import { labelSelectorRequirementError } from '../../k8s';
 import { asArray, isObject, jsonPath, labelValueErrorOf, qualifiedNameErrorOf, show } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 

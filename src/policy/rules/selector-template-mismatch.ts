@@ -1,4 +1,4 @@
-import { selectorMatches } from '../grammar';
+import { selectorMatches } from '../../k8s';
 import { asArray, isObject, show } from '../helpers';
 import { defineRule, RuleCategory, Severity } from '../types';
 

@@ -1,4 +1,4 @@
-import { looksLikeVersionOrHash } from '../grammar';
+import { looksLikeVersionOrHash } from '../../k8s';
 import { asArray, asObject, jsonPath, memoizeByString, show } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 

@@ -1,4 +1,4 @@
-import { tolerationProblems } from '../grammar';
+import { tolerationProblems } from '../../k8s';
 import { jsonPath, show } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 

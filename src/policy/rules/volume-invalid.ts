@@ -1,4 +1,4 @@
-import { VOLUME_SOURCES } from '../grammar';
+import { VOLUME_SOURCES } from '../../k8s';
 import { asObject, dns1123LabelErrorOf, jsonPath, show } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 

@@ -1,4 +1,4 @@
-import { MOUNT_PROPAGATIONS } from '../grammar';
+import { MOUNT_PROPAGATIONS } from '../../k8s';
 import { asObject, jsonPath, show } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 

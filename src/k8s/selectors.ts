@@ -1,65 +1,14 @@
 /**
- * Kubernetes API grammar the rules need that `src/k8s/` does not provide yet: label selector semantics, toleration
- * and node-selector requirement syntax, and the enumerations the API server accepts. Pure functions over plain
- * values; each error function returns `undefined` when the value is valid, or a sentence saying why it is not.
+ * Label selector, node selector and toleration grammar and semantics (apimachinery `labels`, `metav1.LabelSelector`,
+ * core `ValidateTolerations`, component-helpers `nodeaffinity`). Pure functions over plain values; each error function
+ * returns `undefined` when the value is valid, or a sentence saying why it is not.
  */
 
-import { labelValueError, qualifiedNameError } from '../k8s/names';
-import { asArray, asObject, show } from './helpers';
+import { asArray, asObject, showValue as show } from './json';
+import { labelValueError, qualifiedNameError } from './names';
 
 /** Taint effects a toleration may name (empty means every effect). */
 const TAINT_EFFECTS: readonly string[] = ['', 'NoSchedule', 'PreferNoSchedule', 'NoExecute'];
-
-/** hostPath `type` values (empty means no check). */
-export const HOST_PATH_TYPES: readonly string[] = [
-  '',
-  'DirectoryOrCreate',
-  'Directory',
-  'FileOrCreate',
-  'File',
-  'Socket',
-  'CharDevice',
-  'BlockDevice',
-];
-
-/** Container port protocols. */
-export const PORT_PROTOCOLS: readonly string[] = ['TCP', 'UDP', 'SCTP'];
-
-/** Mount propagation modes. */
-export const MOUNT_PROPAGATIONS: readonly string[] = ['None', 'HostToContainer', 'Bidirectional'];
-
-/** Volume source fields of a Kubernetes 1.28 pod volume (exactly one must be set). */
-export const VOLUME_SOURCES: readonly string[] = [
-  'hostPath',
-  'emptyDir',
-  'gcePersistentDisk',
-  'awsElasticBlockStore',
-  'gitRepo',
-  'secret',
-  'nfs',
-  'iscsi',
-  'glusterfs',
-  'persistentVolumeClaim',
-  'rbd',
-  'flexVolume',
-  'cinder',
-  'cephfs',
-  'flocker',
-  'downwardAPI',
-  'fc',
-  'azureFile',
-  'configMap',
-  'vsphereVolume',
-  'quobyte',
-  'azureDisk',
-  'photonPersistentDisk',
-  'projected',
-  'portworxVolume',
-  'scaleIO',
-  'storageos',
-  'csi',
-  'ephemeral',
-];
 
 /**
  * The value-count rules of the set operators shared by label and node selectors: `In`/`NotIn` need a value,
@@ -154,11 +103,18 @@ export function tolerationProblems(toleration: unknown): FieldProblem[] {
       message: `operator must be 'Exists' when key is empty (matches every taint), has ${show(operator === '' ? 'Equal' : operator)}`,
     });
   }
-  if (t.tolerationSeconds !== undefined && t.tolerationSeconds !== null && effect !== 'NoExecute') {
-    out.push({
-      field: 'tolerationSeconds',
-      message: `tolerationSeconds is only allowed with effect 'NoExecute' (effect is ${show(effect)})`,
-    });
+  if (t.tolerationSeconds !== undefined && t.tolerationSeconds !== null) {
+    if (effect !== 'NoExecute') {
+      out.push({
+        field: 'tolerationSeconds',
+        message: `tolerationSeconds is only allowed with effect 'NoExecute' (effect is ${show(effect)})`,
+      });
+    } else if (typeof t.tolerationSeconds !== 'number' || !Number.isInteger(t.tolerationSeconds)) {
+      out.push({
+        field: 'tolerationSeconds',
+        message: `tolerationSeconds must be a whole number of seconds (has ${show(t.tolerationSeconds)})`,
+      });
+    }
   }
   if (operator === '' || operator === 'Equal') {
     const err = typeof value === 'string' ? labelValueError(value) : 'must be a string';
@@ -219,16 +175,4 @@ const HASH_LIKE = /^[0-9a-f]{8,}$/;
 export function looksLikeVersionOrHash(value: unknown): boolean {
   if (typeof value !== 'string') return false;
   return VERSION_LIKE.test(value) || (HASH_LIKE.test(value) && /[0-9]/.test(value) && /[a-f]/.test(value));
-}
-
-/** Whether `value` is a valid port reference (1–65535, or a port name). */
-export function portReferenceError(value: unknown, portNameError: (v: string) => string | undefined): string | undefined {
-  if (typeof value === 'number') {
-    return Number.isInteger(value) && value >= 1 && value <= 65535 ? undefined : `port ${value} must be between 1 and 65535`;
-  }
-  if (typeof value === 'string') {
-    const err = portNameError(value);
-    return err ? `port name ${show(value)} ${err}` : undefined;
-  }
-  return `port must be a number or a port name (has ${show(value)})`;
 }

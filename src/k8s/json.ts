@@ -1,0 +1,90 @@
+/**
+ * Defensive access to plain JSON values and faithful rendering of arbitrary values for messages. Pure functions that
+ * never throw, whatever they are given (a caller may be plain JavaScript, or another language through jsii).
+ */
+
+/** Whether `value` is a plain (non-array, non-null) object. */
+export function isObject(value: unknown): value is Record<string, any> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `value` when it is a plain object, otherwise an empty object. */
+export function asObject(value: unknown): Record<string, any> {
+  return isObject(value) ? value : {};
+}
+
+/** `value` when it is an array, otherwise an empty array. */
+export function asArray(value: unknown): any[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** Text of an arbitrary JSON value: a string as it is, anything else as JSON. Never throws. */
+export function jsonText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
+
+/** How deep {@link renderValue} descends into nested arrays and objects. */
+const MAX_DEPTH = 4;
+
+/**
+ * Renders any value as a caller wrote it, for an error message: strings in double quotes (once), numbers exactly
+ * (`NaN`, `Infinity`, `-0`, `2147483648`), `undefined` as `undefined`, arrays and objects with their elements rendered
+ * the same way, class instances with their class name (`Toleration {…}`). Never throws (cycles, throwing getters and
+ * proxies included).
+ */
+export function renderValue(value: unknown): string {
+  try {
+    return render(value, 0);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
+
+function render(value: unknown, depth: number): string {
+  switch (typeof value) {
+    case 'undefined':
+      return 'undefined';
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      return Object.is(value, -0) ? '-0' : String(value);
+    case 'bigint':
+      return `${value}n`;
+    case 'boolean':
+      return String(value);
+    case 'symbol':
+      return value.toString();
+    case 'function':
+      return `[function ${value.name || 'anonymous'}]`;
+    default:
+      break;
+  }
+  if (value === null) return 'null';
+  if (Array.isArray(value)) {
+    if (depth >= MAX_DEPTH) return '[…]';
+    return `[${value.map((v) => render(v, depth + 1)).join(', ')}]`;
+  }
+  const proto = Object.getPrototypeOf(value);
+  const className = proto && proto !== Object.prototype && typeof proto.constructor === 'function' ? proto.constructor.name : '';
+  const prefix = className ? `${className} ` : '';
+  if (depth >= MAX_DEPTH) return `${prefix}{…}`;
+  const record = value as Record<string, unknown>;
+  const entries = Object.keys(record).map(
+    (k) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${render(record[k], depth + 1)}`,
+  );
+  return `${prefix}{${entries.join(', ')}}`;
+}
+
+/**
+ * Renders a value for a one-line finding: strings in single quotes, everything else as {@link renderValue} does,
+ * shortened to 80 characters.
+ */
+export function showValue(value: unknown): string {
+  const text = typeof value === 'string' ? `'${value}'` : renderValue(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
