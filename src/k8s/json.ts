@@ -32,10 +32,9 @@ export function jsonText(value: unknown): string {
 const MAX_DEPTH = 4;
 
 /**
- * Renders any value as a caller wrote it, for an error message: strings in double quotes (once), numbers exactly
- * (`NaN`, `Infinity`, `-0`, `2147483648`), `undefined` as `undefined`, arrays and objects with their elements rendered
- * the same way, class instances with their class name (`Toleration {…}`). Never throws (cycles, throwing getters and
- * proxies included).
+ * Renders any value as a caller wrote it, for an error message: JSON (strings in double quotes, once), except that
+ * what JSON cannot show is shown as written: `NaN`, `Infinity`, `-0`, `undefined` (also inside arrays and objects),
+ * `5n`, functions. Numbers are exact (`2147483648`). Never throws (cycles, throwing getters and proxies included).
  */
 export function renderValue(value: unknown): string {
   try {
@@ -67,17 +66,13 @@ function render(value: unknown, depth: number): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) {
     if (depth >= MAX_DEPTH) return '[…]';
-    return `[${value.map((v) => render(v, depth + 1)).join(', ')}]`;
+    return `[${value.map((v) => render(v, depth + 1)).join(',')}]`;
   }
-  const proto = Object.getPrototypeOf(value);
-  const className = proto && proto !== Object.prototype && typeof proto.constructor === 'function' ? proto.constructor.name : '';
-  const prefix = className ? `${className} ` : '';
-  if (depth >= MAX_DEPTH) return `${prefix}{…}`;
+  if (depth >= MAX_DEPTH) return '{…}';
   const record = value as Record<string, unknown>;
-  const entries = Object.keys(record).map(
-    (k) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${render(record[k], depth + 1)}`,
-  );
-  return `${prefix}{${entries.join(', ')}}`;
+  return `{${Object.keys(record)
+    .map((k) => `${JSON.stringify(k)}:${render(record[k], depth + 1)}`)
+    .join(',')}}`;
 }
 
 /**

@@ -66,12 +66,12 @@ export function resourceRequirementsProblems(
     }
     const err = typeof value === 'string' || typeof value === 'number' ? quantityError(value) : 'must be a quantity string';
     if (err) {
-      out.push({ field, message: `${renderValue(value)} ${err}` });
+      out.push({ field, message: err });
       return undefined;
     }
     const parsed = parseQuantity(value as string | number) as number;
     if (isExtendedResourceName(name) && !Number.isInteger(parsed)) {
-      out.push({ field, message: `${renderValue(value)} must be a whole number (extended resources are counted in units)` });
+      out.push({ field, message: 'must be a whole number (extended resources are counted in units)' });
     }
     return parsed;
   };

@@ -1,5 +1,18 @@
 import {
+  BUILT_IN_PRIORITY_CLASSES,
   capabilityError,
+  containerResourceNameError,
+  DNS_CONFIG_LIMITS,
+  DNS_POLICIES,
+  editDistance,
+  ENV_FIELD_PATHS,
+  enumError,
+  IMAGE_PULL_POLICIES,
+  INT32_MAX,
+  isHugePagesResourceName,
+  isNativeResourceName,
+  isReason,
+  RESTART_POLICIES,
   closestMatch,
   configMapNameError,
   csiDriverNameError,
@@ -41,16 +54,16 @@ describe('value rendering', () => {
     [-0, '-0'],
     [null, 'null'],
     ['registry.example.com/a:latest', '"registry.example.com/a:latest"'],
-    [[1, undefined, NaN], '[1, undefined, NaN]'],
-    [{ a: NaN, 'b.c': 'x' }, '{a: NaN, "b.c": "x"}'],
+    [[1, undefined, NaN], '[1,undefined,NaN]'],
+    [{ a: NaN, 'b.c': 'x' }, '{"a":NaN,"b.c":"x"}'],
     [BigInt(5), '5n'],
   ])('renderValue(%p) is %s', (value, text) => expect(renderValue(value)).toBe(text));
 
-  test('class instances carry their class name, cycles and throwing getters do not throw', () => {
+  test('class instances show their fields, cycles and throwing getters do not throw', () => {
     class Thing {
       public readonly x = 1;
     }
-    expect(renderValue(new Thing())).toBe('Thing {x: 1}');
+    expect(renderValue(new Thing())).toBe('{"x":1}');
     const cyclic: any = { a: 1 };
     cyclic.self = cyclic;
     expect(renderValue(cyclic)).toContain('{…}');
@@ -243,7 +256,7 @@ describe('resources', () => {
   test('extended resources are whole numbers, with a limit equal to the request', () => {
     const messages = (r: any, l: any): string[] => resourceRequirementsProblems(r, l).map((p) => `${p.field}: ${p.message}`);
     expect(messages({}, { 'nvidia.com/gpu': '0.5' })).toEqual([
-      `limits['nvidia.com/gpu']: "0.5" must be a whole number (extended resources are counted in units)`,
+      `limits['nvidia.com/gpu']: must be a whole number (extended resources are counted in units)`,
     ]);
     expect(messages({ 'nvidia.com/gpu': '1' }, {})[0]).toContain('needs a limit equal to its request');
     expect(messages({ 'nvidia.com/gpu': '1' }, { 'nvidia.com/gpu': '2' })[0]).toContain('must equal its limit');
@@ -275,4 +288,35 @@ describe('capabilities', () => {
     expect(capabilityError(7)).toBe('must be a string');
   });
   test('closestMatch stays within the distance', () => expect(closestMatch('ZZZZ', ['A'])).toBeUndefined());
+});
+
+describe('enumerations and helpers', () => {
+  test('the enumerations are those of the 1.28 API', () => {
+    expect(IMAGE_PULL_POLICIES).toEqual(['Always', 'IfNotPresent', 'Never']);
+    expect(DNS_POLICIES).toEqual(['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None']);
+    expect(RESTART_POLICIES).toEqual(['Always', 'OnFailure', 'Never']);
+    expect(DNS_CONFIG_LIMITS).toEqual({ nameservers: 3, searches: 32, searchLength: 2048 });
+    expect(ENV_FIELD_PATHS).toContain('status.hostIPs');
+    expect(BUILT_IN_PRIORITY_CLASSES).toEqual(['system-node-critical', 'system-cluster-critical']);
+    expect(INT32_MAX).toBe(2 ** 31 - 1);
+  });
+  test('enumError suggests the right case and lists the values', () => {
+    expect(enumError('tcp', ['TCP', 'UDP'])).toBe("must be one of TCP, UDP (case matters: did you mean 'TCP'?)");
+    expect(enumError('X', ['TCP', 'UDP'])).toBe('must be one of TCP, UDP');
+    expect(enumError('UDP', ['TCP', 'UDP'])).toBeUndefined();
+  });
+  test('isReason and editDistance', () => {
+    expect(isReason('long enough reason')).toBe(true);
+    expect(isReason('short')).toBe(false);
+    expect(editDistance('NET_ADMN', 'NET_ADMIN')).toBe(1);
+    expect(editDistance('', 'abc')).toBe(3);
+  });
+  test('resource name classes', () => {
+    expect(isNativeResourceName('cpu')).toBe(true);
+    expect(isNativeResourceName('example.com/foo')).toBe(false);
+    expect(isHugePagesResourceName('hugepages-1Gi')).toBe(true);
+    expect(containerResourceNameError('hugepages-1Gi')).toBeUndefined();
+    expect(containerResourceNameError('kubernetes.io/foo')).toBeDefined();
+    expect(containerResourceNameError('example.com/foo')).toBeUndefined();
+  });
 });
