@@ -29,8 +29,8 @@ export class ApiPermission {
 
   private constructor(apiGroup: string, resources: string[], verbs: string[]) {
     this.apiGroup = apiGroup;
-    this.resources = [...(resources ?? [])];
-    this.verbs = [...(verbs ?? [])];
+    this.resources = Array.isArray(resources) ? [...resources] : resources;
+    this.verbs = Array.isArray(verbs) ? [...verbs] : verbs;
   }
 
   /** Why this permission is not least-privilege or not valid, or `undefined`. */
