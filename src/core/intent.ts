@@ -13,6 +13,7 @@ import {
   int32Error,
   labelValueError,
   qualifiedNameError,
+  quantityError,
   reasonError,
 } from '../k8s';
 import { findRule, unknownRuleMessage } from '../policy/config';
@@ -380,6 +381,9 @@ export function resolveIntent(props: NodeServiceProps, chartNamespace: string | 
 function checkPools(field: string, pools: NodePool[], problems: ProblemCollector): void {
   pools.forEach((pool, i) => {
     checkLabels(`${field}[${i}].labels`, pool.labels, problems);
+    for (const [name, value] of Object.entries(pool.allocatable ?? {})) {
+      problems.check(`${field}[${i}].allocatable["${name}"]`, value, quantityError(value), "use a quantity such as '16Gi' or '8'");
+    }
     pool.taints.forEach((t, j) => {
       problems.check(`${field}[${i}].taints[${j}].key`, t.key, qualifiedNameError(t.key), 'use a taint key such as "nvidia.com/gpu"');
       if (t.value !== undefined)

@@ -180,9 +180,12 @@ function checkValue(value: unknown, shape: FieldShape, field: string, problems: 
         ok = checkValue(v, shape.of, `${field}["${k}"]`, problems) && ok;
       return ok;
     }
-    case 'object':
+    case 'object': {
       if (!isRecord(value)) return wrong();
-      return checkTable(value, shape.fields, field, problems, true);
+      // A plain object literal must not carry unknown fields; a class instance may (it satisfies the interface structurally).
+      const proto = Object.getPrototypeOf(value);
+      return checkTable(value, shape.fields, field, problems, proto === Object.prototype || proto === null);
+    }
     case 'instance':
       if (typeof value !== 'object' || value === null || !Object.prototype.isPrototypeOf.call(shape.cls.prototype, value)) return wrong();
       return shape.fields ? checkTable(value as Record<string, unknown>, shape.fields, field, problems, false) : true;
