@@ -12,6 +12,7 @@ import { NodeServiceChecks } from '../policy/synth';
 import { ApiPermission } from './api-access';
 import { Canary } from './canary';
 import { ContainerSpec } from './container';
+import { checkAtSynth } from './app-checks';
 import { presetProblems, ProblemCollector } from './errors';
 import { DEFAULT_NAMESPACE, resolveIntent, ServiceIntent } from './intent';
 import { ANNOTATION_PREFIX } from './labels';
@@ -165,6 +166,14 @@ export class NodeService extends Construct {
     if (this.pools.length > 0 || this.excludePools.length > 0) {
       this.node.addValidation({ validate: () => this.verifyCoverage() });
     }
+    checkAtSynth({
+      construct: this,
+      controlPlane: checked.controlPlane === true,
+      pools: this.pools,
+      priorityClassName: intent.pod.priorityClassName,
+      daemonSet: this.daemonSet,
+      idleCanary: intent.canary !== undefined && !intent.canary.changesSomething,
+    });
   }
 
   private createDaemonSet(

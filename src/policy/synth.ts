@@ -272,6 +272,7 @@ export class NodeServiceChecks {
   private duringSynthesis<T>(synthesize: () => T): T {
     if (this.synthesisDepth === 0) {
       this.pendingSummary = undefined;
+      this.warned.clear();
       this.synthesisErrors = undefined;
       this.synthesis = {};
     }
@@ -316,6 +317,24 @@ export class NodeServiceChecks {
     }
     return rest;
   }
+
+  /**
+   * Adds a warning found by a construct's own synth-time check to the summary of the current synthesis (printed when
+   * it ends), or prints it at once outside a synthesis.
+   * @internal
+   */
+  public _warn(text: string): void {
+    if (this.synthesisDepth > 0) {
+      if (this.warned.has(text)) return;
+      this.warned.add(text);
+      this.pendingSummary = `${this.pendingSummary ?? 'node-services: construct warnings (synthesis continues):\n'}  ${text}\n`;
+    } else {
+      this.logger.log(`node-services: ${text}\n`);
+    }
+  }
+
+  /** Warnings already added to the current synthesis' summary (validations run several times per synthesis). */
+  private warned = new Set<string>();
 
   /** The messages of the latest run, by the path of the construct they belong to. */
   private pending = new Map<string, string[]>();
