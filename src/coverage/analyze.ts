@@ -38,7 +38,11 @@ function indexOwners(withPods: ReadonlyMap<number, CompiledNode>): { byOwner: Ma
 }
 
 /** The workload's own pods per node index (see {@link CompiledWorkload.ownsPod}). */
-function ownShares(w: CompiledWorkload, withPods: ReadonlyMap<number, CompiledNode>, owners: ReturnType<typeof indexOwners>): Map<number, OwnShare> {
+function ownShares(
+  w: CompiledWorkload,
+  withPods: ReadonlyMap<number, CompiledNode>,
+  owners: ReturnType<typeof indexOwners>,
+): Map<number, OwnShare> {
   const shares = new Map<number, OwnShare>();
   const candidates = [...(owners.byOwner.get(`${w.namespace}/${w.name}`) ?? []), ...owners.unowned];
   for (const ref of candidates) {
@@ -149,7 +153,9 @@ function groupWarnings(groups: readonly NodeGroup[], names: readonly string[], w
     if (g.node.notes.length === 0) continue;
     const shown = [...g.members.subarray(0, 3)].map((i) => names[i] || '<unnamed>');
     const who =
-      g.members.length === 1 ? `node ${shown[0]}` : `${g.members.length} nodes (${shown.join(', ')}${g.members.length > shown.length ? ', …' : ''})`;
+      g.members.length === 1
+        ? `node ${shown[0]}`
+        : `${g.members.length} nodes (${shown.join(', ')}${g.members.length > shown.length ? ', …' : ''})`;
     for (const note of g.node.notes) warnings.push(`${who}: ${note}`);
   }
 }
@@ -162,9 +168,15 @@ function groupWarnings(groups: readonly NodeGroup[], names: readonly string[], w
  * own: the analysed DaemonSets do not compete with each other for ports or resources unless their pods are in `pods`.
  * RuntimeClass objects among `workloads` supply the pod overhead of DaemonSets naming them (they count as skipped).
  */
-export function analyzeCoverage(workloads: readonly any[], nodes: readonly any[], pods?: readonly any[], options?: CoverageOptions): CoverageReport {
+export function analyzeCoverage(
+  workloads: readonly any[],
+  nodes: readonly any[],
+  pods?: readonly any[],
+  options?: CoverageOptions,
+): CoverageReport {
   const runtimeClasses = workloads.filter((o) => o?.kind === 'RuntimeClass');
-  const compileOptions: CoverageOptions = runtimeClasses.length > 0 ? { ...options, runtimeClasses: [...(options?.runtimeClasses ?? []), ...runtimeClasses] } : { ...options };
+  const compileOptions: CoverageOptions =
+    runtimeClasses.length > 0 ? { ...options, runtimeClasses: [...(options?.runtimeClasses ?? []), ...runtimeClasses] } : { ...options };
   const daemonSets = workloads.filter((o) => o?.kind === 'DaemonSet').map((o) => compileWorkload(o, compileOptions));
   const { groups, withPods } = groupNodes(nodes, podsByNode(pods), daemonSets, compileOptions);
   const names = nodes.map((n) => text(n?.metadata?.name));

@@ -90,7 +90,9 @@ function hostPortConflicts(w: CompiledWorkload, n: CompiledNode, own: OwnShare |
       if (own !== undefined && own.pods.has(h.pod)) continue;
       if (bindingsConflict(want.ip, h.ip)) {
         const pod = n.pods[h.pod];
-        (out ??= []).push(`${want.protocol} ${want.ip}:${want.port} conflicts with ${h.ip}:${want.port} of pod ${pod.namespace}/${pod.name}`);
+        (out ??= []).push(
+          `${want.protocol} ${want.ip}:${want.port} conflicts with ${h.ip}:${want.port} of pod ${pod.namespace}/${pod.name}`,
+        );
         break;
       }
     }
@@ -119,7 +121,6 @@ function firstFailure(w: CompiledWorkload, n: CompiledNode, own: OwnShare | unde
   const c = controllerCheck(w, n);
   return c !== Check.OK ? c : schedulerCheck(w, n, own);
 }
-
 
 /** The reason reported for each check (a template `nodeName` naming another node is a node-selection failure). */
 const CHECK_REASON: readonly CoverageReason[] = [
@@ -191,7 +192,8 @@ function explainAffinity(w: CompiledWorkload, n: CompiledNode): string {
     }
     for (let i = 0; part === '' && n.name.length > 0 && i < t.fields.length; i++) {
       const f = t.fields[i];
-      if (!fieldMatches(f, n.name)) part = `term ${t.index}: field ${f.key} ${f.notIn ? 'NotIn' : 'In'} [${f.value}] fails (node is ${n.name})`;
+      if (!fieldMatches(f, n.name))
+        part = `term ${t.index}: field ${f.key} ${f.notIn ? 'NotIn' : 'In'} [${f.value}] fails (node is ${n.name})`;
     }
     if (part === '') part = `term ${t.index} matches`;
     out = out.length === 0 ? part : `${out}; ${part}`;
@@ -221,7 +223,12 @@ export function insufficientResources(w: CompiledWorkload, n: CompiledNode, own:
     (out ??= []).push({ resource: 'cpu', requested: r.cpu, free: alloc.cpu - used.cpu + (mine ? mine.cpu : 0), allocatable: alloc.cpu });
   }
   if (r.memory > 0 && r.memory > alloc.memory - used.memory + (mine ? mine.memory : 0)) {
-    (out ??= []).push({ resource: 'memory', requested: r.memory, free: alloc.memory - used.memory + (mine ? mine.memory : 0), allocatable: alloc.memory });
+    (out ??= []).push({
+      resource: 'memory',
+      requested: r.memory,
+      free: alloc.memory - used.memory + (mine ? mine.memory : 0),
+      allocatable: alloc.memory,
+    });
   }
   const eph = alloc.ephemeralStorage - used.ephemeralStorage + (mine ? mine.ephemeralStorage : 0);
   if (r.ephemeralStorage > 0 && r.ephemeralStorage > eph) {
