@@ -6,6 +6,9 @@
 /** Verbs that only read. */
 export const READ_VERBS: readonly string[] = ['get', 'list', 'watch'];
 
+/** A resource as RBAC names it: a lower-case plural, optionally with a subresource (`nodes/status`). */
+const RESOURCE_NAME = /^[a-z][a-z0-9.-]*(\/[a-z][a-z0-9-]*)?$/;
+
 const KNOWN_VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
 
 /** One permission on the Kubernetes API. Create with the static factories. */
@@ -29,8 +32,8 @@ export class ApiPermission {
 
   private constructor(apiGroup: string, resources: string[], verbs: string[]) {
     this.apiGroup = apiGroup;
-    this.resources = [...(resources ?? [])];
-    this.verbs = [...(verbs ?? [])];
+    this.resources = Array.isArray(resources) ? [...resources] : resources;
+    this.verbs = Array.isArray(verbs) ? [...verbs] : verbs;
   }
 
   /** Why this permission is not least-privilege or not valid, or `undefined`. */
@@ -41,6 +44,9 @@ export class ApiPermission {
       return 'uses a wildcard';
     }
     if (this.resources.some((r) => r === 'secrets' || r.startsWith('secrets/'))) return 'grants access to Secrets';
+    const badResource = this.resources.find((r) => !RESOURCE_NAME.test(r));
+    if (badResource !== undefined)
+      return `names resource '${badResource}', which is not a lower-case plural resource name such as 'pods' or 'nodes/status'`;
     const unknown = this.verbs.filter((v) => !KNOWN_VERBS.includes(v));
     if (unknown.length > 0) return `has unknown verb(s) ${unknown.join(', ')}`;
     return undefined;

@@ -40,7 +40,7 @@ export class Canary {
    * (`key NotIn [value]`). The requirement is ANDed into every affinity term of both halves.
    */
   public static byNodeLabel(key: string, value: string, options: CanaryOptions = {}): Canary {
-    return new Canary(key, value, options);
+    return new Canary(key, value, options ?? {});
   }
 
   /** The node label key. */

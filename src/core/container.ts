@@ -6,6 +6,7 @@
 
 import type { IConfigMap, ISecret } from 'cdk8s-plus-28';
 import { HostPath } from './host-path';
+import type { ContainerOptions, ContainerSecurityOptions, PrivilegeOptions } from './options';
 
 /** Downward API fields a node service commonly needs. */
 export enum EnvField {
@@ -137,23 +138,23 @@ export interface HttpProbeOptions extends ProbeOptions {
 export class Probe {
   /** An HTTP GET probe of `path` on `port` (a number or a named container port). */
   public static httpGet(path: string, port: number | string, options: HttpProbeOptions = {}): Probe {
-    const { host, https, ...timing } = options;
+    const { host, https, ...timing } = options ?? {};
     return new Probe({ httpGet: { path, port, scheme: https ? 'HTTPS' : 'HTTP', ...(host ? { host } : {}) } }, timing);
   }
 
   /** A TCP connect probe on `port`. */
   public static tcpSocket(port: number | string, options: ProbeOptions = {}): Probe {
-    return new Probe({ tcpSocket: { port } }, options);
+    return new Probe({ tcpSocket: { port } }, options ?? {});
   }
 
   /** A probe that runs `command` in the container; exit code 0 is success. */
   public static exec(command: string[], options: ProbeOptions = {}): Probe {
-    return new Probe({ exec: { command: [...command] } }, options);
+    return new Probe({ exec: { command: Array.isArray(command) ? [...command] : command } }, options ?? {});
   }
 
   /** A gRPC health-check probe on `port`, optionally for a named `service`. */
   public static grpc(port: number, service?: string, options: ProbeOptions = {}): Probe {
-    return new Probe({ grpc: service ? { port, service } : { port } }, options);
+    return new Probe({ grpc: service ? { port, service } : { port } }, options ?? {});
   }
 
   /** @internal */
@@ -267,6 +268,7 @@ export interface EmptyDirOptions extends MountOptions {
 export class Mount {
   /** A scratch directory (writable), e.g. `/tmp` for a read-only root filesystem. */
   public static emptyDir(mountPath: string, options: EmptyDirOptions = {}): Mount {
+    options = options ?? {};
     const source: any = {};
     if (options.memory) source.medium = 'Memory';
     if (options.sizeLimit) source.sizeLimit = options.sizeLimit;
@@ -276,6 +278,7 @@ export class Mount {
 
   /** The named ConfigMap (read-only by default). */
   public static configMap(configMapName: string, mountPath: string, options: MountOptions = {}): Mount {
+    options = options ?? {};
     const name = options.volumeName ?? `cm-${slug(configMapName)}`;
     return new Mount(mountPath, name, { configMap: { name: configMapName } }, options.readOnly ?? true, options.subPath);
   }
@@ -287,6 +290,7 @@ export class Mount {
 
   /** The named Secret (read-only by default). */
   public static secret(secretName: string, mountPath: string, options: MountOptions = {}): Mount {
+    options = options ?? {};
     const name = options.volumeName ?? `secret-${slug(secretName)}`;
     return new Mount(mountPath, name, { secret: { secretName } }, options.readOnly ?? true, options.subPath);
   }
@@ -309,141 +313,40 @@ export class Mount {
 
   private constructor(mountPath: string, volumeName: string, source: any, readOnly: boolean, subPath?: string) {
     this.mountPath = mountPath;
-    this.volumeName = volumeName.slice(0, 63).replace(/-+$/, '');
+    this.volumeName = volumeName;
     this._source = source;
     this.readOnly = readOnly;
     this.subPath = subPath;
   }
 }
 
+/** A DNS-1123 label fragment derived from `value` (derived volume names stay valid; given ones are never changed). */
 function slug(value: string): string {
-  return (
+  const text =
     String(value)
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '') || 'root'
-  );
+      .replace(/^-+|-+$/g, '') || 'root';
+  return text.slice(0, 50).replace(/-+$/, '');
 }
 
 /** One container of a node service. */
-export interface ContainerSpec {
+export interface ContainerSpec extends ContainerOptions, PrivilegeOptions, ContainerSecurityOptions {
   /** Container name (DNS-1123 label), unique across containers and init containers. */
   readonly name: string;
-  /** Image reference, pinned by a tag other than `latest` or by a digest. */
-  readonly image: string;
-  /**
-   * Image pull policy.
-   * @default ImagePullPolicy.IF_NOT_PRESENT
-   */
-  readonly imagePullPolicy?: ImagePullPolicy;
-  /**
-   * Entrypoint override.
-   * @default the image's entrypoint
-   */
-  readonly command?: string[];
-  /**
-   * Arguments.
-   * @default the image's arguments
-   */
-  readonly args?: string[];
-  /**
-   * Working directory.
-   * @default the image's
-   */
-  readonly workingDir?: string;
-  /**
-   * Plain environment variables.
-   * @default none
-   */
-  readonly env?: { [name: string]: string };
-  /**
-   * Environment variables from the downward API, e.g. `{ NODE_NAME: EnvField.NODE_NAME }`.
-   * @default none
-   */
-  readonly fieldEnv?: { [name: string]: EnvField };
-  /**
-   * Whole ConfigMaps or Secrets as environment variables.
-   * @default none
-   */
-  readonly envFrom?: EnvSource[];
   /**
    * Ports.
    * @default none
    */
   readonly ports?: PortSpec[];
   /**
-   * Readiness probe (node services should have one: a rollout waits for it).
-   * @default none
-   */
-  readonly readiness?: Probe;
-  /**
-   * Liveness probe.
-   * @default none
-   */
-  readonly liveness?: Probe;
-  /**
-   * Startup probe.
-   * @default none
-   */
-  readonly startup?: Probe;
-  /**
-   * Compute resources.
-   * @default cpu request 100m, memory request 128Mi, memory limit 256Mi, no CPU limit
-   */
-  readonly resources?: Resources;
-  /**
    * Host paths mounted into this container (read-only unless declared writable).
    * @default none
    */
   readonly hostPaths?: HostPath[];
   /**
-   * Pod-local mounts (emptyDir, ConfigMap, Secret).
-   * @default none
-   */
-  readonly mounts?: Mount[];
-  /**
    * Linux capabilities to add (names without `CAP_`); all others are dropped.
    * @default none (drop ALL)
    */
   readonly capabilities?: string[];
-  /**
-   * Run privileged. Only with `privilegedReason`; the container then allows privilege escalation, as the API requires.
-   * @default false
-   */
-  readonly privileged?: boolean;
-  /**
-   * Why the container must be privileged (at least 10 characters); required when `privileged` is true.
-   * @default none
-   */
-  readonly privilegedReason?: string;
-  /**
-   * Seccomp profile of the container.
-   * @default SeccompProfile.runtimeDefault()
-   */
-  readonly seccompProfile?: SeccompProfile;
-  /**
-   * User ID to run as.
-   * @default the image's user
-   */
-  readonly runAsUser?: number;
-  /**
-   * Group ID to run as.
-   * @default the image's group
-   */
-  readonly runAsGroup?: number;
-  /**
-   * Require a non-root user.
-   * @default true when runAsUser is set and non-zero, otherwise unset
-   */
-  readonly runAsNonRoot?: boolean;
-  /**
-   * Mount the root filesystem read-only (give scratch space with `Mount.emptyDir`).
-   * @default true
-   */
-  readonly readOnlyRootFilesystem?: boolean;
-  /**
-   * Command run before the container is stopped (e.g. flush buffers, remove CNI config).
-   * @default none
-   */
-  readonly preStop?: string[];
 }

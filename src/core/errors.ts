@@ -3,6 +3,8 @@
  * and is thrown before any YAML exists, so bad input never produces partial output.
  */
 
+import { renderValue } from '../k8s/json';
+
 /** One problem with a construct's props. */
 export interface PropProblem {
   /** The prop, with its position (e.g. `containers[0].image`). */
@@ -16,57 +18,88 @@ export interface PropProblem {
 }
 
 /**
- * Thrown when a node-service construct gets invalid props; lists every problem found.
+ * Thrown when a node-service construct gets invalid props; lists every problem found. Printed uncaught (e.g. by
+ * `cdk8s synth`), it shows its message only: the problems are in the message, the stack is not shown.
  * It extends the built-in `Error`, which jsii cannot model: other languages receive the message.
  *
  * @jsii ignore
  */
 export class NodeServiceError extends Error {
   /** The construct path of the construct that rejected its props. */
-  public readonly constructPath: string;
+  declare public readonly constructPath: string;
   /** Every problem found. */
-  public readonly problems: PropProblem[];
+  declare public readonly problems: PropProblem[];
 
   constructor(constructPath: string, problems: PropProblem[]) {
     const lines = problems.map((p) => `  - ${p.field} = ${p.value}: ${p.problem}. Fix: ${p.fix}`);
     super(`[${constructPath}] invalid props (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${lines.join('\n')}`);
-    this.name = 'NodeServiceError';
-    this.constructPath = constructPath;
-    this.problems = problems;
+    // Own fields are not enumerable, so that Node's printing of an uncaught error does not repeat them after the message.
+    Object.defineProperty(this, 'name', { value: 'NodeServiceError', enumerable: false, writable: true, configurable: true });
+    Object.defineProperty(this, 'constructPath', { value: constructPath, enumerable: false });
+    Object.defineProperty(this, 'problems', { value: problems, enumerable: false });
+    // Printed uncaught, the stack would point into the library, not at the mistake; the message says where the mistake is.
+    Object.defineProperty(this, 'stack', {
+      value: `NodeServiceError: ${this.message}`,
+      enumerable: false,
+      writable: true,
+      configurable: true,
+    });
+  }
+
+  /** How `util.inspect` (and so an uncaught error) prints the error: its message. */
+  public [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `${this.name}: ${this.message}`;
   }
 }
 
-/** Renders a prop value for an error message. */
+/** Renders a prop value for an error message, faithfully (`NaN`, `Infinity`, `undefined`, `2147483648`). */
 export function show(value: unknown): string {
-  if (value === undefined) return '(unset)';
-  if (typeof value === 'string') return JSON.stringify(value);
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
+  const text = renderValue(value);
+  return text.length > 200 ? `${text.slice(0, 197)}...` : text;
 }
 
 /**
- * Collects prop problems, then throws them all at once.
+ * Collects prop problems, then throws them all at once. Problems are reported once: a later problem under a field
+ * whose type was already wrong is muted, duplicates are dropped, and internal field names are renamed to the fields
+ * the user wrote (`containers[0].hostPaths[3]` → `extraHostPaths[0]`).
  * @internal
  */
 export class ProblemCollector {
   private readonly problems: PropProblem[] = [];
+  private readonly muted: string[] = [];
+  private readonly renames: Array<[string, string]> = [];
 
   /** Records a problem when `problem` is defined (the result of a grammar check such as `dns1123LabelError`). */
   public check(field: string, value: unknown, problem: string | undefined, fix: string): void {
-    if (problem !== undefined) this.problems.push({ field, value: show(value), problem, fix });
+    if (problem !== undefined) this.add(field, value, problem, fix);
   }
 
   /** Records a problem unconditionally. */
   public add(field: string, value: unknown, problem: string, fix: string): void {
-    this.problems.push({ field, value: show(value), problem, fix });
+    this.addRendered({ field, value: show(value), problem, fix });
   }
 
-  /** Calls `fn` for every recorded problem. */
+  /** Records a problem whose value is already rendered (from another collector). */
+  public addRendered(p: PropProblem): void {
+    const user = this.userField(p.field);
+    if (this.muted.some((m) => within(p.field, m) || within(user, m))) return;
+    if (this.problems.some((q) => q.field === p.field && q.problem === p.problem && q.value === p.value)) return;
+    this.problems.push(p);
+  }
+
+  /** Drops every problem recorded from now on under `field` (or under every field, for `''`). */
+  public mute(field: string): void {
+    this.muted.push(field);
+  }
+
+  /** Reports problems under the internal field `from` (and below it) under `to`, the field the user wrote. */
+  public rename(from: string, to: string): void {
+    this.renames.push([from, to]);
+  }
+
+  /** Calls `fn` for every recorded problem (fields as the user wrote them). */
   public forEach(fn: (problem: PropProblem) => void): void {
-    this.problems.forEach(fn);
+    this.list().forEach(fn);
   }
 
   /** Whether any problem was recorded. */
@@ -76,6 +109,45 @@ export class ProblemCollector {
 
   /** Throws a {@link NodeServiceError} for `constructPath` when any problem was recorded. */
   public throwIfAny(constructPath: string): void {
-    if (this.problems.length > 0) throw new NodeServiceError(constructPath, this.problems);
+    if (this.problems.length > 0) throw new NodeServiceError(constructPath, this.list());
   }
+
+  private list(): PropProblem[] {
+    const out: PropProblem[] = [];
+    for (const p of this.problems) {
+      const q = { ...p, field: this.userField(p.field) };
+      if (!out.some((o) => o.field === q.field && o.problem === q.problem && o.value === q.value)) out.push(q);
+    }
+    return out;
+  }
+
+  private userField(field: string): string {
+    let best: [string, string] | undefined;
+    for (const r of this.renames) if (within(field, r[0]) && (!best || r[0].length > best[0].length)) best = r;
+    return best ? best[1] + field.slice(best[0].length) : field;
+  }
+}
+
+/** Whether `field` is `prefix` or lies below it (`prefix.x`, `prefix[0]`); every field lies below `''`. */
+function within(field: string, prefix: string): boolean {
+  if (prefix === '' || field === prefix) return true;
+  return field.startsWith(prefix) && (field[prefix.length] === '.' || field[prefix.length] === '[');
+}
+
+/** Problems a preset found in its own props, travelling with the props it hands to `NodeService`. */
+const carried = new WeakMap<object, ProblemCollector>();
+
+/**
+ * Hands `problems` (a preset's, with its renames) to the `NodeService` that receives `props`, so that preset-level and
+ * core-level problems are reported together, in one error. Returns `props`.
+ * @internal
+ */
+export function carryProblems<T extends object>(props: T, problems: ProblemCollector): T {
+  carried.set(props, problems);
+  return props;
+}
+
+/** The problems a preset handed over with `props`, if any. @internal */
+export function presetProblems(props: unknown): ProblemCollector | undefined {
+  return typeof props === 'object' && props !== null ? carried.get(props) : undefined;
 }

@@ -65,12 +65,12 @@ export interface WritableHostPathOptions extends HostPathOptions {
 export class HostPath {
   /** Mounts `path` read-only. */
   public static readOnly(path: string, options: HostPathOptions = {}): HostPath {
-    return new HostPath(path, false, options, undefined);
+    return new HostPath(path, false, options ?? {}, undefined);
   }
 
   /** Mounts `path` writable; `options.reason` says why the service must write to the host. */
   public static writable(path: string, options: WritableHostPathOptions): HostPath {
-    return new HostPath(path, true, options, options?.reason);
+    return new HostPath(path, true, options ?? ({} as WritableHostPathOptions), options?.reason);
   }
 
   /** The path on the host. */
@@ -91,10 +91,11 @@ export class HostPath {
   private constructor(path: string, writable: boolean, options: HostPathOptions, reason: string | undefined) {
     this.path = path;
     this.isWritable = writable;
+    options = typeof options === 'object' && options !== null ? options : {};
     this.type = options.type ?? HostPathType.DIRECTORY;
     this.mountPath = options.mountPath ?? path;
     this.propagation = options.propagation ?? MountPropagation.NONE;
-    this.volumeName = options.volumeName ?? HostPath.volumeNameFor(path);
+    this.volumeName = options.volumeName ?? (typeof path === 'string' ? HostPath.volumeNameFor(path) : 'host-path');
     this.reason = reason;
   }
 

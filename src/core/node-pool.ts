@@ -130,10 +130,11 @@ export class NodePool {
   public readonly budget?: NodeBudget;
 
   private constructor(props: NodePoolProps) {
+    props = typeof props === 'object' && props !== null ? props : ({} as NodePoolProps);
     this.name = props.name;
-    this.labels = { ...(props.labels ?? {}) };
-    this.taints = [...(props.taints ?? [])];
-    this.allocatable = props.allocatable ? { ...props.allocatable } : undefined;
+    this.labels = isPlainMap(props.labels) ? { ...props.labels } : (props.labels ?? {});
+    this.taints = Array.isArray(props.taints) ? [...props.taints] : (props.taints ?? []);
+    this.allocatable = isPlainMap(props.allocatable) ? { ...props.allocatable } : props.allocatable;
     this.budget = props.budget;
   }
 
@@ -154,4 +155,9 @@ export class NodePool {
       ...(this.allocatable ? { status: { allocatable: { pods: '110', ...this.allocatable } } } : {}),
     };
   }
+}
+
+/** Whether `value` is a plain object (copied as given; anything else is kept for the construct's checks to report). */
+function isPlainMap(value: unknown): value is { [key: string]: string } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -129,7 +129,7 @@ export class NodeRequirement {
   private constructor(key: string, operator: string, values: string[] | undefined) {
     this.key = key;
     this.operator = operator;
-    this.values = values ? [...values] : undefined;
+    this.values = Array.isArray(values) ? [...values] : values;
   }
 
   /** The Kubernetes node selector requirement object. */

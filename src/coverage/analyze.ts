@@ -39,7 +39,11 @@ function indexOwners(withPods: ReadonlyMap<number, CompiledNode>): { byOwner: Ma
 }
 
 /** The workload's own pods per node index (see {@link CompiledWorkload.ownsPod}). */
-function ownShares(w: CompiledWorkload, withPods: ReadonlyMap<number, CompiledNode>, owners: ReturnType<typeof indexOwners>): Map<number, OwnShare> {
+function ownShares(
+  w: CompiledWorkload,
+  withPods: ReadonlyMap<number, CompiledNode>,
+  owners: ReturnType<typeof indexOwners>,
+): Map<number, OwnShare> {
   const shares = new Map<number, OwnShare>();
   const candidates = (owners.byOwner.get(`${w.namespace}/${w.name}`) ?? []).concat(owners.unowned);
   for (const ref of candidates) {
@@ -152,7 +156,9 @@ function groupWarnings(groups: readonly NodeGroup[], names: readonly string[], w
     if (g.node.notes.length === 0) continue;
     const shown = [...g.members.subarray(0, 3)].map((i) => names[i] || '<unnamed>');
     const who =
-      g.members.length === 1 ? `node ${shown[0]}` : `${g.members.length} nodes (${shown.join(', ')}${g.members.length > shown.length ? ', …' : ''})`;
+      g.members.length === 1
+        ? `node ${shown[0]}`
+        : `${g.members.length} nodes (${shown.join(', ')}${g.members.length > shown.length ? ', …' : ''})`;
     for (const note of g.node.notes) warnings.push(`${who}: ${note}`);
   }
 }
@@ -167,7 +173,12 @@ function groupWarnings(groups: readonly NodeGroup[], names: readonly string[], w
  * the pod overhead and the priority of the pods naming them (they count as skipped). A DaemonSet the API server would
  * reject gets the status `invalid`, its findings and no node verdicts.
  */
-export function analyzeCoverage(workloads: readonly any[], nodes: readonly any[], pods?: readonly any[], options?: CoverageOptions): CoverageReport {
+export function analyzeCoverage(
+  workloads: readonly any[],
+  nodes: readonly any[],
+  pods?: readonly any[],
+  options?: CoverageOptions,
+): CoverageReport {
   const runtimeClasses = workloads.filter((o) => o?.kind === 'RuntimeClass');
   const priorityClasses = workloads.filter((o) => o?.kind === 'PriorityClass');
   const compileOptions: CoverageOptions = {
@@ -183,7 +194,13 @@ export function analyzeCoverage(workloads: readonly any[], nodes: readonly any[]
   const warnings: string[] = [];
   groupWarnings(groups, names, warnings);
   const owners = indexOwners(withPods);
-  const okRows: NodeCoverage[] = names.map((node) => ({ node, runs: true, reason: CoverageReason.OK, detail: '', status: CoverageStatus.RUNNING }));
+  const okRows: NodeCoverage[] = names.map((node) => ({
+    node,
+    runs: true,
+    reason: CoverageReason.OK,
+    detail: '',
+    status: CoverageStatus.RUNNING,
+  }));
   const sharedRows = new SharedRows();
   let next = 0;
   const results = entries.map((e): WorkloadCoverage => {
@@ -192,7 +209,16 @@ export function analyzeCoverage(workloads: readonly any[], nodes: readonly any[]
       const namespace = typeof meta?.namespace === 'string' && meta.namespace.length > 0 ? meta.namespace : 'default';
       const name = typeof meta?.name === 'string' ? meta.name : '';
       for (const f of e.rejected) warnings.push(`DaemonSet ${namespace}/${name}: the API server rejects it (${f}); it is not analysed`);
-      return { kind: 'DaemonSet', namespace, name, desired: 0, schedulable: 0, nodes: [], status: WorkloadStatus.INVALID, findings: e.rejected };
+      return {
+        kind: 'DaemonSet',
+        namespace,
+        name,
+        desired: 0,
+        schedulable: 0,
+        nodes: [],
+        status: WorkloadStatus.INVALID,
+        findings: e.rejected,
+      };
     }
     const w = daemonSets[next++];
     for (const message of w.warnings) warnings.push(`DaemonSet ${w.namespace}/${w.name}: ${message}`);

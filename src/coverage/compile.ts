@@ -3,7 +3,18 @@
  * values: label lookups by interned key id, taint verdicts memoized per workload, requests summed in scheduler units.
  */
 
-import { CompiledAffinity, LabelRequirement, LabelTable, Op, compileAffinity, compileNodeSelector, jsonText, labelTable, parseRequirement, requirement } from './selector';
+import {
+  CompiledAffinity,
+  LabelRequirement,
+  LabelTable,
+  Op,
+  compileAffinity,
+  compileNodeSelector,
+  jsonText,
+  labelTable,
+  parseRequirement,
+  requirement,
+} from './selector';
 import { labelValueError, qualifiedNameError } from '../k8s/names';
 import { HostPort, ResourceVector, addVector, allocatable, emptyVector, isSidecar, podHostPorts, podRequests } from './resources';
 import { InternedTaint, Toleration, daemonPodTolerations, internTaint } from './taints';
@@ -53,14 +64,20 @@ const OS_LABELS = ['kubernetes.io/os', 'beta.kubernetes.io/os'];
 function podOs(spec: any): string | undefined {
   if (typeof spec.os?.name === 'string' && spec.os.name.length > 0) return spec.os.name;
   const windows = (sc: any) => sc?.windowsOptions != null;
-  const all = [...(Array.isArray(spec.containers) ? spec.containers : []), ...(Array.isArray(spec.initContainers) ? spec.initContainers : [])];
+  const all = [
+    ...(Array.isArray(spec.containers) ? spec.containers : []),
+    ...(Array.isArray(spec.initContainers) ? spec.initContainers : []),
+  ];
   if (windows(spec.securityContext) || all.some((c: any) => windows(c?.securityContext))) return 'windows';
   const selector = spec.nodeSelector;
   if (selector != null && typeof selector === 'object') {
     for (const key of OS_LABELS) if (typeof selector[key] === 'string') return selector[key];
   }
   const terms = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
-  if (Array.isArray(terms) && terms.some((t: any) => Array.isArray(t?.matchExpressions) && t.matchExpressions.some((e: any) => OS_LABELS.includes(e?.key)))) {
+  if (
+    Array.isArray(terms) &&
+    terms.some((t: any) => Array.isArray(t?.matchExpressions) && t.matchExpressions.some((e: any) => OS_LABELS.includes(e?.key)))
+  ) {
     return undefined;
   }
   return 'linux';
@@ -197,15 +214,23 @@ function workloadWarnings(spec: any, where: string, minor: number, tolerations: 
       );
     }
     if (t.operator !== undefined && t.operator !== '' && t.operator !== 'Exists' && t.operator !== 'Equal') {
-      warnings.push(`${where}.tolerations: operator ${JSON.stringify(t.operator)} of ${t.key ? jsonText(t.key) : '<every key>'} tolerates nothing; use Exists or Equal`);
+      warnings.push(
+        `${where}.tolerations: operator ${JSON.stringify(t.operator)} of ${t.key ? jsonText(t.key) : '<every key>'} tolerates nothing; use Exists or Equal`,
+      );
     }
   }
   const affinity = spec.affinity ?? {};
-  if (affinity.podAffinity || affinity.podAntiAffinity || (Array.isArray(spec.topologySpreadConstraints) && spec.topologySpreadConstraints.length > 0)) {
+  if (
+    affinity.podAffinity ||
+    affinity.podAntiAffinity ||
+    (Array.isArray(spec.topologySpreadConstraints) && spec.topologySpreadConstraints.length > 0)
+  ) {
     warnings.push(`${where}: pod (anti-)affinity and topology spread constraints are evaluated by the scheduler only and are not modeled`);
   }
   if (spec.resources != null) {
-    warnings.push(`${where}.resources (pod-level resources, alpha in 1.32, beta in 1.34) is not modeled: requests are summed from the containers`);
+    warnings.push(
+      `${where}.resources (pod-level resources, alpha in 1.32, beta in 1.34) is not modeled: requests are summed from the containers`,
+    );
   }
   const containers: any[] = Array.isArray(spec.containers) ? spec.containers : [];
   containers.forEach((c: any, i: number) => {
@@ -391,10 +416,14 @@ export function nodeOs(node: any): string {
 function taintNotes(taints: readonly InternedTaint[], notes: string[]): void {
   for (const t of taints) {
     if ((t.key === 'node.kubernetes.io/not-ready' || t.key === 'node.kubernetes.io/unreachable') && t.effect === 'NoSchedule') {
-      notes.push(`taint ${t.text}: daemon pods tolerate only the NoExecute variant, so no new daemon pod is created there (existing ones are kept)`);
+      notes.push(
+        `taint ${t.text}: daemon pods tolerate only the NoExecute variant, so no new daemon pod is created there (existing ones are kept)`,
+      );
     }
     if (t.key === 'node-role.kubernetes.io/master') {
-      notes.push(`legacy taint ${t.text} (clusters upgraded from 1.24 or older): tolerate it as well as node-role.kubernetes.io/control-plane`);
+      notes.push(
+        `legacy taint ${t.text} (clusters upgraded from 1.24 or older): tolerate it as well as node-role.kubernetes.io/control-plane`,
+      );
     }
   }
 }
@@ -414,7 +443,8 @@ function existingPod(pod: any, minor: number, warnings: string[], options: Cover
   const meta = pod?.metadata ?? {};
   const namespace = typeof meta.namespace === 'string' && meta.namespace.length > 0 ? meta.namespace : 'default';
   const name = typeof meta.name === 'string' ? meta.name : '';
-  const owners: any[] | undefined = Array.isArray(meta.ownerReferences) && meta.ownerReferences.length > 0 ? meta.ownerReferences : undefined;
+  const owners: any[] | undefined =
+    Array.isArray(meta.ownerReferences) && meta.ownerReferences.length > 0 ? meta.ownerReferences : undefined;
   const where = `pod ${namespace}/${name} spec`;
   const sidecars = minor >= 29;
   return {

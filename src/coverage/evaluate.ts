@@ -94,7 +94,9 @@ function hostPortConflicts(w: CompiledWorkload, n: CompiledNode, own: OwnShare |
       if (own !== undefined && own.pods.has(h.pod)) continue;
       if (bindingsConflict(want.ip, h.ip)) {
         const pod = n.pods[h.pod];
-        (out ??= []).push(`${want.protocol} ${want.ip}:${want.port} conflicts with ${h.ip}:${want.port} of pod ${pod.namespace}/${pod.name}`);
+        (out ??= []).push(
+          `${want.protocol} ${want.ip}:${want.port} conflicts with ${h.ip}:${want.port} of pod ${pod.namespace}/${pod.name}`,
+        );
         break;
       }
     }
@@ -189,7 +191,6 @@ function podNames(n: CompiledNode, indexes: readonly number[]): string[] {
   return indexes.map((i) => `${n.pods[i].namespace}/${n.pods[i].name}`);
 }
 
-
 /** The reason reported for each check (a template `nodeName` naming another node is a node-selection failure). */
 const CHECK_REASON: readonly CoverageReason[] = [
   CoverageReason.OK,
@@ -264,7 +265,8 @@ function explainAffinity(w: CompiledWorkload, n: CompiledNode): string {
     }
     for (let i = 0; part === '' && n.name.length > 0 && i < t.fields.length; i++) {
       const f = t.fields[i];
-      if (!fieldMatches(f, n.name)) part = `term ${t.index}: field ${f.key} ${f.notIn ? 'NotIn' : 'In'} [${showValue(f.value)}] fails (node is ${n.name})`;
+      if (!fieldMatches(f, n.name))
+        part = `term ${t.index}: field ${f.key} ${f.notIn ? 'NotIn' : 'In'} [${showValue(f.value)}] fails (node is ${n.name})`;
     }
     if (part === '') part = `term ${t.index} matches`;
     out = out.length === 0 ? part : `${out}; ${part}`;
@@ -294,7 +296,12 @@ export function insufficientResources(w: CompiledWorkload, n: CompiledNode, own:
     (out ??= []).push({ resource: 'cpu', requested: r.cpu, free: alloc.cpu - used.cpu + (mine ? mine.cpu : 0), allocatable: alloc.cpu });
   }
   if (r.memory > 0 && r.memory > alloc.memory - used.memory + (mine ? mine.memory : 0)) {
-    (out ??= []).push({ resource: 'memory', requested: r.memory, free: alloc.memory - used.memory + (mine ? mine.memory : 0), allocatable: alloc.memory });
+    (out ??= []).push({
+      resource: 'memory',
+      requested: r.memory,
+      free: alloc.memory - used.memory + (mine ? mine.memory : 0),
+      allocatable: alloc.memory,
+    });
   }
   const eph = alloc.ephemeralStorage - used.ephemeralStorage + (mine ? mine.ephemeralStorage : 0);
   if (r.ephemeralStorage > 0 && r.ephemeralStorage > eph) {
@@ -496,7 +503,14 @@ export function coverageRows(
         const preempts = podNames(node, victims);
         const reason = CHECK_REASON[check];
         const i = members[0];
-        rows[i] = { node: names[i], runs: check === Check.OK, reason, detail: explain(check, w, node, own), status: statusOf(reason), preempts };
+        rows[i] = {
+          node: names[i],
+          runs: check === Check.OK,
+          reason,
+          detail: explain(check, w, node, own),
+          status: statusOf(reason),
+          preempts,
+        };
         desired++;
         if (check === Check.OK) schedulable++;
         preemptions.push({ node: names[i], preempts });

@@ -78,14 +78,23 @@ export function formatPercent(value: number | undefined): string {
  * The tax of `services` (the ones that land on the node) against `allocatable` (in scheduler units) and `budget`.
  * `allocatablePods` 0 means unknown (pod slots are then not checked).
  */
-export function nodeTax(services: readonly ServiceRequests[], allocatable: ResourceVector, allocatablePods: number, budget?: TaxBudget): NodeTax {
+export function nodeTax(
+  services: readonly ServiceRequests[],
+  allocatable: ResourceVector,
+  allocatablePods: number,
+  budget?: TaxBudget,
+): NodeTax {
   let cpu = 0;
   let memory = 0;
   for (const s of services) {
     cpu += s.cpu;
     memory += s.memory;
   }
-  const shares: ServiceShare[] = services.map((s) => ({ ...s, cpuPercent: percent(s.cpu, allocatable.cpu), memoryPercent: percent(s.memory, allocatable.memory) }));
+  const shares: ServiceShare[] = services.map((s) => ({
+    ...s,
+    cpuPercent: percent(s.cpu, allocatable.cpu),
+    memoryPercent: percent(s.memory, allocatable.memory),
+  }));
   // Largest share first: the larger of the CPU and memory shares, then by name.
   const weight = (s: ServiceShare) => Math.max(s.cpuPercent ?? 0, s.memoryPercent ?? 0);
   shares.sort((a, b) => weight(b) - weight(a) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -94,13 +103,18 @@ export function nodeTax(services: readonly ServiceRequests[], allocatable: Resou
   const overAllocatable: string[] = [];
   if (cpu > allocatable.cpu) overAllocatable.push(`cpu ${formatMilliCpu(cpu)} of ${formatMilliCpu(allocatable.cpu)} allocatable`);
   if (memory > allocatable.memory) overAllocatable.push(`memory ${formatBytes(memory)} of ${formatBytes(allocatable.memory)} allocatable`);
-  if (allocatablePods > 0 && services.length > allocatablePods) overAllocatable.push(`${services.length} pods of ${allocatablePods} pod slots`);
+  if (allocatablePods > 0 && services.length > allocatablePods)
+    overAllocatable.push(`${services.length} pods of ${allocatablePods} pod slots`);
   const overBudget: string[] = [];
   if (budget?.cpuPercent !== undefined && cpu > (allocatable.cpu * budget.cpuPercent) / 100) {
-    overBudget.push(`cpu ${formatMilliCpu(cpu)} is ${formatPercent(cpuPercent)} of allocatable, over the budget of ${formatPercent(budget.cpuPercent)}`);
+    overBudget.push(
+      `cpu ${formatMilliCpu(cpu)} is ${formatPercent(cpuPercent)} of allocatable, over the budget of ${formatPercent(budget.cpuPercent)}`,
+    );
   }
   if (budget?.memoryPercent !== undefined && memory > (allocatable.memory * budget.memoryPercent) / 100) {
-    overBudget.push(`memory ${formatBytes(memory)} is ${formatPercent(memoryPercent)} of allocatable, over the budget of ${formatPercent(budget.memoryPercent)}`);
+    overBudget.push(
+      `memory ${formatBytes(memory)} is ${formatPercent(memoryPercent)} of allocatable, over the budget of ${formatPercent(budget.memoryPercent)}`,
+    );
   }
   return {
     cpu,
@@ -120,6 +134,9 @@ export function nodeTax(services: readonly ServiceRequests[], allocatable: Resou
 /** `name cpu 100m (40%), memory 256Mi (50%)` for each service. */
 export function describeShares(services: readonly ServiceShare[]): string {
   return services
-    .map((s) => `${s.name} cpu ${formatMilliCpu(s.cpu)} (${formatPercent(s.cpuPercent)}), memory ${formatBytes(s.memory)} (${formatPercent(s.memoryPercent)})`)
+    .map(
+      (s) =>
+        `${s.name} cpu ${formatMilliCpu(s.cpu)} (${formatPercent(s.cpuPercent)}), memory ${formatBytes(s.memory)} (${formatPercent(s.memoryPercent)})`,
+    )
     .join('; ');
 }

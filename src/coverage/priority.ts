@@ -53,7 +53,12 @@ export class PriorityClasses {
     const className = typeof spec?.priorityClassName === 'string' ? spec.priorityClassName : '';
     const own = spec?.preemptionPolicy === 'Never';
     const info = className.length > 0 ? this.classes.get(className) : this.globalDefault;
-    const value = typeof spec?.priority === 'number' && Number.isInteger(spec.priority) ? spec.priority : className.length > 0 ? info?.value : (info?.value ?? 0);
+    const value =
+      typeof spec?.priority === 'number' && Number.isInteger(spec.priority)
+        ? spec.priority
+        : className.length > 0
+          ? info?.value
+          : (info?.value ?? 0);
     return { value, preempts: !own && !(info?.never ?? false), className };
   }
 }

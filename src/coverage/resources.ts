@@ -53,7 +53,9 @@ function parseList(list: any, where: string, warnings: string[]): List {
     if (name !== 'cpu' && name !== 'memory' && name !== 'ephemeral-storage' && !isScalarResource(name)) continue;
     const value = scaledQuantity(list[name], name === 'cpu' ? 3 : 0);
     if (value === undefined) {
-      warnings.push(`${where}.${name} ${JSON.stringify(list[name])} is not a valid non-negative quantity (e.g. '100m', '128Mi'); it counts as 0`);
+      warnings.push(
+        `${where}.${name} ${JSON.stringify(list[name])} is not a valid non-negative quantity (e.g. '100m', '128Mi'); it counts as 0`,
+      );
       continue;
     }
     out.set(name, value);

@@ -151,7 +151,10 @@ export function requirement(key: string, op: Op, values: readonly string[], thre
   return { key, keyId, op, values, matches, memo: undefined };
 }
 
-function termMatcher(exprs: readonly LabelRequirement[], fields: readonly FieldRequirement[]): (labels: LabelTable, nodeName: string) => boolean {
+function termMatcher(
+  exprs: readonly LabelRequirement[],
+  fields: readonly FieldRequirement[],
+): (labels: LabelTable, nodeName: string) => boolean {
   return (labels, nodeName) => {
     for (let i = 0; i < exprs.length; i++) if (!exprs[i].matches(labels)) return false;
     if (nodeName.length > 0) {
@@ -248,7 +251,9 @@ export function compileAffinity(affinity: any, where: string, warnings: string[]
     const rawFields: any[] = Array.isArray(term?.matchFields) ? term.matchFields : [];
     if (rawExprs.length === 0 && rawFields.length === 0) {
       terms.push({ index, exprs: [], fields: [], never: 'is empty and matches no node' });
-      warnings.push(`${path}[${index}] has neither matchExpressions nor matchFields, so it matches no node; remove it or add a requirement`);
+      warnings.push(
+        `${path}[${index}] has neither matchExpressions nor matchFields, so it matches no node; remove it or add a requirement`,
+      );
       return;
     }
     const errors: string[] = [];

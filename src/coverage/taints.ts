@@ -56,7 +56,9 @@ function str(v: unknown): string {
 
 /** `Toleration.MatchToleration`: same key, effect, operator and value (tolerationSeconds not compared). */
 function sameToleration(a: Toleration, b: Toleration): boolean {
-  return str(a.key) === str(b.key) && str(a.effect) === str(b.effect) && str(a.operator) === str(b.operator) && str(a.value) === str(b.value);
+  return (
+    str(a.key) === str(b.key) && str(a.effect) === str(b.effect) && str(a.operator) === str(b.operator) && str(a.value) === str(b.value)
+  );
 }
 
 /** `AddOrUpdateTolerationInPodSpec`: replaces every matching toleration, appends when none matches. */
@@ -82,7 +84,9 @@ function addOrUpdate(tolerations: readonly Toleration[], toleration: Toleration)
  * one in key, operator, value and effect is replaced by it (so its `tolerationSeconds` is dropped).
  */
 export function daemonPodTolerations(podSpec: any): Toleration[] {
-  let tolerations: readonly Toleration[] = Array.isArray(podSpec?.tolerations) ? podSpec.tolerations.filter((t: unknown) => t && typeof t === 'object') : [];
+  let tolerations: readonly Toleration[] = Array.isArray(podSpec?.tolerations)
+    ? podSpec.tolerations.filter((t: unknown) => t && typeof t === 'object')
+    : [];
   for (const t of AUTOMATIC_TOLERATIONS) tolerations = addOrUpdate(tolerations, t);
   if (podSpec?.hostNetwork === true) tolerations = addOrUpdate(tolerations, HOST_NETWORK_TOLERATION);
   return [...tolerations];

@@ -31,16 +31,24 @@ function extendedResourceProblems(spec: any, where: string): string[] {
         const request = requests[name];
         const limit = limits[name];
         if (limit === undefined) {
-          out.push(`extended-resource-invalid: ${at}.requests.${name}: an extended resource needs a limit (set limits.${name} equal to the request)`);
+          out.push(
+            `extended-resource-invalid: ${at}.requests.${name}: an extended resource needs a limit (set limits.${name} equal to the request)`,
+          );
           continue;
         }
-        for (const [section, value] of [['limits', limit], ['requests', request]] as const) {
+        for (const [section, value] of [
+          ['limits', limit],
+          ['requests', request],
+        ] as const) {
           if (value === undefined) continue;
           const milli = scaledQuantity(value, 3);
-          if (milli !== undefined && milli % 1000 !== 0) out.push(`extended-resource-invalid: ${at}.${section}.${name} ${JSON.stringify(value)} must be a whole number`);
+          if (milli !== undefined && milli % 1000 !== 0)
+            out.push(`extended-resource-invalid: ${at}.${section}.${name} ${JSON.stringify(value)} must be a whole number`);
         }
         if (request !== undefined && scaledQuantity(request, 3) !== scaledQuantity(limit, 3)) {
-          out.push(`extended-resource-invalid: ${at}.requests.${name} ${JSON.stringify(request)} must equal limits.${name} ${JSON.stringify(limit)} (extended resources cannot be overcommitted)`);
+          out.push(
+            `extended-resource-invalid: ${at}.requests.${name} ${JSON.stringify(request)} must equal limits.${name} ${JSON.stringify(limit)} (extended resources cannot be overcommitted)`,
+          );
         }
       }
     });

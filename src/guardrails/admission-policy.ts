@@ -7,6 +7,8 @@ import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { ProblemCollector } from '../core/errors';
+import { checkShape } from '../core/shape';
+import { guardrailsPropsShape } from './shapes';
 import { ANNOTATION_PREFIX, recommendedLabels } from '../core/labels';
 import { dns1123LabelError, hostPathError, labelValueError, normalizeHostPath, parseImage } from '../k8s';
 import { kindServedFrom } from '../k8s/api-fields';
@@ -224,6 +226,7 @@ export class NodeServiceGuardrails extends Construct {
   constructor(scope: Construct, id: string, props: NodeServiceGuardrailsProps) {
     super(scope, id);
     const problems = new ProblemCollector();
+    if (typeof props === 'object' && props !== null) props = checkShape(props, guardrailsPropsShape(), problems, 'NodeServiceGuardrails');
     if (!props || typeof props !== 'object') {
       problems.add(
         'props',

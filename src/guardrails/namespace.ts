@@ -8,6 +8,8 @@ import { ApiObject, JsonPatch, Lazy } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { ProblemCollector } from '../core/errors';
+import { checkShape } from '../core/shape';
+import { namespacePropsShape } from './shapes';
 import { ANNOTATION_PREFIX, recommendedLabels } from '../core/labels';
 import { DEFAULT_NAMESPACE, NodeService } from '../core/node-service';
 import { checkAnnotations, checkLabels } from '../core/pod';
@@ -153,6 +155,7 @@ export class NodeServicesNamespace extends Construct {
   constructor(scope: Construct, id: string, props: NodeServicesNamespaceProps = {}) {
     super(scope, id);
     const problems = new ProblemCollector();
+    if (typeof props === 'object' && props !== null) props = checkShape(props, namespacePropsShape(), problems, 'NodeServicesNamespace');
 
     const name = props.name ?? DEFAULT_NAMESPACE;
     problems.check('name', name, dns1123LabelError(name), 'use a DNS-1123 label such as "node-services"');

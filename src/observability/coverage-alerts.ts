@@ -7,6 +7,8 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { ProblemCollector } from '../core/errors';
+import { checkShape } from '../core/shape';
+import { alertsPropsShape } from './shapes';
 import { recommendedLabels } from '../core/labels';
 import { checkLabels } from '../core/pod';
 import { dns1123LabelError, dns1123SubdomainError, labelValueError, portNameError } from '../k8s';
@@ -135,6 +137,7 @@ export class NodeServiceAlerts extends Construct {
   constructor(scope: Construct, id: string, props: NodeServiceAlertsProps) {
     super(scope, id);
     const problems = new ProblemCollector();
+    if (typeof props === 'object' && props !== null) props = checkShape(props, alertsPropsShape(), problems, 'NodeServiceAlerts');
     if (!props || typeof props !== 'object' || !Array.isArray(props.services) || props.services.length === 0) {
       problems.add(
         'services',

@@ -420,3 +420,14 @@ export function resolveKind(object: any): KindInference {
   if (inferred) return { kind: inferred.kind, source: KindSource.INFERRED, evidence: inferred.evidence };
   return { kind: NodeServiceKind.GENERIC, source: KindSource.DEFAULT, evidence: '' };
 }
+
+/**
+ * Kinds that must never surge, with the sentence that says why: a surge runs a second pod of the service on a node before the first stops,
+ * and two of these on one node fight over what only one may own. Checked by the constructs when they are built.
+ */
+export const NEVER_SURGE: { readonly [kind: string]: string } = {
+  [NodeServiceKind.CNI_PLUGIN]:
+    'a CNI agent must never surge: two agents on one node would fight over its host ports and CNI configuration',
+  [NodeServiceKind.CSI_NODE]:
+    'a CSI node plugin must never surge: two drivers on one node would fight over the driver socket and its mounts',
+};

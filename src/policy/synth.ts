@@ -46,6 +46,22 @@ export interface NodeServiceChecksProps extends RuleConfig {
 }
 
 const CHECKS = new WeakMap<IConstruct, NodeServiceChecks>();
+/** Constructs with a validation that reports their findings. */
+const REPORTERS = new WeakSet<IConstruct>();
+
+/**
+ * The construct a finding on `object` belongs to: the construct that wraps it when the object is a construct's own
+ * `Resource` (NodeService, cdk8s-plus workloads), else the object itself.
+ */
+function ownerOf(object: IConstruct): IConstruct {
+  const scope = object.node.scope;
+  return object.node.id === 'Resource' && scope && scope.node.scope ? scope : object;
+}
+
+/** The construct at `path` below `root`, if any. */
+function findByPath(root: IConstruct, path: string): IConstruct | undefined {
+  return root.node.findAll().find((c) => c.node.path === path);
+}
 /** Suppressions declared per construct (rule id → reason), re-applied at synthesis to ApiObjects added later. */
 const DECLARED = new WeakMap<IConstruct, Map<string, string>>();
 /** Constructs with declared suppressions, per App root. */
@@ -111,7 +127,9 @@ export class NodeServiceChecks {
       checks = new NodeServiceChecks(root);
       CHECKS.set(root, checks);
       const registered = checks;
-      root.node.addValidation({ validate: () => registered.validate() });
+      // The App's validation runs the checks and hands each finding to a validation of the construct it belongs to,
+      // so that cdk8s prints every finding once, after that construct's path (not after the App's empty one).
+      root.node.addValidation({ validate: () => registered.distribute(registered.validate()) });
       registered.observeSyntheses();
     }
     if (props) checks.configure(scope, props);
@@ -198,7 +216,7 @@ export class NodeServiceChecks {
       try {
         json = child.toJson();
       } catch (e) {
-        errors.push(`[${child.node.path}] node-services checks could not render this object: ${(e as Error).message}`);
+        errors.push(`[${ownerOf(child).node.path}] node-services checks could not render this object: ${(e as Error).message}`);
         continue;
       }
       objects.push(child);
@@ -215,7 +233,7 @@ export class NodeServiceChecks {
     const warnings = new Map<string, { count: number; text: string }>();
     for (const f of report.findings) {
       if (f.suppressed) continue;
-      const path = objects[f.objectIndex].node.path;
+      const path = ownerOf(objects[f.objectIndex]).node.path;
       if (f.severity === Severity.ERROR) {
         errors.push(`[${path}] ${f.ruleId}: ${f.message} at ${f.path}. Fix: ${f.fix}`);
       } else if (f.severity === Severity.WARNING) {
@@ -264,6 +282,7 @@ export class NodeServiceChecks {
   private duringSynthesis<T>(synthesize: () => T): T {
     if (this.synthesisDepth === 0) {
       this.pendingSummary = undefined;
+      this.warned.clear();
       this.synthesisErrors = undefined;
       this.synthesis = {};
     }
@@ -281,6 +300,54 @@ export class NodeServiceChecks {
       }
     }
   }
+
+  /**
+   * Hands each message (`[<path>] text`) to a validation of the construct at `<path>`, registered once per construct,
+   * which returns it without the path (cdk8s prefixes it). Returns the messages no construct of the tree can take.
+   */
+  private distribute(messages: string[]): string[] {
+    const byPath = new Map<string, string[]>();
+    for (const m of messages) {
+      const match = /^\[([^\]]*)\] /.exec(m);
+      const path = match ? match[1] : '';
+      byPath.set(path, [...(byPath.get(path) ?? []), match ? m.slice(match[0].length) : m]);
+    }
+    this.pending = byPath;
+    const rest: string[] = [];
+    for (const [path, texts] of byPath) {
+      const construct = path === '' ? undefined : findByPath(this.root, path);
+      if (!construct) {
+        rest.push(...texts.map((t) => (path ? `[${path}] ${t}` : t)));
+        continue;
+      }
+      if (!REPORTERS.has(construct)) {
+        REPORTERS.add(construct);
+        construct.node.addValidation({ validate: () => [...(this.pending.get(construct.node.path) ?? [])] });
+      }
+    }
+    return rest;
+  }
+
+  /**
+   * Adds a warning found by a construct's own synth-time check to the summary of the current synthesis (printed when
+   * it ends), or prints it at once outside a synthesis.
+   * @internal
+   */
+  public _warn(text: string): void {
+    if (this.synthesisDepth > 0) {
+      if (this.warned.has(text)) return;
+      this.warned.add(text);
+      this.pendingSummary = `${this.pendingSummary ?? 'node-services: construct warnings (synthesis continues):\n'}  ${text}\n`;
+    } else {
+      this.logger.log(`node-services: ${text}\n`);
+    }
+  }
+
+  /** Warnings already added to the current synthesis' summary (validations run several times per synthesis). */
+  private warned = new Set<string>();
+
+  /** The messages of the latest run, by the path of the construct they belong to. */
+  private pending = new Map<string, string[]>();
 
   private configure(scope: IConstruct, props: NodeServiceChecksProps): void {
     const merged = mergeConfigs(this.ruleConfig, {

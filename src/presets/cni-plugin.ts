@@ -1,21 +1,27 @@
 /**
- * `CniPlugin`: the node agent of a CNI network plugin (flannel, Calico, Cilium…) with the defaults upstream experts
- * agree on: host network, every taint tolerated, node-critical priority, an installer init container for the plugin
- * binaries and configuration, and named network capabilities instead of privilege.
+ * `CniPlugin`: the node agent of a CNI network plugin (flannel, Calico, Cilium…) with its installer init container.
  */
 
 import { Construct } from 'constructs';
 import { ApiPermission } from '../core/api-access';
-import { ContainerSpec, EnvField, Mount, Probe, Resources } from '../core/container';
+import { ContainerSpec, EnvField, Probe, Resources } from '../core/container';
 import { ProblemCollector } from '../core/errors';
 import { HostPath, HostPathType, MountPropagation } from '../core/host-path';
-import { DnsPolicy, NodeService, NodeServiceProps, RuleSuppression } from '../core/node-service';
+import { DnsPolicy, NodeService } from '../core/node-service';
+import {
+  CONTAINER_PROCESS_SHAPE,
+  ContainerProcessOptions,
+  HEALTH_ENDPOINT_SHAPE,
+  HealthEndpointOptions,
+  PRIVILEGE_SHAPE,
+  PrivilegeOptions,
+  STATE_DIR_SHAPE,
+  StateDirOptions,
+} from '../core/options';
 import { Toleration } from '../core/placement';
-import { MIN_REASON_LENGTH } from '../core/pod';
-import { Rollout } from '../core/rollout';
-import { isZeroIntOrPercent } from '../k8s';
+import { bool, object, opt, req, str, list } from '../core/shape';
 import { NodeServiceKind } from '../policy/kinds';
-import { commonServiceProps, NodeServicePresetProps, checkExtraCapabilities } from './common';
+import { NodeServicePresetProps, PresetDefaults, presetServiceProps } from './common';
 
 /** Default resources of a CNI agent: requests 100m CPU / 64Mi, memory limit 256Mi, no CPU limit (never throttle the datapath). */
 export const CNI_PLUGIN_RESOURCES: Resources = { cpuRequest: '100m', memoryRequest: '64Mi', memoryLimit: '256Mi' };
@@ -33,7 +39,7 @@ export const CNI_CONF_MOUNT_PATH = '/host/etc/cni/net.d';
 export const CNI_PLUGIN_CAPABILITIES: readonly string[] = ['NET_ADMIN', 'NET_RAW'];
 
 /** The init container that installs the CNI plugin binaries and configuration on the node. */
-export interface CniInstaller {
+export interface CniInstaller extends ContainerProcessOptions {
   /**
    * Image of the installer, pinned (e.g. `docker.io/flannel/flannel-cni-plugin:v1.5.1-flannel2`).
    * @default the agent image
@@ -45,51 +51,18 @@ export interface CniInstaller {
    * then exits.
    */
   readonly command: string[];
-  /**
-   * Arguments of the install command.
-   * @default none
-   */
-  readonly args?: string[];
-  /**
-   * Plain environment variables of the installer.
-   * @default none
-   */
-  readonly env?: { [name: string]: string };
-  /**
-   * Pod-local mounts of the installer (typically the ConfigMap holding the network configuration).
-   * @default none
-   */
-  readonly mounts?: Mount[];
-  /**
-   * Resources of the installer.
-   * @default CNI_INSTALLER_RESOURCES (requests 10m / 16Mi, memory limit 64Mi)
-   */
-  readonly resources?: Resources;
 }
 
-/** Props of {@link CniPlugin}. */
-export interface CniPluginProps extends NodeServicePresetProps {
-  /** The agent image, pinned (e.g. `docker.io/flannel/flannel:v0.25.6`). */
-  readonly image: string;
+/**
+ * Props of {@link CniPlugin}. `healthPort` is the agent's HTTP health endpoint on the node (host network), declared as
+ * `health`, required unless `readiness` is given; `healthPath` defaults to `/healthz`. `stateDir` (the agent's runtime
+ * state, e.g. flannel's `subnet.env`, writable, below `/run` or `/var/run`) defaults to `/run/<name>`. `privileged`
+ * (Calico's default dataplane) needs `privilegedReason`; prefer named capabilities. `apiAccess` defaults to
+ * {@link CniPlugin.defaultApiAccess}.
+ */
+export interface CniPluginProps extends NodeServicePresetProps, HealthEndpointOptions, StateDirOptions, PrivilegeOptions {
   /** The init container that installs the plugin binaries into `/opt/cni/bin` and the configuration into `/etc/cni/net.d`. */
   readonly install: CniInstaller;
-  /**
-   * Port of the agent's HTTP health endpoint on the node (the agent uses the host network), declared as `health`.
-   * Required unless `readiness` is given (a rollout must be able to tell a working agent from a broken one).
-   * @default none
-   */
-  readonly healthPort?: number;
-  /**
-   * Path of the health endpoint on `healthPort`, probed for readiness and liveness.
-   * @default `/healthz`
-   */
-  readonly healthPath?: string;
-  /**
-   * Host directory for the agent's runtime state (e.g. flannel's `subnet.env`), writable, `DirectoryOrCreate`. Must lie
-   * below `/run` or `/var/run`.
-   * @default `/run/<name>`
-   */
-  readonly stateDir?: string;
   /**
    * The agent itself (not only the installer) writes the CNI configuration (Calico and Cilium do): mounts
    * `/etc/cni/net.d` writable into the agent too, at `/host/etc/cni/net.d`.
@@ -102,35 +75,24 @@ export interface CniPluginProps extends NodeServicePresetProps {
    * @default false
    */
   readonly bpfFilesystem?: boolean;
-  /**
-   * Environment variables of the agent from the downward API.
-   * @default `{ NODE_NAME: EnvField.NODE_NAME }`
-   */
-  readonly fieldEnv?: { [name: string]: EnvField };
-  /**
-   * Run the agent privileged (Calico's default dataplane needs it). Only with `privilegedReason`; prefer named
-   * capabilities.
-   * @default false
-   */
-  readonly privileged?: boolean;
-  /**
-   * Why the agent must be privileged (at least 10 characters); required when `privileged` is true, and recorded in the
-   * manifest for reviewers.
-   * @default none
-   */
-  readonly privilegedReason?: string;
-  /**
-   * Command run before the agent stops (e.g. remove the CNI configuration so the node stops scheduling pods onto a
-   * network that is going away).
-   * @default none
-   */
-  readonly preStop?: string[];
-  /**
-   * Kubernetes API access of the agent. Replaces the default; `[]` means no API access and no token.
-   * @default CniPlugin.defaultApiAccess(): nodes get/list/watch, nodes/status patch, pods get
-   */
-  readonly apiAccess?: ApiPermission[];
 }
+
+const CNI_PLUGIN_SHAPE = {
+  ...HEALTH_ENDPOINT_SHAPE,
+  ...STATE_DIR_SHAPE,
+  ...PRIVILEGE_SHAPE,
+  install: req(object('CniInstaller', { ...CONTAINER_PROCESS_SHAPE, image: opt(str), command: req(list(str)) })),
+  agentWritesCniConfig: opt(bool),
+  bpfFilesystem: opt(bool),
+};
+
+const cniConf = (writer: string): HostPath =>
+  HostPath.writable('/etc/cni/net.d', {
+    type: HostPathType.DIRECTORY_OR_CREATE,
+    mountPath: CNI_CONF_MOUNT_PATH,
+    volumeName: 'cni-net-d',
+    reason: `${writer} writes the CNI network configuration the kubelet reads`,
+  });
 
 /**
  * The node agent of a CNI network plugin, on every node. Defaults: host network with DNS policy `Default` (cluster DNS
@@ -158,7 +120,7 @@ export class CniPlugin extends NodeService {
   public readonly stateDir: string;
 
   constructor(scope: Construct, id: string, props: CniPluginProps) {
-    super(scope, id, CniPlugin.serviceProps(scope, id, props));
+    super(scope, id, presetServiceProps(props, 'CniPlugin', CNI_PLUGIN_SHAPE, CniPlugin.defaults));
     this.stateDir = CniPlugin.stateDirOf(props);
   }
 
@@ -166,68 +128,26 @@ export class CniPlugin extends NodeService {
     return props.stateDir ?? `/run/${props.name ?? 'cni-plugin'}`;
   }
 
-  private static serviceProps(scope: Construct, id: string, props: CniPluginProps): NodeServiceProps {
-    const problems = new ProblemCollector();
-    const { capabilities: extraCapabilities, suppressions: extraSuppressions } = checkExtraCapabilities(props, problems, 'agent');
-    if (props.privileged && !isReason(props.privilegedReason)) {
-      problems.add(
-        'privilegedReason',
-        props.privilegedReason,
-        `a privileged CNI agent needs a reason of at least ${MIN_REASON_LENGTH} characters`,
-        'say why named capabilities are not enough (privilegedReason), or drop privileged and use extraCapabilities',
-      );
-    }
-    if (!props.install || !Array.isArray(props.install.command) || props.install.command.length === 0) {
-      problems.add(
-        'install.command',
-        props.install?.command,
-        'the installer needs a command (an init container that does not exit blocks the agent)',
-        'give the command that copies the plugin binaries to /host/opt/cni/bin and the configuration to /host/etc/cni/net.d',
-      );
-    }
-    if (props.healthPort === undefined && props.readiness === undefined) {
-      problems.add(
-        'healthPort',
-        props.healthPort,
-        'a CNI agent needs a readiness probe so that a rollout stops at a broken node',
-        'set healthPort (HTTP GET healthPath on it), or pass readiness',
-      );
-    }
-    rejectSurge(props.rollout, problems);
-    problems.throwIfAny(constructPath(scope, id));
-
-    const name = props.name ?? 'cni-plugin';
-    const privileged = props.privileged === true;
-    const healthPath = props.healthPath ?? '/healthz';
-    const cniConf = (writer: string): HostPath =>
-      HostPath.writable('/etc/cni/net.d', {
-        type: HostPathType.DIRECTORY_OR_CREATE,
-        mountPath: CNI_CONF_MOUNT_PATH,
-        volumeName: 'cni-net-d',
-        reason: `${writer} writes the CNI network configuration the kubelet reads`,
-      });
-
-    const installer: ContainerSpec = {
+  private static installer(props: CniPluginProps): ContainerSpec {
+    const install = props.install ?? { command: [] };
+    const bin = HostPath.writable('/opt/cni/bin', {
+      type: HostPathType.DIRECTORY_OR_CREATE,
+      mountPath: CNI_BIN_MOUNT_PATH,
+      volumeName: 'cni-bin',
+      reason: 'the installer copies the CNI plugin binaries the kubelet runs for every pod',
+    });
+    return {
+      ...install,
       name: 'install-cni',
-      image: props.install?.image ?? props.image,
-      command: props.install?.command,
-      args: props.install?.args,
-      env: props.install?.env,
-      mounts: props.install?.mounts,
-      resources: props.install?.resources ?? CNI_INSTALLER_RESOURCES,
-      hostPaths: [
-        HostPath.writable('/opt/cni/bin', {
-          type: HostPathType.DIRECTORY_OR_CREATE,
-          mountPath: CNI_BIN_MOUNT_PATH,
-          volumeName: 'cni-bin',
-          reason: 'the installer copies the CNI plugin binaries the kubelet runs for every pod',
-        }),
-        cniConf('the installer'),
-      ],
+      image: install.image ?? props.image,
+      resources: install.resources ?? CNI_INSTALLER_RESOURCES,
+      hostPaths: [bin, cniConf('the installer')],
       runAsUser: 0,
       runAsNonRoot: false,
     };
+  }
 
+  private static hostPaths(props: CniPluginProps): HostPath[] {
     const hostPaths: HostPath[] = [
       HostPath.writable('/run/xtables.lock', {
         type: HostPathType.FILE_OR_CREATE,
@@ -243,85 +163,76 @@ export class CniPlugin extends NodeService {
     ];
     if (props.agentWritesCniConfig) hostPaths.push(cniConf('the agent'));
     if (props.bpfFilesystem) {
-      hostPaths.push(
-        HostPath.writable('/sys/fs/bpf', {
-          volumeName: 'bpf-maps',
-          propagation: privileged ? MountPropagation.BIDIRECTIONAL : MountPropagation.HOST_TO_CONTAINER,
-          reason: 'pins eBPF maps and programs so the datapath survives agent restarts',
-        }),
+      const propagation = props.privileged ? MountPropagation.BIDIRECTIONAL : MountPropagation.HOST_TO_CONTAINER;
+      const reason = 'pins eBPF maps and programs so the datapath survives agent restarts';
+      hostPaths.push(HostPath.writable('/sys/fs/bpf', { volumeName: 'bpf-maps', propagation, reason }));
+    }
+    return hostPaths;
+  }
+
+  private static defaults(props: CniPluginProps, problems: ProblemCollector): PresetDefaults {
+    if (props.install !== undefined && props.install.command !== undefined && props.install.command.length === 0) {
+      problems.add(
+        'install.command',
+        props.install.command,
+        'the installer needs a command (an init container that does not exit blocks the agent)',
+        'give the command that copies the plugin binaries to /host/opt/cni/bin and the configuration to /host/etc/cni/net.d',
       );
     }
-    hostPaths.push(...(props.extraHostPaths ?? []));
-
-    const capabilities = [...CNI_PLUGIN_CAPABILITIES, ...extraCapabilities.filter((c) => !CNI_PLUGIN_CAPABILITIES.includes(c))];
-    const suppressions: RuleSuppression[] = [
-      { ruleId: 'dangerous-capability', reason: 'NET_ADMIN: the CNI agent programs the node interfaces, routes and iptables rules' },
-    ];
-    suppressions.push(...extraSuppressions);
-    suppressions.push(...(props.suppressions ?? []));
-
+    if (props.healthPort === undefined && props.readiness === undefined) {
+      problems.add(
+        'healthPort',
+        props.healthPort,
+        'a CNI agent needs a readiness probe so that a rollout stops at a broken node',
+        'set healthPort (HTTP GET healthPath on it), or pass readiness',
+      );
+      problems.mute('containers[0].readiness');
+    }
+    const healthPath = props.healthPath ?? '/healthz';
+    const health = props.healthPort !== undefined;
     const agent: ContainerSpec = {
       name: 'agent',
       image: props.image,
-      command: props.command,
-      args: props.args,
-      env: props.env,
-      envFrom: props.envFrom,
-      fieldEnv: props.fieldEnv ?? { NODE_NAME: EnvField.NODE_NAME },
-      ports: props.healthPort !== undefined ? [{ name: 'health', containerPort: props.healthPort }] : undefined,
-      readiness: props.readiness ?? Probe.httpGet(healthPath, 'health', { periodSeconds: 10 }),
-      liveness:
-        props.liveness ??
-        (props.healthPort !== undefined
-          ? Probe.httpGet(healthPath, 'health', { initialDelaySeconds: 10, periodSeconds: 30, failureThreshold: 6 })
-          : undefined),
-      resources: props.resources ?? CNI_PLUGIN_RESOURCES,
-      hostPaths,
-      mounts: props.mounts,
-      seccompProfile: props.seccompProfile,
-      capabilities,
-      privileged,
+      fieldEnv: { NODE_NAME: EnvField.NODE_NAME },
+      ports: health ? [{ name: 'health', containerPort: props.healthPort! }] : undefined,
+      readiness: Probe.httpGet(healthPath, 'health', { periodSeconds: 10 }),
+      liveness: health
+        ? Probe.httpGet(healthPath, 'health', { initialDelaySeconds: 10, periodSeconds: 30, failureThreshold: 6 })
+        : undefined,
+      resources: CNI_PLUGIN_RESOURCES,
+      hostPaths: CniPlugin.hostPaths(props),
+      capabilities: [...CNI_PLUGIN_CAPABILITIES],
+      privileged: props.privileged === true,
       privilegedReason: props.privilegedReason,
       runAsUser: 0,
       runAsNonRoot: false,
-      preStop: props.preStop,
     };
-
     return {
-      ...commonServiceProps(props),
-      name,
-      kind: NodeServiceKind.CNI_PLUGIN,
-      initContainers: [installer],
-      containers: [agent],
-      hostNetwork: true,
-      dnsPolicy: DnsPolicy.DEFAULT,
-      // Node infrastructure covers every real node: declared pools are verified, never used to narrow placement.
-      nodeAffinity: props.nodeAffinity ?? [],
-      tolerations: [Toleration.all(), ...(props.tolerations ?? [])],
-      rollout: props.rollout ?? Rollout.maxUnavailable(1),
-      priorityClassName: props.priorityClassName ?? 'system-node-critical',
-      terminationGracePeriodSeconds: props.terminationGracePeriodSeconds ?? 1,
-      apiAccess: props.apiAccess ?? CniPlugin.defaultApiAccess(),
-      suppressions,
+      service: {
+        name: 'cni-plugin',
+        kind: NodeServiceKind.CNI_PLUGIN,
+        initContainers: [CniPlugin.installer(props)],
+        containers: [agent],
+        hostNetwork: true,
+        dnsPolicy: DnsPolicy.DEFAULT,
+        // Node infrastructure covers every real node: declared pools are verified, never used to narrow placement.
+        nodeAffinity: [],
+        tolerations: [Toleration.all()],
+        priorityClassName: 'system-node-critical',
+        terminationGracePeriodSeconds: 1,
+        apiAccess: CniPlugin.defaultApiAccess(),
+        suppressions: [
+          { ruleId: 'dangerous-capability', reason: 'NET_ADMIN: the CNI agent programs the node interfaces, routes and iptables rules' },
+        ],
+      },
+      renames: [
+        ['initContainers[0]', 'install'],
+        ...(props.install?.image === undefined ? ([['initContainers[0].image', 'image']] as Array<[string, string]>) : []),
+        ['containers[0].ports[0].containerPort', 'healthPort'],
+        ['containers[0].hostPaths[2].path', 'stateDir'],
+        ['containers[0].privileged', 'privileged'],
+        ['containers[0].privilegedReason', 'privilegedReason'],
+      ],
     };
   }
-}
-
-function isReason(reason: string | undefined): boolean {
-  return typeof reason === 'string' && reason.trim().length >= MIN_REASON_LENGTH;
-}
-
-function rejectSurge(rollout: Rollout | undefined, problems: ProblemCollector): void {
-  if (rollout && rollout.type === 'RollingUpdate' && !isZeroIntOrPercent(rollout.maxSurgeValue)) {
-    problems.add(
-      'rollout',
-      { maxSurge: rollout.maxSurgeValue },
-      'a CNI agent must never surge: two agents on one node would fight over its host ports and CNI configuration',
-      'use Rollout.maxUnavailable(1), or Rollout.onDelete(reason) if you roll nodes yourself',
-    );
-  }
-}
-
-function constructPath(scope: Construct, id: string): string {
-  return scope.node.path ? `${scope.node.path}/${id}` : id;
 }

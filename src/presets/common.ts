@@ -1,65 +1,42 @@
 /**
- * What every preset shares: the props common to all kinds, and how they map onto {@link NodeServiceProps}.
+ * What every preset shares: its props (the option groups of `NodeService` plus the host-access extras), and the one
+ * function that lays a user's props over a preset's defaults.
  */
 
-import { EnvSource, Mount, Probe, Resources, SeccompProfile } from '../core/container';
+import { ContainerSpec } from '../core/container';
+import { carryProblems, ProblemCollector } from '../core/errors';
 import { HostPath } from '../core/host-path';
-import { Canary } from '../core/canary';
-import { ProblemCollector } from '../core/errors';
-import { RuleSuppression } from '../core/node-service';
-import { MIN_REASON_LENGTH } from '../policy/host-access';
-import { isValidReason } from '../policy/suppression';
-import { NodePool } from '../core/node-pool';
-import { NodeAffinityTerm, NodeRequirement, Toleration } from '../core/placement';
-import { Rollout } from '../core/rollout';
+import type { NodeServiceProps } from '../core/node-service';
+import {
+  CONTAINER_OPTIONS_SHAPE,
+  CONTAINER_SECURITY_SHAPE,
+  ContainerOptions,
+  ContainerSecurityOptions,
+  MetadataOptions,
+  PlacementOptions,
+  PodOptions,
+  PRESET_SHAPE,
+  RolloutOptions,
+  SERVICE_GROUPS_SHAPE,
+} from '../core/options';
+import { NodeRequirement } from '../core/placement';
+import { checkShape, ShapeTable } from '../core/shape';
+import { reasonError } from '../k8s';
+import { MIN_REASON_LENGTH } from '../k8s/numbers';
 
-/** Props every preset accepts. */
-export interface NodeServicePresetProps {
+/** Props every preset accepts: every option group of `NodeService`, the main container's options, and extras. */
+export interface NodeServicePresetProps
+  extends MetadataOptions, PlacementOptions, RolloutOptions, PodOptions, ContainerOptions, ContainerSecurityOptions {
   /**
    * Name of the DaemonSet and `app.kubernetes.io/name`.
    * @default the preset's conventional name (e.g. `log-agent`)
    */
   readonly name?: string;
   /**
-   * Namespace (`default` is refused).
-   * @default the chart's namespace, else `node-services`
-   */
-  readonly namespace?: string;
-  /**
-   * `app.kubernetes.io/instance`.
-   * @default the name
-   */
-  readonly instance?: string;
-  /**
-   * `app.kubernetes.io/version`.
-   * @default the image tag
-   */
-  readonly version?: string;
-  /**
-   * Entrypoint override of the main container.
-   * @default the image's entrypoint
-   */
-  readonly command?: string[];
-  /**
-   * Arguments of the main container.
-   * @default the preset's (see each preset)
-   */
-  readonly args?: string[];
-  /**
-   * Plain environment variables of the main container.
+   * Arguments added after the main container's arguments (the preset's defaults, or `args` when given).
    * @default none
    */
-  readonly env?: { [name: string]: string };
-  /**
-   * ConfigMaps or Secrets as environment variables of the main container.
-   * @default none
-   */
-  readonly envFrom?: EnvSource[];
-  /**
-   * Pod-local mounts of the main container (configuration, scratch space).
-   * @default none
-   */
-  readonly mounts?: Mount[];
+  readonly extraArgs?: string[];
   /**
    * Additional host paths for the main container; each must be on the kind's host-path allowlist.
    * @default none
@@ -78,155 +55,151 @@ export interface NodeServicePresetProps {
    */
   readonly extraCapabilitiesReason?: string;
   /**
-   * Seccomp profile of the main container (e.g. a Localhost profile with the extra syscalls of an eBPF sensor).
-   * @default SeccompProfile.runtimeDefault()
-   */
-  readonly seccompProfile?: SeccompProfile;
-  /**
-   * Resources of the main container.
-   * @default the preset's (see each preset)
-   */
-  readonly resources?: Resources;
-  /**
-   * Readiness probe of the main container.
-   * @default the preset's
-   */
-  readonly readiness?: Probe;
-  /**
-   * Liveness probe of the main container.
-   * @default the preset's
-   */
-  readonly liveness?: Probe;
-  /**
-   * Node labels a node must carry.
-   * @default `{ "kubernetes.io/os": "linux" }`
-   */
-  readonly nodeSelector?: { [key: string]: string };
-  /**
-   * Required node affinity terms (ORed; each term's requirements ANDed). Replaces the terms derived from `pools` (and
-   * the GPU monitor's GPU-node terms); the virtual-node exclusion is still ANDed in unless `includeVirtualNodes`.
-   * @default derived from `pools` (none without pools); GPU nodes for the GPU monitor
-   */
-  readonly nodeAffinity?: NodeAffinityTerm[];
-  /**
-   * Node pools the service must cover (verified at synth); without `nodeAffinity`, the affinity is derived from them.
-   * @default no declared coverage target
-   */
-  readonly pools?: NodePool[];
-  /**
-   * Node pools the service must not cover (verified at synth).
-   * @default none
-   */
-  readonly excludePools?: NodePool[];
-  /**
-   * Canary rollout by node label.
-   * @default no canary
-   */
-  readonly canary?: Canary;
-  /**
    * Also run on virtual and serverless nodes (virtual-kubelet, EKS Fargate), which have no host to serve.
    * @default false: `eks.amazonaws.com/compute-type NotIn [fargate]` and `type NotIn [virtual-kubelet]` are ANDed into
    * every affinity term
    */
   readonly includeVirtualNodes?: boolean;
-  /**
-   * Tolerations added to the preset's own.
-   * @default none
-   */
-  readonly tolerations?: Toleration[];
-  /**
-   * Also run on control-plane nodes.
-   * @default false, except for kinds that tolerate every taint anyway
-   */
-  readonly controlPlane?: boolean;
-  /**
-   * Update strategy.
-   * @default the preset's (see each preset)
-   */
-  readonly rollout?: Rollout;
-  /**
-   * Seconds a new pod must be ready before it counts as available.
-   * @default 0
-   */
-  readonly minReadySeconds?: number;
-  /**
-   * PriorityClass.
-   * @default the preset's (see each preset)
-   */
-  readonly priorityClassName?: string;
-  /**
-   * Seconds the pod gets to stop.
-   * @default the preset's
-   */
-  readonly terminationGracePeriodSeconds?: number;
-  /**
-   * Extra labels on every object.
-   * @default none
-   */
-  readonly labels?: { [key: string]: string };
-  /**
-   * Extra annotations on the DaemonSet.
-   * @default none
-   */
-  readonly annotations?: { [key: string]: string };
-  /**
-   * Extra pod-template annotations (e.g. a config checksum).
-   * @default none
-   */
-  readonly podAnnotations?: { [key: string]: string };
-  /**
-   * Policy findings accepted for this service, with reasons.
-   * @default none
-   */
-  readonly suppressions?: RuleSuppression[];
 }
+
+/** Why a preset refuses the `NodeService` props it does not offer. */
+const REFUSED: { [prop: string]: string } = {
+  kind: 'the preset is the kind',
+  containers: 'a preset builds its own containers (use NodeService for other containers)',
+  initContainers: 'a preset builds its own init containers (use NodeService for others)',
+  hostNetwork: "the kind decides whether the service needs the host's network",
+  hostPID: "the kind decides whether the service needs the host's processes",
+  dnsPolicy: 'the kind decides its DNS policy (it depends on whether the service may rely on cluster DNS)',
+};
+
+/** What a preset contributes: its NodeService props with the main container first, and how to name its fields. @internal */
+export interface PresetDefaults {
+  /** The preset's NodeService props (containers[0] is the main container), before the user's props are laid over. */
+  readonly service: NodeServiceProps;
+  /** Whether to keep the service off virtual nodes unless `includeVirtualNodes` (false where the preset's affinity already does). */
+  readonly realNodesOnly?: boolean;
+  /** Internal fields the user set under another name (e.g. `containers[0].hostPaths[1].path` → `stateDir`). */
+  readonly renames?: Array<[string, string]>;
+}
+
+/** Container options where the user's value is added to the preset's, not put in its place. */
+const MERGED_MAPS = ['env', 'fieldEnv'] as const;
+const MERGED_LISTS = ['mounts', 'envFrom'] as const;
+const MERGED_GROUP_MAPS = ['labels', 'annotations', 'podAnnotations'] as const;
+const MERGED_GROUP_LISTS = ['tolerations', 'nodeRequirements', 'suppressions'] as const;
 
 /** Requirements that keep node agents off virtual and serverless nodes (virtual-kubelet, EKS Fargate). */
 function realNodeRequirements(): NodeRequirement[] {
   return [NodeRequirement.notIn('eks.amazonaws.com/compute-type', ['fargate']), NodeRequirement.notIn('type', ['virtual-kubelet'])];
 }
 
-/** The node requirements of a preset: real nodes only, unless virtual nodes are included. @internal */
-function realNodeRequirementsOf(props: NodeServicePresetProps): NodeRequirement[] {
-  return props.includeVirtualNodes ? [] : realNodeRequirements();
-}
-
-/** The main container's image pull policy and common fields from preset props. @internal */
-export function commonServiceProps(props: NodeServicePresetProps) {
-  return {
-    namespace: props.namespace,
-    instance: props.instance,
-    version: props.version,
-    nodeSelector: props.nodeSelector,
-    minReadySeconds: props.minReadySeconds,
-    labels: props.labels,
-    annotations: props.annotations,
-    podAnnotations: props.podAnnotations,
-    controlPlane: props.controlPlane,
-    pools: props.pools,
-    excludePools: props.excludePools,
-    canary: props.canary,
-    nodeRequirements: realNodeRequirementsOf(props),
-  };
+/**
+ * The boundary of a preset: checks the type and shape of every prop (the shared option groups and the preset's own
+ * `shape`), lets `build` compute the preset's defaults from the sound props, and lays the user's props over them.
+ * Problems are not thrown here: they travel with the returned props to `NodeService`, which reports them with its own
+ * in one error.
+ * @internal
+ */
+export function presetServiceProps<P extends NodeServicePresetProps>(
+  raw: P,
+  what: string,
+  shape: ShapeTable,
+  build: (props: P, problems: ProblemCollector) => PresetDefaults,
+): NodeServiceProps {
+  const problems = new ProblemCollector();
+  const props = checkShape<P>(raw, { ...PRESET_SHAPE, ...shape }, problems, what, REFUSED);
+  const defaults = build(props, problems);
+  return carryProblems(layOver(defaults, props, problems), problems);
 }
 
 /**
- * The extra capabilities a preset was asked for, checked for a reason; the reason becomes a suppression of the
- * `dangerous-capability` warning so that reviewers see it in the manifest. @internal
+ * Lays user props over a preset's defaults: every option group field the user set replaces the preset's (lists of
+ * tolerations, node requirements and suppressions, and label/annotation maps, are added to); the main container gets
+ * the user's container options (`env`, `fieldEnv` merged, `mounts`, `envFrom` added), `extraArgs`, `extraHostPaths`
+ * and `extraCapabilities` appended. Problems found later under the internal fields are reported under the user's.
+ * @internal
  */
-export function checkExtraCapabilities(
+function layOver(defaults: PresetDefaults, user: NodeServicePresetProps, problems: ProblemCollector): NodeServiceProps {
+  const d = defaults.service;
+  const u = user as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = { ...d, name: user.name ?? d.name };
+  for (const key of Object.keys(SERVICE_GROUPS_SHAPE)) {
+    if (u[key] === undefined) continue;
+    const given = (d as unknown as Record<string, unknown>)[key];
+    if ((MERGED_GROUP_MAPS as readonly string[]).includes(key)) out[key] = mergeMaps(given, u[key]);
+    else if ((MERGED_GROUP_LISTS as readonly string[]).includes(key))
+      out[key] = [...((given as unknown[]) ?? []), ...(u[key] as unknown[])];
+    else out[key] = u[key];
+  }
+  const virtual = (defaults.realNodesOnly ?? true) && !user.includeVirtualNodes ? realNodeRequirements() : [];
+  out.nodeRequirements = [...((d.nodeRequirements as NodeRequirement[]) ?? []), ...virtual, ...(user.nodeRequirements ?? [])];
+  const extra = extraCapabilities(user, problems);
+  out.suppressions = [...(d.suppressions ?? []), ...extra.suppressions, ...(user.suppressions ?? [])];
+  const [main, ...others] = d.containers;
+  out.containers = [layOverContainer(main, user, extra.capabilities, problems), ...others];
+  for (const [from, to] of defaults.renames ?? []) problems.rename(from, to);
+  return out as unknown as NodeServiceProps;
+}
+
+/** The main container with the user's container options laid over the preset's. */
+function layOverContainer(main: ContainerSpec, user: NodeServicePresetProps, caps: string[], problems: ProblemCollector): ContainerSpec {
+  const u = user as unknown as Record<string, unknown>;
+  const m = main as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = { ...main };
+  // The main container's image is always the user's `image`.
+  problems.rename('containers[0].image', 'image');
+  for (const key of [...Object.keys(CONTAINER_OPTIONS_SHAPE), ...Object.keys(CONTAINER_SECURITY_SHAPE)]) {
+    if (u[key] === undefined) continue;
+    problems.rename(`containers[0].${key}`, key);
+    if ((MERGED_MAPS as readonly string[]).includes(key)) out[key] = mergeMaps(m[key], u[key]);
+    else if ((MERGED_LISTS as readonly string[]).includes(key)) {
+      const base = (m[key] as unknown[]) ?? [];
+      (u[key] as unknown[]).forEach((_, i) => problems.rename(`containers[0].${key}[${base.length + i}]`, `${key}[${i}]`));
+      out[key] = [...base, ...(u[key] as unknown[])];
+    } else out[key] = u[key];
+  }
+  if (u.runAsUser !== undefined && u.runAsNonRoot === undefined && main.runAsNonRoot !== undefined) {
+    out.runAsNonRoot = user.runAsUser === 0 ? false : undefined;
+  }
+  const appended = (
+    key: 'args' | 'hostPaths' | 'capabilities',
+    base: unknown[] | undefined,
+    extra: unknown[] | undefined,
+    as: string,
+  ): void => {
+    if (!extra || extra.length === 0) return;
+    const start = base?.length ?? 0;
+    extra.forEach((_, i) => problems.rename(`containers[0].${key}[${start + i}]`, `${as}[${i}]`));
+    out[key] = [...(base ?? []), ...extra];
+  };
+  appended('args', out.args as string[] | undefined, user.extraArgs, 'extraArgs');
+  appended('hostPaths', main.hostPaths, user.extraHostPaths, 'extraHostPaths');
+  const baseCaps = main.capabilities ?? [];
+  appended(
+    'capabilities',
+    baseCaps,
+    caps.filter((c) => !baseCaps.includes(c)),
+    'extraCapabilities',
+  );
+  return out as unknown as ContainerSpec;
+}
+
+/**
+ * The extra capabilities asked for, checked for a reason; the reason becomes a suppression of the
+ * `dangerous-capability` warning so that reviewers see it in the manifest.
+ */
+function extraCapabilities(
   props: NodeServicePresetProps,
   problems: ProblemCollector,
-  who: string,
-): { readonly capabilities: string[]; readonly suppressions: RuleSuppression[] } {
+): { capabilities: string[]; suppressions: NodeServiceProps['suppressions'] & object } {
   const capabilities = props.extraCapabilities ?? [];
   if (capabilities.length === 0) return { capabilities, suppressions: [] };
-  if (!isValidReason(props.extraCapabilitiesReason)) {
+  if (reasonError(props.extraCapabilitiesReason)) {
     problems.add(
       'extraCapabilitiesReason',
       props.extraCapabilitiesReason,
       `extraCapabilities ${capabilities.join(', ')} need a reason of at least ${MIN_REASON_LENGTH} characters`,
-      `say why the ${who} needs each extra capability (extraCapabilitiesReason), or drop them`,
+      'say why the service needs each extra capability (extraCapabilitiesReason), or drop them',
     );
     return { capabilities, suppressions: [] };
   }
@@ -234,4 +207,30 @@ export function checkExtraCapabilities(
     capabilities,
     suppressions: [{ ruleId: 'dangerous-capability', reason: `${capabilities.join(', ')}: ${props.extraCapabilitiesReason}` }],
   };
+}
+
+/**
+ * A preset's port is bound by its default arguments: with `args` (which replace them) and a `port`, the arguments
+ * must bind the port themselves, or every pod would listen elsewhere than its port and probes say. @internal
+ */
+export function checkPortBinding(
+  props: NodeServicePresetProps & { readonly port?: number },
+  problems: ProblemCollector,
+  binding: string[],
+): void {
+  if (props.args === undefined || props.port === undefined) return;
+  const all = [...props.args, ...(props.extraArgs ?? [])];
+  if (binding.some((b) => all.includes(b))) return;
+  problems.add(
+    'args',
+    props.args,
+    `replace the default arguments, which bind port ${props.port} (${binding.join(' ')}), and do not bind it themselves`,
+    `add ${binding[0]} to args, or keep the default arguments and put yours in extraArgs`,
+  );
+}
+
+/** The preset's entries the user did not set, then the user's, in the user's order. */
+function mergeMaps(preset: unknown, user: unknown): { [key: string]: unknown } {
+  const u = user as { [key: string]: unknown };
+  return Object.fromEntries([...Object.entries((preset as object) ?? {}).filter(([k]) => !(k in u)), ...Object.entries(u)]);
 }

@@ -8,12 +8,14 @@ import { ApiPermission } from '../core/api-access';
 import { ContainerSpec, EnvField, Probe, Resources } from '../core/container';
 import { ProblemCollector } from '../core/errors';
 import { HostPath, HostPathType, MountPropagation } from '../core/host-path';
-import { NodeService, NodeServiceProps, RuleSuppression } from '../core/node-service';
+import { NodeService } from '../core/node-service';
 import { Toleration } from '../core/placement';
 import { Rollout } from '../core/rollout';
-import { dns1123SubdomainError, envVarNameError, isZeroIntOrPercent } from '../k8s';
+import { object, opt, req, str } from '../core/shape';
+import { RESOURCES_SHAPE } from '../core/options';
+import { csiDriverNameError, dns1123SubdomainError, envNameError } from '../k8s';
 import { NodeServiceKind } from '../policy/kinds';
-import { commonServiceProps, NodeServicePresetProps, checkExtraCapabilities } from './common';
+import { NodeServicePresetProps, PresetDefaults, presetServiceProps } from './common';
 
 /** The default `node-driver-registrar` image (kubernetes-csi, pinned). */
 export const CSI_NODE_DRIVER_REGISTRAR_IMAGE = 'registry.k8s.io/sig-storage/csi-node-driver-registrar:v2.15.0';
@@ -39,12 +41,16 @@ export const CSI_REGISTRAR_HEALTH_PORT = 9809;
 /** The kubelet's root directory: pods' volumes are mounted below it. */
 const KUBELET_DIR = '/var/lib/kubelet';
 
-/** Props of {@link CsiNode}. */
+/**
+ * Props of {@link CsiNode}. `args` defaults to `--endpoint=$(CSI_ENDPOINT)`; `apiAccess` to
+ * {@link CsiNode.defaultApiAccess} (nodes get, csinodes get, volumeattachments get/list/watch).
+ */
 export interface CsiNodeProps extends NodeServicePresetProps {
-  /** The CSI driver name, a DNS-1123 subdomain such as `ebs.csi.aws.com`; every kubelet path derives from it. */
+  /**
+   * The CSI driver name (at most 63 characters, a DNS subdomain such as `ebs.csi.aws.com`); every kubelet path derives
+   * from it.
+   */
   readonly driverName: string;
-  /** The driver image, pinned (e.g. `public.ecr.aws/ebs-csi-driver/aws-ebs-csi-driver:v1.46.0`). */
-  readonly image: string;
   /**
    * The `node-driver-registrar` sidecar image, pinned.
    * @default CSI_NODE_DRIVER_REGISTRAR_IMAGE
@@ -65,16 +71,25 @@ export interface CsiNodeProps extends NodeServicePresetProps {
    * @default `CSI_NODE_NAME`
    */
   readonly nodeNameEnv?: string;
-  /**
-   * Command run before the driver stops (e.g. wait until the node's volumes are unmounted).
-   * @default none
-   */
-  readonly preStop?: string[];
-  /**
-   * Kubernetes API access of the driver. Replaces the default; `[]` means no API access and no token.
-   * @default CsiNode.defaultApiAccess(): nodes get, csinodes get, volumeattachments get/list/watch
-   */
-  readonly apiAccess?: ApiPermission[];
+}
+
+const CSI_NODE_SHAPE = {
+  driverName: req(str),
+  registrarImage: opt(str),
+  livenessProbeImage: opt(str),
+  sidecarResources: opt(object('Resources', RESOURCES_SHAPE)),
+  nodeNameEnv: opt(str),
+};
+
+/** The plugin directory, writable for the driver (it creates the socket) and read-only for the sidecars. */
+function pluginDirMount(pluginDir: string, writable: boolean): HostPath {
+  const options = { type: HostPathType.DIRECTORY_OR_CREATE, mountPath: CSI_SOCKET_DIR, volumeName: 'plugin-dir' };
+  return writable
+    ? HostPath.writable(pluginDir, {
+        ...options,
+        reason: 'the driver creates its CSI socket, which the kubelet and the sidecars connect to',
+      })
+    : HostPath.readOnly(pluginDir, options);
 }
 
 /**
@@ -112,84 +127,51 @@ export class CsiNode extends NodeService {
   public readonly socketPath: string;
 
   constructor(scope: Construct, id: string, props: CsiNodeProps) {
-    super(scope, id, CsiNode.serviceProps(scope, id, props));
+    super(scope, id, presetServiceProps(props, 'CsiNode', CSI_NODE_SHAPE, CsiNode.defaults));
     this.driverName = props.driverName;
-    this.pluginDir = pluginDirOf(props.driverName);
+    this.pluginDir = `${KUBELET_DIR}/plugins/${props.driverName}`;
     this.socketPath = `${this.pluginDir}/csi.sock`;
   }
 
-  private static serviceProps(scope: Construct, id: string, props: CsiNodeProps): NodeServiceProps {
-    const problems = new ProblemCollector();
-    problems.check(
-      'driverName',
-      props.driverName,
-      dns1123SubdomainError(props.driverName),
-      'use the driver name the driver registers, a DNS subdomain such as "ebs.csi.aws.com"',
-    );
-    const nodeNameEnv = props.nodeNameEnv ?? 'CSI_NODE_NAME';
-    problems.check('nodeNameEnv', nodeNameEnv, envVarNameError(nodeNameEnv), 'use an environment variable name such as "CSI_NODE_NAME"');
-    const { capabilities: extraCapabilities, suppressions: extraSuppressions } = checkExtraCapabilities(props, problems, 'driver');
-    if (props.rollout && props.rollout.type === 'RollingUpdate' && !isZeroIntOrPercent(props.rollout.maxSurgeValue)) {
-      problems.add(
-        'rollout',
-        { maxSurge: props.rollout.maxSurgeValue },
-        'a CSI node plugin must never surge: two drivers on one node would fight over the driver socket and its mounts',
-        "use Rollout.maxUnavailable('10%'), or Rollout.onDelete(reason) if you roll nodes yourself",
-      );
-    }
-    problems.throwIfAny(scope.node.path ? `${scope.node.path}/${id}` : id);
-
-    const pluginDir = pluginDirOf(props.driverName);
-    const socket = `${CSI_SOCKET_DIR}/csi.sock`;
-    const pluginDirMount = (writable: boolean): HostPath =>
-      writable
-        ? HostPath.writable(pluginDir, {
-            type: HostPathType.DIRECTORY_OR_CREATE,
-            mountPath: CSI_SOCKET_DIR,
-            volumeName: 'plugin-dir',
-            reason: 'the driver creates its CSI socket, which the kubelet and the sidecars connect to',
-          })
-        : HostPath.readOnly(pluginDir, { type: HostPathType.DIRECTORY_OR_CREATE, mountPath: CSI_SOCKET_DIR, volumeName: 'plugin-dir' });
-    const sidecarResources = props.sidecarResources ?? CSI_SIDECAR_RESOURCES;
-
-    const driver: ContainerSpec = {
+  private static driver(props: CsiNodeProps, pluginDir: string, nodeNameEnv: string): ContainerSpec {
+    return {
       name: 'driver',
       image: props.image,
-      command: props.command,
-      args: props.args ?? ['--endpoint=$(CSI_ENDPOINT)'],
-      env: { CSI_ENDPOINT: `unix://${socket}`, ...(props.env ?? {}) },
-      envFrom: props.envFrom,
+      args: ['--endpoint=$(CSI_ENDPOINT)'],
+      env: { CSI_ENDPOINT: `unix://${CSI_SOCKET_DIR}/csi.sock` },
       fieldEnv: { [nodeNameEnv]: EnvField.NODE_NAME },
       ports: [{ name: 'healthz', containerPort: CSI_HEALTH_PORT }],
-      readiness: props.readiness ?? Probe.httpGet('/healthz', 'healthz', { periodSeconds: 5, timeoutSeconds: 3, failureThreshold: 3 }),
-      liveness:
-        props.liveness ??
-        Probe.httpGet('/healthz', 'healthz', { initialDelaySeconds: 10, periodSeconds: 10, timeoutSeconds: 3, failureThreshold: 5 }),
-      resources: props.resources ?? CSI_DRIVER_RESOURCES,
+      readiness: Probe.httpGet('/healthz', 'healthz', { periodSeconds: 5, timeoutSeconds: 3, failureThreshold: 3 }),
+      liveness: Probe.httpGet('/healthz', 'healthz', {
+        initialDelaySeconds: 10,
+        periodSeconds: 10,
+        timeoutSeconds: 3,
+        failureThreshold: 5,
+      }),
+      resources: CSI_DRIVER_RESOURCES,
       hostPaths: [
         HostPath.writable(KUBELET_DIR, {
           volumeName: 'kubelet-dir',
           propagation: MountPropagation.BIDIRECTIONAL,
           reason: 'the driver mounts and unmounts volumes in the pod directories of the kubelet, which must see those mounts',
         }),
-        pluginDirMount(true),
+        pluginDirMount(pluginDir, true),
         HostPath.writable('/dev', {
           volumeName: 'device-dir',
           reason: 'the driver formats and mounts the block devices of volumes attached after the pod started',
         }),
-        ...(props.extraHostPaths ?? []),
       ],
-      mounts: props.mounts,
-      seccompProfile: props.seccompProfile,
-      capabilities: extraCapabilities,
       privileged: true,
       privilegedReason:
         'the CSI driver mounts volumes for pods: Bidirectional mount propagation into the kubelet directory requires a privileged container',
       runAsUser: 0,
       runAsNonRoot: false,
-      preStop: props.preStop,
     };
+  }
 
+  private static sidecars(props: CsiNodeProps, pluginDir: string): ContainerSpec[] {
+    const socket = `${CSI_SOCKET_DIR}/csi.sock`;
+    const resources = props.sidecarResources ?? CSI_SIDECAR_RESOURCES;
     const registrar: ContainerSpec = {
       name: 'node-driver-registrar',
       image: props.registrarImage ?? CSI_NODE_DRIVER_REGISTRAR_IMAGE,
@@ -201,9 +183,9 @@ export class CsiNode extends NodeService {
       ports: [{ name: 'healthz', containerPort: CSI_REGISTRAR_HEALTH_PORT }],
       readiness: Probe.httpGet('/healthz', 'healthz', { initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5 }),
       liveness: Probe.httpGet('/healthz', 'healthz', { initialDelaySeconds: 30, periodSeconds: 90, timeoutSeconds: 15 }),
-      resources: sidecarResources,
+      resources,
       hostPaths: [
-        pluginDirMount(false),
+        pluginDirMount(pluginDir, false),
         HostPath.writable(`${KUBELET_DIR}/plugins_registry`, {
           mountPath: '/registration',
           volumeName: 'registration-dir',
@@ -213,39 +195,59 @@ export class CsiNode extends NodeService {
       runAsUser: 0,
       runAsNonRoot: false,
     };
-
     const livenessProbe: ContainerSpec = {
       name: 'liveness-probe',
       image: props.livenessProbeImage ?? CSI_LIVENESS_PROBE_IMAGE,
       args: [`--csi-address=${socket}`, `--health-port=${CSI_HEALTH_PORT}`],
       readiness: Probe.tcpSocket(CSI_HEALTH_PORT, { periodSeconds: 10 }),
       liveness: Probe.tcpSocket(CSI_HEALTH_PORT, { initialDelaySeconds: 10, periodSeconds: 30 }),
-      resources: sidecarResources,
-      hostPaths: [pluginDirMount(false)],
+      resources,
+      hostPaths: [pluginDirMount(pluginDir, false)],
       runAsUser: 0,
       runAsNonRoot: false,
     };
+    return [registrar, livenessProbe];
+  }
 
-    const suppressions: RuleSuppression[] = [];
-    suppressions.push(...extraSuppressions);
-    suppressions.push(...(props.suppressions ?? []));
+  private static defaults(props: CsiNodeProps, problems: ProblemCollector): PresetDefaults {
+    const driverName = props.driverName ?? '';
+    // The name also names the CSIDriver object, so it must be lower case (the API accepts any case in pod volumes).
+    const driverProblem = csiDriverNameError(driverName) ?? dns1123SubdomainError(driverName);
+    problems.check(
+      'driverName',
+      props.driverName,
+      driverProblem,
+      'use the driver name the driver registers, a DNS subdomain such as "ebs.csi.aws.com"',
+    );
+    if (driverProblem) {
+      // Paths and the default name derive from the driver name: their problems are this one.
+      for (const f of ['containers[0].hostPaths[1]', 'containers[1].hostPaths[0]', 'containers[1].args', 'containers[2].hostPaths[0]'])
+        problems.mute(f);
+      if (props.name === undefined) problems.mute('name');
+    }
+    const nodeNameEnv = props.nodeNameEnv ?? 'CSI_NODE_NAME';
+    problems.check('nodeNameEnv', nodeNameEnv, envNameError(nodeNameEnv), 'use an environment variable name such as "CSI_NODE_NAME"');
+    const pluginDir = `${KUBELET_DIR}/plugins/${driverName}`;
     return {
-      ...commonServiceProps(props),
-      name: props.name ?? `${props.driverName.split('.')[0]}-csi-node`,
-      kind: NodeServiceKind.CSI_NODE,
-      containers: [driver, registrar, livenessProbe],
-      // Node infrastructure covers every real node: declared pools are verified, never used to narrow placement.
-      nodeAffinity: props.nodeAffinity ?? [],
-      tolerations: [Toleration.all(), ...(props.tolerations ?? [])],
-      rollout: props.rollout ?? Rollout.maxUnavailable('10%'),
-      priorityClassName: props.priorityClassName ?? 'system-node-critical',
-      terminationGracePeriodSeconds: props.terminationGracePeriodSeconds ?? 30,
-      apiAccess: props.apiAccess ?? CsiNode.defaultApiAccess(),
-      suppressions,
+      service: {
+        name: `${driverName.split('.')[0]}-csi-node`,
+        kind: NodeServiceKind.CSI_NODE,
+        containers: [CsiNode.driver(props, pluginDir, nodeNameEnv), ...CsiNode.sidecars(props, pluginDir)],
+        // Node infrastructure covers every real node: declared pools are verified, never used to narrow placement.
+        nodeAffinity: [],
+        tolerations: [Toleration.all()],
+        rollout: Rollout.maxUnavailable('10%'),
+        priorityClassName: 'system-node-critical',
+        terminationGracePeriodSeconds: 30,
+        apiAccess: CsiNode.defaultApiAccess(),
+      },
+      renames: [
+        ['containers[0].hostPaths[1].path', 'driverName'],
+        [`containers[0].fieldEnv["${nodeNameEnv}"]`, 'nodeNameEnv'],
+        ['containers[1].image', 'registrarImage'],
+        ['containers[2].image', 'livenessProbeImage'],
+        ['containers[1].resources', 'sidecarResources'],
+      ],
     };
   }
-}
-
-function pluginDirOf(driverName: string): string {
-  return `${KUBELET_DIR}/plugins/${driverName}`;
 }

@@ -3,15 +3,14 @@
  */
 
 import { Construct } from 'constructs';
-import { ApiPermission } from '../core/api-access';
 import { EnvField, Mount, Probe, Resources } from '../core/container';
-import { ProblemCollector } from '../core/errors';
 import { HostPath } from '../core/host-path';
-import { NodeService, NodeServiceProps, RuleSuppression } from '../core/node-service';
+import { NodeService } from '../core/node-service';
+import { SERVICE_PORT_SHAPE, ServicePortOptions } from '../core/options';
 import { NodeAffinityTerm, NodeRequirement, TaintEffect, Toleration } from '../core/placement';
-import { Rollout } from '../core/rollout';
+import { bool, opt } from '../core/shape';
 import { NodeServiceKind } from '../policy/kinds';
-import { commonServiceProps, NodeServicePresetProps, checkExtraCapabilities } from './common';
+import { NodeServicePresetProps, PresetDefaults, presetServiceProps } from './common';
 
 /** Default resources of a GPU monitor: requests 100m CPU / 128Mi, memory limit 512Mi, no CPU limit. */
 export const GPU_MONITOR_RESOURCES: Resources = { cpuRequest: '100m', memoryRequest: '128Mi', memoryLimit: '512Mi' };
@@ -22,28 +21,20 @@ export const POD_RESOURCES_DIR = '/var/lib/kubelet/pod-resources';
 /** The DCGM counters file with the profiling metrics (`DCGM_FI_PROF_*`), shipped in the DCGM exporter image. */
 export const DCGM_PROFILING_COUNTERS = '/etc/dcgm-exporter/dcp-metrics-included.csv';
 
-/** Props of {@link GpuMonitor}. */
-export interface GpuMonitorProps extends NodeServicePresetProps {
-  /** The exporter image, pinned (e.g. `nvcr.io/nvidia/k8s/dcgm-exporter:4.5.3-4.8.2-distroless`). */
-  readonly image: string;
-  /**
-   * The metrics port, named `metrics`.
-   * @default 9400
-   */
-  readonly port?: number;
+/**
+ * Props of {@link GpuMonitor}. `port` is the metrics port, named `metrics`, default 9400 (bound through
+ * `DCGM_EXPORTER_LISTEN`); `apiAccess` is none by default (e.g. read pods to label metrics with pod labels).
+ */
+export interface GpuMonitorProps extends NodeServicePresetProps, ServicePortOptions {
   /**
    * Collect the profiling metrics (`DCGM_FI_PROF_*`: SM activity, tensor core use, memory bandwidth), which need the
    * `SYS_ADMIN` capability.
    * @default false
    */
   readonly profilingMetrics?: boolean;
-  /**
-   * Kubernetes API access of the exporter (e.g. read pods to label metrics with pod labels). `[]` or unset means no
-   * API access and no token.
-   * @default none
-   */
-  readonly apiAccess?: ApiPermission[];
 }
+
+const GPU_MONITOR_SHAPE = { ...SERVICE_PORT_SHAPE, profilingMetrics: opt(bool) };
 
 /**
  * A GPU metrics exporter on GPU nodes only. Defaults: nodes labelled `nvidia.com/gpu.present=true` (GPU operator) or
@@ -67,66 +58,47 @@ export class GpuMonitor extends NodeService {
   }
 
   constructor(scope: Construct, id: string, props: GpuMonitorProps) {
-    super(scope, id, GpuMonitor.serviceProps(scope, id, props));
+    super(scope, id, presetServiceProps(props, 'GpuMonitor', GPU_MONITOR_SHAPE, GpuMonitor.defaults));
   }
 
-  private static serviceProps(scope: Construct, id: string, props: GpuMonitorProps): NodeServiceProps {
-    const problems = new ProblemCollector();
-    const { capabilities: extraCapabilities, suppressions: extraSuppressions } = checkExtraCapabilities(props, problems, 'exporter');
-    problems.throwIfAny(scope.node.path ? `${scope.node.path}/${id}` : id);
-
+  private static defaults(props: GpuMonitorProps): PresetDefaults {
     const port = props.port ?? 9400;
     const profiling = props.profilingMetrics === true;
-    const baseCapabilities = profiling ? ['SYS_ADMIN'] : [];
-    const suppressions: RuleSuppression[] = [];
-    if (profiling) {
-      suppressions.push({
-        ruleId: 'dangerous-capability',
-        reason: 'SYS_ADMIN: DCGM reads the GPU profiling counters (DCGM_FI_PROF_*) only with it',
-      });
-    }
-    suppressions.push(...extraSuppressions);
-    suppressions.push(...(props.suppressions ?? []));
-
     return {
-      ...commonServiceProps(props),
-      name: props.name ?? 'dcgm-exporter',
-      kind: NodeServiceKind.GPU_MONITOR,
-      containers: [
-        {
-          name: 'exporter',
-          image: props.image,
-          command: props.command,
-          args: props.args,
-          env: {
-            DCGM_EXPORTER_KUBERNETES: 'true',
-            DCGM_EXPORTER_LISTEN: `:${port}`,
-            ...(profiling ? { DCGM_EXPORTER_COLLECTORS: DCGM_PROFILING_COUNTERS } : {}),
-            ...(props.env ?? {}),
+      service: {
+        name: 'dcgm-exporter',
+        kind: NodeServiceKind.GPU_MONITOR,
+        containers: [
+          {
+            name: 'exporter',
+            image: props.image,
+            env: {
+              DCGM_EXPORTER_KUBERNETES: 'true',
+              DCGM_EXPORTER_LISTEN: `:${port}`,
+              ...(profiling ? { DCGM_EXPORTER_COLLECTORS: DCGM_PROFILING_COUNTERS } : {}),
+            },
+            fieldEnv: { NODE_NAME: EnvField.NODE_NAME },
+            ports: [{ name: 'metrics', containerPort: port }],
+            readiness: Probe.httpGet('/health', 'metrics', { initialDelaySeconds: 45, periodSeconds: 10 }),
+            liveness: Probe.httpGet('/health', 'metrics', { initialDelaySeconds: 45, periodSeconds: 5 }),
+            resources: GPU_MONITOR_RESOURCES,
+            hostPaths: [HostPath.readOnly(POD_RESOURCES_DIR, { volumeName: 'pod-resources' })],
+            mounts: [Mount.emptyDir('/tmp', { memory: true, sizeLimit: '64Mi', volumeName: 'tmp' })],
+            capabilities: profiling ? ['SYS_ADMIN'] : [],
+            runAsUser: 0,
+            runAsNonRoot: false,
           },
-          envFrom: props.envFrom,
-          fieldEnv: { NODE_NAME: EnvField.NODE_NAME },
-          ports: [{ name: 'metrics', containerPort: port }],
-          readiness: props.readiness ?? Probe.httpGet('/health', 'metrics', { initialDelaySeconds: 45, periodSeconds: 10 }),
-          liveness: props.liveness ?? Probe.httpGet('/health', 'metrics', { initialDelaySeconds: 45, periodSeconds: 5 }),
-          resources: props.resources ?? GPU_MONITOR_RESOURCES,
-          hostPaths: [HostPath.readOnly(POD_RESOURCES_DIR, { volumeName: 'pod-resources' }), ...(props.extraHostPaths ?? [])],
-          mounts: [Mount.emptyDir('/tmp', { memory: true, sizeLimit: '64Mi', volumeName: 'tmp' }), ...(props.mounts ?? [])],
-          seccompProfile: props.seccompProfile,
-          capabilities: [...baseCapabilities, ...extraCapabilities.filter((c) => !baseCapabilities.includes(c))],
-          runAsUser: 0,
-          runAsNonRoot: false,
-        },
-      ],
-      nodeAffinity: props.nodeAffinity ?? GpuMonitor.gpuNodeAffinity(),
+        ],
+        nodeAffinity: GpuMonitor.gpuNodeAffinity(),
+        tolerations: [Toleration.exists('nvidia.com/gpu', { effect: TaintEffect.NO_SCHEDULE })],
+        priorityClassName: 'system-node-critical',
+        suppressions: profiling
+          ? [{ ruleId: 'dangerous-capability', reason: 'SYS_ADMIN: DCGM reads the GPU profiling counters (DCGM_FI_PROF_*) only with it' }]
+          : [],
+      },
       // Selecting GPU nodes by label already keeps the monitor off virtual nodes.
-      nodeRequirements: [],
-      tolerations: [Toleration.exists('nvidia.com/gpu', { effect: TaintEffect.NO_SCHEDULE }), ...(props.tolerations ?? [])],
-      rollout: props.rollout ?? Rollout.maxUnavailable(1),
-      priorityClassName: props.priorityClassName ?? 'system-node-critical',
-      terminationGracePeriodSeconds: props.terminationGracePeriodSeconds ?? 30,
-      apiAccess: props.apiAccess,
-      suppressions,
+      realNodesOnly: false,
+      renames: [['containers[0].ports[0].containerPort', 'port']],
     };
   }
 }

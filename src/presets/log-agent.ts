@@ -6,11 +6,11 @@ import { Construct } from 'constructs';
 import { ApiPermission } from '../core/api-access';
 import { EnvField, Probe, Resources } from '../core/container';
 import { HostPath, HostPathType } from '../core/host-path';
-import { NodeService, NodeServiceProps } from '../core/node-service';
-import { Rollout } from '../core/rollout';
+import { NodeService } from '../core/node-service';
+import { SERVICE_PORT_SHAPE, ServicePortOptions, STATE_DIR_SHAPE, StateDirOptions } from '../core/options';
+import { bool, oneOf, opt } from '../core/shape';
 import { NodeServiceKind } from '../policy/kinds';
-import { ProblemCollector } from '../core/errors';
-import { checkExtraCapabilities, commonServiceProps, NodeServicePresetProps } from './common';
+import { NodeServicePresetProps, PresetDefaults, presetServiceProps } from './common';
 
 /** The container runtime whose log layout the agent reads. */
 export enum ContainerRuntime {
@@ -25,42 +25,37 @@ export enum ContainerRuntime {
 /** Default resources of a log agent: requests 100m CPU / 128Mi, memory limit 256Mi, no CPU limit. */
 export const LOG_AGENT_RESOURCES: Resources = { cpuRequest: '100m', memoryRequest: '128Mi', memoryLimit: '256Mi' };
 
-/** Props of {@link LogAgent}. */
-export interface LogAgentProps extends NodeServicePresetProps {
-  /** The agent image, pinned (e.g. `cr.fluentbit.io/fluent/fluent-bit:3.1.9`). */
-  readonly image: string;
+/**
+ * Props of {@link LogAgent}. `port` is the agent's HTTP port (health and metrics, named `http`, default 2020);
+ * `stateDir` is where it keeps its read positions (the one writable host path, a directory directly below `/var/lib`,
+ * default `/var/lib/<name>`); `runAsUser` defaults to 0 (log files are root-owned 0640, so agents run as root with
+ * every capability dropped); `args` replaces the image's arguments and `extraArgs` adds to them.
+ */
+export interface LogAgentProps extends NodeServicePresetProps, ServicePortOptions, StateDirOptions {
   /**
    * The container runtime of the nodes; `DOCKER` adds `/var/lib/docker/containers` (read-only).
    * @default ContainerRuntime.CONTAINERD
    */
   readonly containerRuntime?: ContainerRuntime;
   /**
-   * Host directory where the agent keeps its read positions (the one writable host path, `DirectoryOrCreate`).
-   * Must be a directory directly below `/var/lib`.
-   * @default `/var/lib/<name>`
-   */
-  readonly stateDir?: string;
-  /**
    * Also read the systemd journal (`/run/log/journal`, and `/etc/machine-id`).
    * @default false
    */
   readonly journal?: boolean;
   /**
-   * The agent's HTTP port (health and metrics), named `http`.
-   * @default 2020
-   */
-  readonly port?: number;
-  /**
    * Enrich records with pod and namespace metadata: read-only API access to pods and namespaces.
    * @default true
    */
   readonly metadataEnrichment?: boolean;
-  /**
-   * User ID. Log files are root-owned (0640), so agents run as root with every capability dropped.
-   * @default 0
-   */
-  readonly runAsUser?: number;
 }
+
+const LOG_AGENT_SHAPE = {
+  ...SERVICE_PORT_SHAPE,
+  ...STATE_DIR_SHAPE,
+  containerRuntime: opt(oneOf('ContainerRuntime', Object.values(ContainerRuntime))),
+  journal: opt(bool),
+  metadataEnrichment: opt(bool),
+};
 
 /**
  * A log collector on every targeted node. Defaults: reads `/var/log` (which holds `/var/log/pods` and the
@@ -76,7 +71,11 @@ export class LogAgent extends NodeService {
   public readonly stateDir: string;
 
   constructor(scope: Construct, id: string, props: LogAgentProps) {
-    super(scope, id, LogAgent.serviceProps(scope, id, props));
+    super(
+      scope,
+      id,
+      presetServiceProps(props, 'LogAgent', LOG_AGENT_SHAPE, (p) => LogAgent.defaults(p)),
+    );
     this.stateDir = LogAgent.stateDirOf(props);
   }
 
@@ -84,60 +83,45 @@ export class LogAgent extends NodeService {
     return props.stateDir ?? `/var/lib/${props.name ?? 'log-agent'}`;
   }
 
-  private static serviceProps(scope: Construct, id: string, props: LogAgentProps): NodeServiceProps {
-    const name = props.name ?? 'log-agent';
-    const port = props.port ?? 2020;
+  private static defaults(props: LogAgentProps): PresetDefaults {
     const hostPaths: HostPath[] = [HostPath.readOnly('/var/log')];
     if (props.containerRuntime === ContainerRuntime.DOCKER) hostPaths.push(HostPath.readOnly('/var/lib/docker/containers'));
     if (props.journal) {
       hostPaths.push(HostPath.readOnly('/run/log/journal', { type: HostPathType.DIRECTORY_OR_CREATE }));
       hostPaths.push(HostPath.readOnly('/etc/machine-id', { type: HostPathType.FILE }));
     }
-    const stateDir = LogAgent.stateDirOf(props);
-    hostPaths.push(
-      HostPath.writable(stateDir, {
-        type: HostPathType.DIRECTORY_OR_CREATE,
-        reason: 'keeps read positions across restarts so logs are neither lost nor shipped twice',
-        volumeName: 'state',
-      }),
-    );
-    hostPaths.push(...(props.extraHostPaths ?? []));
-    const enrich = props.metadataEnrichment ?? true;
-    const problems = new ProblemCollector();
-    const extra = checkExtraCapabilities(props, problems, 'log agent');
-    problems.throwIfAny(`${scope.node.path}/${id}`);
+    const state = HostPath.writable(LogAgent.stateDirOf(props), {
+      type: HostPathType.DIRECTORY_OR_CREATE,
+      reason: 'keeps read positions across restarts so logs are neither lost nor shipped twice',
+      volumeName: 'state',
+    });
+    hostPaths.push(state);
+    const port = props.port ?? 2020;
     return {
-      ...commonServiceProps(props),
-      name,
-      kind: NodeServiceKind.LOG_AGENT,
-      containers: [
-        {
-          name: 'agent',
-          image: props.image,
-          command: props.command,
-          args: props.args,
-          env: props.env,
-          envFrom: props.envFrom,
-          fieldEnv: { NODE_NAME: EnvField.NODE_NAME },
-          ports: [{ name: 'http', containerPort: port }],
-          readiness: props.readiness ?? Probe.tcpSocket('http', { periodSeconds: 10 }),
-          liveness: props.liveness ?? Probe.tcpSocket('http', { initialDelaySeconds: 10, periodSeconds: 20 }),
-          resources: props.resources ?? LOG_AGENT_RESOURCES,
-          hostPaths,
-          mounts: props.mounts,
-          seccompProfile: props.seccompProfile,
-          capabilities: extra.capabilities,
-          runAsUser: props.runAsUser ?? 0,
-          runAsNonRoot: (props.runAsUser ?? 0) === 0 ? false : undefined,
-        },
+      service: {
+        name: 'log-agent',
+        kind: NodeServiceKind.LOG_AGENT,
+        containers: [
+          {
+            name: 'agent',
+            image: props.image,
+            fieldEnv: { NODE_NAME: EnvField.NODE_NAME },
+            ports: [{ name: 'http', containerPort: port }],
+            readiness: Probe.tcpSocket('http', { periodSeconds: 10 }),
+            liveness: Probe.tcpSocket('http', { initialDelaySeconds: 10, periodSeconds: 20 }),
+            resources: LOG_AGENT_RESOURCES,
+            hostPaths,
+            runAsUser: 0,
+            runAsNonRoot: false,
+          },
+        ],
+        terminationGracePeriodSeconds: 60,
+        apiAccess: (props.metadataEnrichment ?? true) ? [ApiPermission.read(['pods', 'namespaces'])] : undefined,
+      },
+      renames: [
+        [`containers[0].hostPaths[${hostPaths.length - 1}].path`, 'stateDir'],
+        ['containers[0].ports[0].containerPort', 'port'],
       ],
-      nodeAffinity: props.nodeAffinity,
-      tolerations: props.tolerations,
-      rollout: props.rollout ?? Rollout.maxUnavailable(1),
-      priorityClassName: props.priorityClassName,
-      terminationGracePeriodSeconds: props.terminationGracePeriodSeconds ?? 60,
-      apiAccess: enrich ? [ApiPermission.read(['pods', 'namespaces'])] : undefined,
-      suppressions: [...extra.suppressions, ...(props.suppressions ?? [])],
     };
   }
 }

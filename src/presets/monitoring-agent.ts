@@ -4,26 +4,25 @@
 
 import { Construct } from 'constructs';
 import { Probe, Resources } from '../core/container';
+import { ProblemCollector } from '../core/errors';
 import { HostPath, MountPropagation } from '../core/host-path';
-import { DnsPolicy, NodeService, NodeServiceProps } from '../core/node-service';
+import { DnsPolicy, NodeService } from '../core/node-service';
+import { SERVICE_PORT_SHAPE, ServicePortOptions } from '../core/options';
 import { Toleration } from '../core/placement';
 import { Rollout } from '../core/rollout';
+import { bool, opt } from '../core/shape';
 import { NodeServiceKind } from '../policy/kinds';
-import { ProblemCollector } from '../core/errors';
-import { checkExtraCapabilities, commonServiceProps, NodeServicePresetProps } from './common';
+import { checkPortBinding, NodeServicePresetProps, PresetDefaults, presetServiceProps } from './common';
 
 /** Default resources of a monitoring agent: requests 100m CPU / 180Mi, memory limit 180Mi. */
 export const MONITORING_AGENT_RESOURCES: Resources = { cpuRequest: '100m', memoryRequest: '180Mi', memoryLimit: '180Mi' };
 
-/** Props of {@link MonitoringAgent}. */
-export interface MonitoringAgentProps extends NodeServicePresetProps {
-  /** The exporter image, pinned (e.g. `quay.io/prometheus/node-exporter:v1.8.2`). */
-  readonly image: string;
-  /**
-   * The metrics port (on the node: the agent uses the host network), named `metrics`.
-   * @default 9100
-   */
-  readonly port?: number;
+/**
+ * Props of {@link MonitoringAgent}. `port` is the metrics port (on the node: the agent uses the host network), named
+ * `metrics`, default 9100; the default arguments bind it (`--web.listen-address=:<port>`). `args` replaces the default
+ * arguments (then they must bind `port` themselves); `extraArgs` adds to them, e.g. `['--collector.systemd']`.
+ */
+export interface MonitoringAgentProps extends NodeServicePresetProps, ServicePortOptions {
   /**
    * Enable the time collector, which needs the `SYS_TIME` capability.
    * @default false
@@ -36,6 +35,8 @@ export interface MonitoringAgentProps extends NodeServicePresetProps {
   readonly tolerateAllTaints?: boolean;
 }
 
+const MONITORING_AGENT_SHAPE = { ...SERVICE_PORT_SHAPE, timeCollector: opt(bool), tolerateAllTaints: opt(bool) };
+
 /**
  * A node metrics exporter on every node. Defaults: host network and host PID, `/` (at `/host/root`), `/sys` (at
  * `/host/sys`) and `/proc` (at `/host/proc`) read-only with HostToContainer propagation, user 65534 (non-root) with
@@ -47,70 +48,57 @@ export interface MonitoringAgentProps extends NodeServicePresetProps {
  */
 export class MonitoringAgent extends NodeService {
   constructor(scope: Construct, id: string, props: MonitoringAgentProps) {
-    super(scope, id, MonitoringAgent.serviceProps(scope, id, props));
+    super(scope, id, presetServiceProps(props, 'MonitoringAgent', MONITORING_AGENT_SHAPE, MonitoringAgent.defaults));
   }
 
-  private static serviceProps(scope: Construct, id: string, props: MonitoringAgentProps): NodeServiceProps {
+  private static defaults(props: MonitoringAgentProps, problems: ProblemCollector): PresetDefaults {
     const port = props.port ?? 9100;
-    const problems = new ProblemCollector();
-    const extra = checkExtraCapabilities(props, problems, 'monitoring agent');
-    problems.throwIfAny(`${scope.node.path}/${id}`);
+    const listen = `--web.listen-address=:${port}`;
+    checkPortBinding(props, problems, [listen]);
     const htc = { propagation: MountPropagation.HOST_TO_CONTAINER };
-    const hostPaths = [
-      HostPath.readOnly('/', { ...htc, mountPath: '/host/root', volumeName: 'root' }),
-      HostPath.readOnly('/sys', { ...htc, mountPath: '/host/sys', volumeName: 'sys' }),
-      HostPath.readOnly('/proc', { ...htc, mountPath: '/host/proc', volumeName: 'proc' }),
-      ...(props.extraHostPaths ?? []),
-    ];
-    const args = props.args ?? [
-      '--path.procfs=/host/proc',
-      '--path.sysfs=/host/sys',
-      '--path.rootfs=/host/root',
-      '--path.udev.data=/host/root/run/udev/data',
-      `--web.listen-address=:${port}`,
-      '--collector.filesystem.mount-points-exclude=^/(dev|proc|sys|run/containerd/.+|var/lib/docker/.+|var/lib/kubelet/.+)($|/)',
-      '--collector.netclass.ignored-devices=^(veth.*|[a-f0-9]{15})$',
-      '--collector.netdev.device-exclude=^(veth.*|[a-f0-9]{15})$',
-      ...(props.timeCollector ? [] : ['--no-collector.time']),
-    ];
-    const tolerations = [...((props.tolerateAllTaints ?? true) ? [Toleration.all()] : []), ...(props.tolerations ?? [])];
     return {
-      ...commonServiceProps(props),
-      name: props.name ?? 'node-exporter',
-      kind: NodeServiceKind.MONITORING_AGENT,
-      containers: [
-        {
-          name: 'exporter',
-          image: props.image,
-          command: props.command,
-          args,
-          env: props.env,
-          envFrom: props.envFrom,
-          ports: [{ name: 'metrics', containerPort: port }],
-          readiness: props.readiness ?? Probe.httpGet('/', 'metrics'),
-          liveness: props.liveness ?? Probe.httpGet('/', 'metrics', { initialDelaySeconds: 5, periodSeconds: 20 }),
-          resources: props.resources ?? MONITORING_AGENT_RESOURCES,
-          hostPaths,
-          mounts: props.mounts,
-          seccompProfile: props.seccompProfile,
-          capabilities: [
-            ...(props.timeCollector ? ['SYS_TIME'] : []),
-            ...extra.capabilities.filter((c) => c !== 'SYS_TIME' || !props.timeCollector),
-          ],
-          runAsUser: 65534,
-          runAsGroup: 65534,
-          runAsNonRoot: true,
-        },
-      ],
-      hostNetwork: true,
-      hostPID: true,
-      dnsPolicy: DnsPolicy.DEFAULT,
-      nodeAffinity: props.nodeAffinity,
-      tolerations,
-      rollout: props.rollout ?? Rollout.maxUnavailable('10%'),
-      priorityClassName: props.priorityClassName ?? 'system-cluster-critical',
-      terminationGracePeriodSeconds: props.terminationGracePeriodSeconds ?? 30,
-      suppressions: [...extra.suppressions, ...(props.suppressions ?? [])],
+      service: {
+        name: 'node-exporter',
+        kind: NodeServiceKind.MONITORING_AGENT,
+        containers: [
+          {
+            name: 'exporter',
+            image: props.image,
+            args: [
+              '--path.procfs=/host/proc',
+              '--path.sysfs=/host/sys',
+              '--path.rootfs=/host/root',
+              '--path.udev.data=/host/root/run/udev/data',
+              listen,
+              '--collector.filesystem.mount-points-exclude=^/(dev|proc|sys|run/containerd/.+|var/lib/docker/.+|var/lib/kubelet/.+)($|/)',
+              '--collector.netclass.ignored-devices=^(veth.*|[a-f0-9]{15})$',
+              '--collector.netdev.device-exclude=^(veth.*|[a-f0-9]{15})$',
+              ...(props.timeCollector ? [] : ['--no-collector.time']),
+            ],
+            ports: [{ name: 'metrics', containerPort: port }],
+            readiness: Probe.httpGet('/', 'metrics'),
+            liveness: Probe.httpGet('/', 'metrics', { initialDelaySeconds: 5, periodSeconds: 20 }),
+            resources: MONITORING_AGENT_RESOURCES,
+            hostPaths: [
+              HostPath.readOnly('/', { ...htc, mountPath: '/host/root', volumeName: 'root' }),
+              HostPath.readOnly('/sys', { ...htc, mountPath: '/host/sys', volumeName: 'sys' }),
+              HostPath.readOnly('/proc', { ...htc, mountPath: '/host/proc', volumeName: 'proc' }),
+            ],
+            capabilities: props.timeCollector ? ['SYS_TIME'] : [],
+            runAsUser: 65534,
+            runAsGroup: 65534,
+            runAsNonRoot: true,
+          },
+        ],
+        hostNetwork: true,
+        hostPID: true,
+        dnsPolicy: DnsPolicy.DEFAULT,
+        tolerations: (props.tolerateAllTaints ?? true) ? [Toleration.all()] : [],
+        rollout: Rollout.maxUnavailable('10%'),
+        priorityClassName: 'system-cluster-critical',
+        terminationGracePeriodSeconds: 30,
+      },
+      renames: [['containers[0].ports[0].containerPort', 'port']],
     };
   }
 }

@@ -8,12 +8,12 @@ import { ApiPermission } from '../core/api-access';
 import { EnvField, Probe, Resources } from '../core/container';
 import { ProblemCollector } from '../core/errors';
 import { HostPath, HostPathType } from '../core/host-path';
-import { NodeService, NodeServiceProps, RuleSuppression } from '../core/node-service';
+import { NodeService } from '../core/node-service';
+import { HEALTH_ENDPOINT_SHAPE, HealthEndpointOptions, PRIVILEGE_SHAPE, PrivilegeOptions, RuleSuppression } from '../core/options';
 import { Toleration } from '../core/placement';
-import { MIN_REASON_LENGTH } from '../core/pod';
-import { Rollout } from '../core/rollout';
-import { NodeServiceKind } from '../policy/kinds';
-import { commonServiceProps, NodeServicePresetProps, checkExtraCapabilities } from './common';
+import { bool, instance, list, oneOf, opt, str } from '../core/shape';
+import { isContainerRuntimeSocket, NodeServiceKind } from '../policy/kinds';
+import { NodeServicePresetProps, PresetDefaults, presetServiceProps } from './common';
 
 /** What the security agent does. */
 export enum SecurityAgentMode {
@@ -41,10 +41,14 @@ export const RUNTIME_SENSOR_CAPABILITIES: readonly string[] = ['BPF', 'PERFMON',
 /** Where the runtime sensor sees the host's files: `/host/proc`, `/host/etc`, and the runtime socket below `/host`. */
 export const SECURITY_AGENT_HOST_ROOT = '/host';
 
-/** Props of {@link SecurityAgent}. */
-export interface SecurityAgentProps extends NodeServicePresetProps {
-  /** The agent image, pinned (e.g. `docker.io/falcosecurity/falco:0.44.1`). */
-  readonly image: string;
+/**
+ * Props of {@link SecurityAgent}. The health endpoint (`healthPort`, `healthPath`) defaults to port 8765 and
+ * `/healthz` (Falco's web server), probed for startup (every 5 s, up to 20 failures: loading eBPF probes takes time),
+ * readiness and liveness. `privileged` is for runtime mode only (kernel-module drivers), with `privilegedReason`;
+ * prefer the eBPF capabilities. `apiAccess` defaults to {@link SecurityAgent.defaultApiAccess} in runtime mode and to
+ * none in compliance mode.
+ */
+export interface SecurityAgentProps extends NodeServicePresetProps, HealthEndpointOptions, PrivilegeOptions {
   /**
    * What the agent does.
    * @default SecurityAgentMode.RUNTIME
@@ -64,44 +68,21 @@ export interface SecurityAgentProps extends NodeServicePresetProps {
    */
   readonly complianceHostPaths?: HostPath[];
   /**
-   * Port of the agent's HTTP health endpoint, declared as `health`.
-   * @default 8765 (Falco's web server)
-   */
-  readonly healthPort?: number;
-  /**
-   * Path of the health endpoint, probed for startup, readiness and liveness.
-   * @default `/healthz`
-   */
-  readonly healthPath?: string;
-  /**
-   * Startup probe of the agent (loading eBPF probes takes time).
-   * @default HTTP GET healthPath, every 5 s, up to 20 failures (about 100 s)
-   */
-  readonly startup?: Probe;
-  /**
    * Run the agent unconfined by AppArmor. AppArmor hosts (Ubuntu, Container-Optimized OS) otherwise keep a sensor from
    * reading other processes; Falco's least-privileged mode sets it.
    * @default false
    */
   readonly appArmorUnconfined?: boolean;
-  /**
-   * Run the sensor privileged (kernel-module drivers need it). Runtime mode only, and only with `privilegedReason`;
-   * prefer the eBPF capabilities.
-   * @default false
-   */
-  readonly privileged?: boolean;
-  /**
-   * Why the sensor must be privileged (at least 10 characters); required when `privileged` is true, and recorded in the
-   * manifest for reviewers.
-   * @default none
-   */
-  readonly privilegedReason?: string;
-  /**
-   * Kubernetes API access of the agent. Replaces the default; `[]` means no API access and no token.
-   * @default runtime: SecurityAgent.defaultApiAccess() (pods, namespaces, nodes get/list/watch); compliance: none
-   */
-  readonly apiAccess?: ApiPermission[];
 }
+
+const SECURITY_AGENT_SHAPE = {
+  ...HEALTH_ENDPOINT_SHAPE,
+  ...PRIVILEGE_SHAPE,
+  mode: opt(oneOf('SecurityAgentMode', Object.values(SecurityAgentMode))),
+  runtimeSocket: opt(str),
+  complianceHostPaths: opt(list(instance(HostPath, 'HostPath.readOnly(path)'))),
+  appArmorUnconfined: opt(bool),
+};
 
 /**
  * A runtime-security or compliance agent on every node: it tolerates every taint (a sensor that skips nodes leaves
@@ -147,31 +128,17 @@ export class SecurityAgent extends NodeService {
   public readonly mode: SecurityAgentMode;
 
   constructor(scope: Construct, id: string, props: SecurityAgentProps) {
-    super(scope, id, SecurityAgent.serviceProps(scope, id, props));
+    super(scope, id, presetServiceProps(props, 'SecurityAgent', SECURITY_AGENT_SHAPE, SecurityAgent.defaults));
     this.mode = props.mode ?? SecurityAgentMode.RUNTIME;
   }
 
-  private static serviceProps(scope: Construct, id: string, props: SecurityAgentProps): NodeServiceProps {
-    const mode = props.mode ?? SecurityAgentMode.RUNTIME;
-    const runtime = mode === SecurityAgentMode.RUNTIME;
-    const problems = new ProblemCollector();
-    if (mode !== SecurityAgentMode.RUNTIME && mode !== SecurityAgentMode.COMPLIANCE) {
-      problems.add('mode', mode, 'is not a security agent mode', 'use SecurityAgentMode.RUNTIME or SecurityAgentMode.COMPLIANCE');
-    }
-    const { capabilities: extraCapabilities, suppressions: extraSuppressions } = checkExtraCapabilities(props, problems, 'agent');
+  private static check(props: SecurityAgentProps, runtime: boolean, problems: ProblemCollector): void {
     if (props.privileged && !runtime) {
       problems.add(
         'privileged',
         true,
         'a compliance scanner only reads files and processes and must not be privileged',
         'drop privileged (add DAC_READ_SEARCH with a reason if it cannot read a file)',
-      );
-    } else if (props.privileged && !isReason(props.privilegedReason)) {
-      problems.add(
-        'privilegedReason',
-        props.privilegedReason,
-        `a privileged sensor needs a reason of at least ${MIN_REASON_LENGTH} characters`,
-        'say why the eBPF capabilities are not enough (privilegedReason), or drop privileged',
       );
     }
     if (props.complianceHostPaths !== undefined && runtime) {
@@ -182,14 +149,22 @@ export class SecurityAgent extends NodeService {
         'set mode: SecurityAgentMode.COMPLIANCE, or use extraHostPaths',
       );
     }
-    problems.throwIfAny(scope.node.path ? `${scope.node.path}/${id}` : id);
+    if (props.runtimeSocket !== undefined && !isContainerRuntimeSocket(props.runtimeSocket)) {
+      problems.add(
+        'runtimeSocket',
+        props.runtimeSocket,
+        'is not a container runtime socket',
+        'use the node runtime\'s socket, e.g. "/run/containerd/containerd.sock" or "/run/crio/crio.sock"',
+      );
+    }
+  }
 
-    const name = props.name ?? 'security-agent';
-    const healthPath = props.healthPath ?? '/healthz';
+  private static hostPaths(props: SecurityAgentProps, runtime: boolean): HostPath[] {
+    const root = SECURITY_AGENT_HOST_ROOT;
     const hostPaths: HostPath[] = runtime
       ? [
-          HostPath.readOnly('/proc', { mountPath: `${SECURITY_AGENT_HOST_ROOT}/proc`, volumeName: 'proc' }),
-          HostPath.readOnly('/etc', { mountPath: `${SECURITY_AGENT_HOST_ROOT}/etc`, volumeName: 'etc' }),
+          HostPath.readOnly('/proc', { mountPath: `${root}/proc`, volumeName: 'proc' }),
+          HostPath.readOnly('/etc', { mountPath: `${root}/etc`, volumeName: 'etc' }),
           HostPath.readOnly('/sys/kernel', { volumeName: 'sys-kernel' }),
         ]
       : [...(props.complianceHostPaths ?? SecurityAgent.defaultComplianceHostPaths())];
@@ -197,78 +172,77 @@ export class SecurityAgent extends NodeService {
       hostPaths.push(
         HostPath.readOnly(props.runtimeSocket, {
           type: HostPathType.SOCKET,
-          mountPath: `${SECURITY_AGENT_HOST_ROOT}${props.runtimeSocket}`,
+          mountPath: `${root}${props.runtimeSocket}`,
           volumeName: 'runtime-socket',
         }),
       );
     }
-    hostPaths.push(...(props.extraHostPaths ?? []));
+    return hostPaths;
+  }
 
+  private static defaults(props: SecurityAgentProps, problems: ProblemCollector): PresetDefaults {
+    const runtime = (props.mode ?? SecurityAgentMode.RUNTIME) === SecurityAgentMode.RUNTIME;
+    SecurityAgent.check(props, runtime, problems);
     const suppressions: RuleSuppression[] = [];
-    if (runtime) {
+    if (runtime)
       suppressions.push({
         ruleId: 'dangerous-capability',
         reason: 'BPF and SYS_PTRACE: the sensor loads its eBPF probes and reads the processes it watches',
       });
-    }
-    suppressions.push(...extraSuppressions);
     if (props.runtimeSocket !== undefined) {
       suppressions.push({
         ruleId: 'container-runtime-socket',
         reason: `${props.runtimeSocket} (read-only): the sensor reads container metadata to attribute events to pods`,
       });
     }
-    suppressions.push(...(props.suppressions ?? []));
-
-    const baseCapabilities = runtime ? RUNTIME_SENSOR_CAPABILITIES : [];
-    const capabilities = [...baseCapabilities, ...extraCapabilities.filter((c) => !baseCapabilities.includes(c))];
-    const podAnnotations = { ...(props.podAnnotations ?? {}) };
-    if (props.appArmorUnconfined) podAnnotations['container.apparmor.security.beta.kubernetes.io/agent'] = 'unconfined';
-
+    const healthPath = props.healthPath ?? '/healthz';
+    const hostPaths = SecurityAgent.hostPaths(props, runtime);
     return {
-      ...commonServiceProps(props),
-      podAnnotations,
-      name,
-      kind: NodeServiceKind.SECURITY_AGENT,
-      containers: [
-        {
-          name: 'agent',
-          image: props.image,
-          command: props.command,
-          args: props.args,
-          env: runtime ? { HOST_ROOT: SECURITY_AGENT_HOST_ROOT, ...(props.env ?? {}) } : props.env,
-          envFrom: props.envFrom,
-          fieldEnv: { NODE_NAME: EnvField.NODE_NAME },
-          ports: [{ name: 'health', containerPort: props.healthPort ?? 8765 }],
-          startup:
-            props.startup ??
-            Probe.httpGet(healthPath, 'health', { initialDelaySeconds: 3, periodSeconds: 5, timeoutSeconds: 5, failureThreshold: 20 }),
-          readiness: props.readiness ?? Probe.httpGet(healthPath, 'health', { periodSeconds: 15, timeoutSeconds: 5 }),
-          liveness: props.liveness ?? Probe.httpGet(healthPath, 'health', { periodSeconds: 15, timeoutSeconds: 5, failureThreshold: 3 }),
-          resources: props.resources ?? (runtime ? SECURITY_AGENT_RESOURCES : COMPLIANCE_SCANNER_RESOURCES),
-          hostPaths,
-          mounts: props.mounts,
-          seccompProfile: props.seccompProfile,
-          capabilities,
-          privileged: props.privileged === true,
-          privilegedReason: props.privilegedReason,
-          runAsUser: 0,
-          runAsNonRoot: false,
-        },
+      service: {
+        name: 'security-agent',
+        kind: NodeServiceKind.SECURITY_AGENT,
+        podAnnotations: props.appArmorUnconfined ? { 'container.apparmor.security.beta.kubernetes.io/agent': 'unconfined' } : {},
+        containers: [
+          {
+            name: 'agent',
+            image: props.image,
+            env: runtime ? { HOST_ROOT: SECURITY_AGENT_HOST_ROOT } : undefined,
+            fieldEnv: { NODE_NAME: EnvField.NODE_NAME },
+            ports: [{ name: 'health', containerPort: props.healthPort ?? 8765 }],
+            startup: Probe.httpGet(healthPath, 'health', {
+              initialDelaySeconds: 3,
+              periodSeconds: 5,
+              timeoutSeconds: 5,
+              failureThreshold: 20,
+            }),
+            readiness: Probe.httpGet(healthPath, 'health', { periodSeconds: 15, timeoutSeconds: 5 }),
+            liveness: Probe.httpGet(healthPath, 'health', { periodSeconds: 15, timeoutSeconds: 5, failureThreshold: 3 }),
+            resources: runtime ? SECURITY_AGENT_RESOURCES : COMPLIANCE_SCANNER_RESOURCES,
+            hostPaths,
+            capabilities: runtime ? [...RUNTIME_SENSOR_CAPABILITIES] : [],
+            privileged: props.privileged === true,
+            privilegedReason: props.privilegedReason,
+            runAsUser: 0,
+            runAsNonRoot: false,
+          },
+        ],
+        hostPID: !runtime,
+        // Node infrastructure covers every real node: declared pools are verified, never used to narrow placement.
+        nodeAffinity: [],
+        tolerations: [Toleration.all()],
+        terminationGracePeriodSeconds: 30,
+        apiAccess: runtime ? SecurityAgent.defaultApiAccess() : undefined,
+        suppressions,
+      },
+      renames: [
+        ['containers[0].ports[0].containerPort', 'healthPort'],
+        ['containers[0].privileged', 'privileged'],
+        ['containers[0].privilegedReason', 'privilegedReason'],
+        ...(props.runtimeSocket !== undefined
+          ? ([[`containers[0].hostPaths[${hostPaths.length - 1}].path`, 'runtimeSocket']] as Array<[string, string]>)
+          : []),
+        ...(!runtime && props.complianceHostPaths ? ([['containers[0].hostPaths', 'complianceHostPaths']] as Array<[string, string]>) : []),
       ],
-      hostPID: !runtime,
-      // Node infrastructure covers every real node: declared pools are verified, never used to narrow placement.
-      nodeAffinity: props.nodeAffinity ?? [],
-      tolerations: [Toleration.all(), ...(props.tolerations ?? [])],
-      rollout: props.rollout ?? Rollout.maxUnavailable(1),
-      priorityClassName: props.priorityClassName,
-      terminationGracePeriodSeconds: props.terminationGracePeriodSeconds ?? 30,
-      apiAccess: props.apiAccess ?? (runtime ? SecurityAgent.defaultApiAccess() : undefined),
-      suppressions,
     };
   }
-}
-
-function isReason(reason: string | undefined): boolean {
-  return typeof reason === 'string' && reason.trim().length >= MIN_REASON_LENGTH;
 }

@@ -182,7 +182,8 @@ describe('canary', () => {
           canary: Canary.byNodeLabel('c', 'true', { image: 'x/y:latest' }),
         }),
     );
-    expect(message).toContain('canary (containers[0].image)');
+    expect(message).toContain('- canary.image = "x/y:latest"');
+    expect(message).toContain('(1 problem)');
   });
 
   // Property: for random clusters and random placement, the split covers every node the unsplit service covers exactly

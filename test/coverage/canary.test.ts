@@ -12,7 +12,11 @@ const CANARY_NOT_IN = { key: 'canary', operator: 'NotIn', values: ['true'] };
 const TOLERATIONS = [{ key: 'dedicated', operator: 'Equal', value: 'logging', effect: 'NoSchedule' }];
 
 /** A log agent for pools general OR edge (two terms), tolerating the logging taint; `terms` overrides the terms. */
-function agent(name: string, terms: any[] = [{ matchExpressions: [inPool('general')] }, { matchExpressions: [inPool('edge')] }], tolerations = TOLERATIONS): any {
+function agent(
+  name: string,
+  terms: any[] = [{ matchExpressions: [inPool('general')] }, { matchExpressions: [inPool('edge')] }],
+  tolerations = TOLERATIONS,
+): any {
   return daemonSet(name, { affinity: requiredAffinity(...terms), tolerations });
 }
 
@@ -33,7 +37,11 @@ const NODES = [
 describe('§9.4 canary split proof', () => {
   test('§9.4 In [v] / NotIn [v] ANDed into every term: every target covered exactly once, nothing else', () => {
     // WHEN the base is split into a canary (canary In [true]) and a stable half (canary NotIn [true])
-    const report = checkCanarySplit(agent('logs'), [agent('logs-canary', andEvery(CANARY_IN)), agent('logs-stable', andEvery(CANARY_NOT_IN))], NODES);
+    const report = checkCanarySplit(
+      agent('logs'),
+      [agent('logs-canary', andEvery(CANARY_IN)), agent('logs-stable', andEvery(CANARY_NOT_IN))],
+      NODES,
+    );
     // THEN the split is exact
     expect(report.exact).toBe(true);
     expect(report.nodes.map((n) => [n.node, n.target, n.covered, n.coveredBy])).toEqual([
@@ -49,7 +57,11 @@ describe('§9.4 canary split proof', () => {
 
   test('§9.4 appending the canary requirement as a new term ORs it: overlaps and extra nodes', () => {
     // GIVEN the canary half with canary In [true] as a third term instead of ANDed into the two
-    const appended = agent('logs-canary', [{ matchExpressions: [inPool('general')] }, { matchExpressions: [inPool('edge')] }, { matchExpressions: [CANARY_IN] }]);
+    const appended = agent('logs-canary', [
+      { matchExpressions: [inPool('general')] },
+      { matchExpressions: [inPool('edge')] },
+      { matchExpressions: [CANARY_IN] },
+    ]);
     const report = checkCanarySplit(agent('logs'), [appended, agent('logs-stable', andEvery(CANARY_NOT_IN))], NODES);
     // THEN general nodes without the label are covered twice and the GPU node (not a target) once
     expect(report.exact).toBe(false);
@@ -79,7 +91,11 @@ describe('§9.4 canary split proof', () => {
   });
 
   test('§9.4 every other field must be identical: a half without the toleration leaves the tainted target uncovered', () => {
-    const report = checkCanarySplit(agent('logs'), [agent('logs-canary', andEvery(CANARY_IN)), agent('logs-stable', andEvery(CANARY_NOT_IN), [])], NODES);
+    const report = checkCanarySplit(
+      agent('logs'),
+      [agent('logs-canary', andEvery(CANARY_IN)), agent('logs-stable', andEvery(CANARY_NOT_IN), [])],
+      NODES,
+    );
     expect(report.exact).toBe(false);
     expect(report.uncovered).toEqual(['logging-1']);
     expect(report.nodes.find((n) => n.node === 'logging-1')).toMatchObject({ target: true, covered: 0 });
@@ -87,7 +103,11 @@ describe('§9.4 canary split proof', () => {
 
   test('§9.4 only controller verdicts count: a target node too small for the pod is still covered', () => {
     const tiny = node('tiny', { labels: { pool: 'general' }, allocatable: { cpu: '1m', memory: '1Mi', pods: '1' } });
-    const report = checkCanarySplit(agent('logs'), [agent('logs-canary', andEvery(CANARY_IN)), agent('logs-stable', andEvery(CANARY_NOT_IN))], [tiny]);
+    const report = checkCanarySplit(
+      agent('logs'),
+      [agent('logs-canary', andEvery(CANARY_IN)), agent('logs-stable', andEvery(CANARY_NOT_IN))],
+      [tiny],
+    );
     expect(report.exact).toBe(true);
   });
 
@@ -100,10 +120,15 @@ describe('§9.4 canary split proof', () => {
     };
     const canary = withPort(agent('logs-canary', andEvery({ key: 'canary', operator: 'Exists' })));
     const stable = withPort(agent('logs-stable', andEvery(CANARY_NOT_IN)));
-    const stablePod = pod('logs-stable-x7k2p', 'general-3', { containers: [container('fluent-bit', { ports: [{ containerPort: 2020, hostPort: 2020 }] })] }, {
-      namespace: 'node-services',
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'logs-stable', uid: 'u1', controller: true }],
-    });
+    const stablePod = pod(
+      'logs-stable-x7k2p',
+      'general-3',
+      { containers: [container('fluent-bit', { ports: [{ containerPort: 2020, hostPort: 2020 }] })] },
+      {
+        namespace: 'node-services',
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'logs-stable', uid: 'u1', controller: true }],
+      },
+    );
     // WHEN analysed with the running pods
     const report = analyzeCoverage([canary, stable], NODES, [stablePod]);
     // THEN the canary pod is Pending on general-3 for the port, while the stable pod (its own) is not blocked

@@ -3,7 +3,14 @@
  * the automatic tolerations and their merge rule.
  */
 
-import { AUTOMATIC_TOLERATIONS, CoverageReason, analyzeCoverage, checkPodOnNode, compileWorkload, daemonPodTolerations } from '../../src/coverage';
+import {
+  AUTOMATIC_TOLERATIONS,
+  CoverageReason,
+  analyzeCoverage,
+  checkPodOnNode,
+  compileWorkload,
+  daemonPodTolerations,
+} from '../../src/coverage';
 import { container, daemonSet, node, requiredAffinity, template } from './support';
 
 describe('§1 the pipeline: the controller decides "desired", the scheduler decides "runs"', () => {
@@ -21,17 +28,36 @@ describe('§1 the pipeline: the controller decides "desired", the scheduler deci
 
   test('§1.1 the controller ignores host ports: a port conflict leaves the pod desired but Pending', () => {
     const n = node('n1');
-    const existing = { kind: 'Pod', metadata: { name: 'other', namespace: 'default' }, spec: { nodeName: 'n1', containers: [container('o', { ports: [{ containerPort: 80, hostPort: 9100 }] })] } };
-    const verdict = checkPodOnNode(template({ containers: [container('agent', { ports: [{ containerPort: 9100, hostPort: 9100 }] })] }), n, [existing]);
+    const existing = {
+      kind: 'Pod',
+      metadata: { name: 'other', namespace: 'default' },
+      spec: { nodeName: 'n1', containers: [container('o', { ports: [{ containerPort: 80, hostPort: 9100 }] })] },
+    };
+    const verdict = checkPodOnNode(
+      template({ containers: [container('agent', { ports: [{ containerPort: 9100, hostPort: 9100 }] })] }),
+      n,
+      [existing],
+    );
     expect(verdict.desired).toBe(true);
     expect(verdict.runs).toBe(false);
     expect(verdict.reason).toBe(CoverageReason.HOST_PORT);
   });
 
   test('§1.1 node conditions are not controller inputs: a Ready=False node without taints gets the pod (the kubelet does not start it)', () => {
-    const notReady = node('n1', { conditions: [{ type: 'Ready', status: 'False' }, { type: 'NetworkUnavailable', status: 'True' }] });
+    const notReady = node('n1', {
+      conditions: [
+        { type: 'Ready', status: 'False' },
+        { type: 'NetworkUnavailable', status: 'True' },
+      ],
+    });
     const verdict = checkPodOnNode(template(), notReady);
-    expect(verdict).toMatchObject({ desired: true, shouldContinueRunning: true, runs: false, reason: CoverageReason.NOT_READY, status: 'notRunning' });
+    expect(verdict).toMatchObject({
+      desired: true,
+      shouldContinueRunning: true,
+      runs: false,
+      reason: CoverageReason.NOT_READY,
+      status: 'notRunning',
+    });
   });
 
   test('§1.1 spec.unschedulable is not an input: a cordoned node (unschedulable + its taint) runs daemon pods', () => {
@@ -42,14 +68,18 @@ describe('§1 the pipeline: the controller decides "desired", the scheduler deci
   test('§1.1 preferred node affinity is not an input', () => {
     const preferred = {
       nodeAffinity: {
-        preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, preference: { matchExpressions: [{ key: 'pool', operator: 'In', values: ['gpu'] }] } }],
+        preferredDuringSchedulingIgnoredDuringExecution: [
+          { weight: 100, preference: { matchExpressions: [{ key: 'pool', operator: 'In', values: ['gpu'] }] } },
+        ],
       },
     };
     expect(checkPodOnNode(template({ affinity: preferred }), node('n1')).desired).toBe(true);
   });
 
   test('§1.1 pod (anti-)affinity and topology spread are not modeled, and the analysis says so', () => {
-    const w = compileWorkload(daemonSet('agent', { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule' }] }));
+    const w = compileWorkload(
+      daemonSet('agent', { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule' }] }),
+    );
     expect(w.warnings.join('\n')).toMatch(/topology spread constraints are evaluated by the scheduler only and are not modeled/);
   });
 });
@@ -74,7 +104,12 @@ describe('§2 NodeShouldRunDaemonPod', () => {
 
   test('§2.4 an untolerated NoSchedule taint: no new pod, but an existing pod is kept', () => {
     const verdict = checkPodOnNode(template(), node('n1', { taints: [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }] }));
-    expect(verdict).toMatchObject({ desired: false, shouldContinueRunning: true, reason: CoverageReason.TAINT, detail: 'dedicated=db:NoSchedule' });
+    expect(verdict).toMatchObject({
+      desired: false,
+      shouldContinueRunning: true,
+      reason: CoverageReason.TAINT,
+      detail: 'dedicated=db:NoSchedule',
+    });
   });
 
   test('§2.4 an untolerated NoExecute taint: no new pod and existing pods are deleted', () => {
@@ -94,7 +129,13 @@ describe('§2 NodeShouldRunDaemonPod', () => {
   });
 
   test('§2.5 otherwise (true, true)', () => {
-    expect(checkPodOnNode(template(), node('n1'))).toMatchObject({ desired: true, shouldContinueRunning: true, runs: true, reason: CoverageReason.OK, detail: '' });
+    expect(checkPodOnNode(template(), node('n1'))).toMatchObject({
+      desired: true,
+      shouldContinueRunning: true,
+      runs: true,
+      reason: CoverageReason.OK,
+      detail: '',
+    });
   });
 
   test('§2 status: desired counts nodes whose pod will be Pending; schedulable does not', () => {
@@ -147,7 +188,9 @@ describe('§3 automatic tolerations (AddOrUpdateDaemonPodTolerations)', () => {
 
   test('§3 merge rule: a template toleration equal in key, operator, value and effect is replaced (tolerationSeconds dropped)', () => {
     // GIVEN the user's not-ready:NoExecute Exists toleration with tolerationSeconds 300
-    const spec = { tolerations: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }] };
+    const spec = {
+      tolerations: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }],
+    };
     // WHEN merged
     const merged = daemonPodTolerations(spec).filter((t) => t.key === 'node.kubernetes.io/not-ready');
     // THEN exactly one remains, in place, and it tolerates forever
@@ -178,7 +221,11 @@ describe('§3 automatic tolerations (AddOrUpdateDaemonPodTolerations)', () => {
         { key: 'node.kubernetes.io/not-ready', effect: 'NoExecute' },
       ],
     });
-    expect(checkPodOnNode(template(), n)).toMatchObject({ desired: false, shouldContinueRunning: true, detail: 'node.kubernetes.io/not-ready:NoSchedule' });
+    expect(checkPodOnNode(template(), n)).toMatchObject({
+      desired: false,
+      shouldContinueRunning: true,
+      detail: 'node.kubernetes.io/not-ready:NoSchedule',
+    });
     // and a blanket Exists toleration (CNI, kube-proxy style) covers it
     expect(checkPodOnNode(template({ tolerations: [{ operator: 'Exists' }] }), n).desired).toBe(true);
   });
@@ -210,7 +257,10 @@ describe('§3 automatic tolerations (AddOrUpdateDaemonPodTolerations)', () => {
   });
 
   test('§3 required affinity that excludes a node is not rescued by tolerations', () => {
-    const t = template({ tolerations: [{ operator: 'Exists' }], affinity: requiredAffinity({ matchExpressions: [{ key: 'pool', operator: 'In', values: ['edge'] }] }) });
+    const t = template({
+      tolerations: [{ operator: 'Exists' }],
+      affinity: requiredAffinity({ matchExpressions: [{ key: 'pool', operator: 'In', values: ['edge'] }] }),
+    });
     expect(checkPodOnNode(t, node('n1')).reason).toBe(CoverageReason.NODE_AFFINITY);
   });
 });

@@ -8,9 +8,17 @@ import { container, daemonSet, node, pod, requiredAffinity, template } from './s
 
 describe('§9.2 evaluation order and everything that failed', () => {
   // GIVEN a node that fails every check: selector, affinity, taint, host port and resources
-  const shape = { taints: [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }], allocatable: { cpu: '100m', memory: '1Gi', pods: '10' } };
+  const shape = {
+    taints: [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }],
+    allocatable: { cpu: '100m', memory: '1Gi', pods: '10' },
+  };
   const n = node('n1', { labels: { pool: 'general', zone: 'a' }, ...shape });
-  const holder = pod('holder', 'n1', { containers: [container('h', { ports: [{ containerPort: 9100, hostPort: 9100 }] })] }, { namespace: 'monitoring' });
+  const holder = pod(
+    'holder',
+    'n1',
+    { containers: [container('h', { ports: [{ containerPort: 9100, hostPort: 9100 }] })] },
+    { namespace: 'monitoring' },
+  );
   const greedy = template({
     nodeSelector: { pool: 'gpu' },
     affinity: requiredAffinity({ matchExpressions: [{ key: 'zone', operator: 'In', values: ['b'] }] }),
@@ -43,8 +51,18 @@ describe('§9.2 evaluation order and everything that failed', () => {
   test('§9.2 the analysis reports the same first failure as the full evaluation', () => {
     // (the template's labels must match the selector, or the API server rejects the DaemonSet)
     const ds = daemonSet('greedy');
-    const report = analyzeCoverage([{ ...ds, spec: { ...ds.spec, template: { ...greedy, metadata: ds.spec.template.metadata } } }], [n], [holder]);
-    expect(report.workloads[0].nodes[0]).toEqual({ node: 'n1', runs: false, reason: CoverageReason.NODE_SELECTOR, detail: 'needs label pool="gpu"; node has pool="general"', status: 'excluded' });
+    const report = analyzeCoverage(
+      [{ ...ds, spec: { ...ds.spec, template: { ...greedy, metadata: ds.spec.template.metadata } } }],
+      [n],
+      [holder],
+    );
+    expect(report.workloads[0].nodes[0]).toEqual({
+      node: 'n1',
+      runs: false,
+      reason: CoverageReason.NODE_SELECTOR,
+      detail: 'needs label pool="gpu"; node has pool="general"',
+      status: 'excluded',
+    });
   });
 });
 
@@ -56,7 +74,10 @@ describe('§9.3 two verdicts per node', () => {
     const verdict = evaluate(w, compileNode(tight));
     expect([verdict.desired, verdict.runs]).toEqual([true, false]);
     expect(evaluate(w, compileNode(node('n2')))).toMatchObject({ desired: true, runs: true });
-    expect(evaluate(compileWorkload(template({ nodeSelector: { x: 'y' } })), compileNode(tight))).toMatchObject({ desired: false, runs: false });
+    expect(evaluate(compileWorkload(template({ nodeSelector: { x: 'y' } })), compileNode(tight))).toMatchObject({
+      desired: false,
+      runs: false,
+    });
   });
 });
 
@@ -64,16 +85,17 @@ describe('§9.5 warnings the analysis emits', () => {
   const warningsOf = (spec: any) => compileWorkload(daemonSet('agent', spec)).warnings.join('\n');
 
   test('§9.5 Gt/Lt with a non-integer or a negative value', () => {
-    const gt = (v: string) => warningsOf({ affinity: requiredAffinity({ matchExpressions: [{ key: 'gen', operator: 'Gt', values: [v] }] }) });
+    const gt = (v: string) =>
+      warningsOf({ affinity: requiredAffinity({ matchExpressions: [{ key: 'gen', operator: 'Gt', values: [v] }] }) });
     expect(gt('five')).toMatch(/"five": Gt needs a base-10 64-bit integer/);
     expect(gt('-1')).toMatch(/"-1" is not a valid label value/);
     expect(gt('5')).toBe('');
   });
 
   test('§9.5 In/NotIn values that are not valid label values', () => {
-    expect(warningsOf({ affinity: requiredAffinity({ matchExpressions: [{ key: 'zone', operator: 'In', values: ['eu west'] }] }) })).toMatch(
-      /"eu west" is not a valid label value/,
-    );
+    expect(
+      warningsOf({ affinity: requiredAffinity({ matchExpressions: [{ key: 'zone', operator: 'In', values: ['eu west'] }] }) }),
+    ).toMatch(/"eu west" is not a valid label value/);
   });
 
   test('§9.5 an empty required selector', () => {
@@ -81,12 +103,16 @@ describe('§9.5 warnings the analysis emits', () => {
   });
 
   test('§9.5 NoExecute tolerations with tolerationSeconds', () => {
-    expect(warningsOf({ tolerations: [{ operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 30 }] })).toMatch(/<every key>:NoExecute has tolerationSeconds 30/);
+    expect(warningsOf({ tolerations: [{ operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 30 }] })).toMatch(
+      /<every key>:NoExecute has tolerationSeconds 30/,
+    );
   });
 
   test('§9.5 nodes carrying not-ready:NoSchedule, and the legacy master taint', () => {
     const notReady = compileNode(node('n1', { taints: [{ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }] }));
-    expect(notReady.warnings.join('\n')).toMatch(/^node n1: taint node.kubernetes.io\/not-ready:NoSchedule: .*no new daemon pod is created there/);
+    expect(notReady.warnings.join('\n')).toMatch(
+      /^node n1: taint node.kubernetes.io\/not-ready:NoSchedule: .*no new daemon pod is created there/,
+    );
     const master = compileNode(node('m1', { taints: [{ key: 'node-role.kubernetes.io/master', effect: 'NoSchedule' }] }));
     expect(master.warnings.join('\n')).toMatch(/^node m1: legacy taint node-role.kubernetes.io\/master:NoSchedule/);
     expect(compileNode(node('ok')).warnings).toEqual([]);
@@ -126,6 +152,8 @@ describe('§9.5 warnings the analysis emits', () => {
     );
     expect(report.warnings).toHaveLength(2);
     expect(report.warnings[0]).toMatch(/^node n1: legacy taint/);
-    expect(report.warnings[1]).toMatch(/^DaemonSet node-services\/agent: spec\.template\.spec\.tolerations: x:NoExecute has tolerationSeconds 60/);
+    expect(report.warnings[1]).toMatch(
+      /^DaemonSet node-services\/agent: spec\.template\.spec\.tolerations: x:NoExecute has tolerationSeconds 60/,
+    );
   });
 });

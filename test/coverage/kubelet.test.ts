@@ -18,27 +18,53 @@ const windowsNode = (name: string, extra: any = {}) => node(name, { labels: { 'k
 describe('kubelet-stage reasons (table)', () => {
   const cases: Array<{ name: string; spec: any; node: any; objects?: any[]; reason: CoverageReason; desired: boolean }> = [
     // unreachable: Ready=Unknown; the pod is only created when every taint is tolerated (here: all of them)
-    { name: 'Ready=Unknown, every taint tolerated', spec: everything, node: node('n', { conditions: [{ type: 'Ready', status: 'Unknown' }] }), reason: CoverageReason.UNREACHABLE, desired: true },
+    {
+      name: 'Ready=Unknown, every taint tolerated',
+      spec: everything,
+      node: node('n', { conditions: [{ type: 'Ready', status: 'Unknown' }] }),
+      reason: CoverageReason.UNREACHABLE,
+      desired: true,
+    },
     {
       name: 'Ready=Unknown with its unreachable:NoSchedule taint, not tolerated: the controller excludes it first',
       spec: {},
-      node: node('n', { conditions: [{ type: 'Ready', status: 'Unknown' }], taints: [{ key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule' }] }),
+      node: node('n', {
+        conditions: [{ type: 'Ready', status: 'Unknown' }],
+        taints: [{ key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule' }],
+      }),
       reason: CoverageReason.TAINT,
       desired: false,
     },
     // notReady
-    { name: 'Ready=False', spec: {}, node: node('n', { conditions: [{ type: 'Ready', status: 'False' }] }), reason: CoverageReason.NOT_READY, desired: true },
+    {
+      name: 'Ready=False',
+      spec: {},
+      node: node('n', { conditions: [{ type: 'Ready', status: 'False' }] }),
+      reason: CoverageReason.NOT_READY,
+      desired: true,
+    },
     {
       name: 'Ready=False (runtime down), host network',
       spec: hostNetwork,
-      node: node('n', { conditions: [{ type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: 'PLEG is not healthy' } as any] }),
+      node: node('n', {
+        conditions: [{ type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: 'PLEG is not healthy' } as any],
+      }),
       reason: CoverageReason.NOT_READY,
       desired: true,
     },
     {
       name: 'Ready=False (pod network not ready), host network: starts (a CNI plugin must)',
       spec: hostNetwork,
-      node: node('n', { conditions: [{ type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: 'container runtime network not ready: NetworkReady=false' } as any] }),
+      node: node('n', {
+        conditions: [
+          {
+            type: 'Ready',
+            status: 'False',
+            reason: 'KubeletNotReady',
+            message: 'container runtime network not ready: NetworkReady=false',
+          } as any,
+        ],
+      }),
       reason: CoverageReason.OK,
       desired: true,
     },
@@ -53,22 +79,87 @@ describe('kubelet-stage reasons (table)', () => {
     { name: 'no conditions reported', spec: {}, node: node('n', { conditions: [] }), reason: CoverageReason.OK, desired: true },
     // os
     { name: 'Windows node, no OS selector (a Linux pod)', spec: {}, node: windowsNode('n'), reason: CoverageReason.OS, desired: true },
-    { name: 'Windows node, nodeSelector kubernetes.io/os: windows', spec: { nodeSelector: { 'kubernetes.io/os': 'windows' } }, node: windowsNode('n'), reason: CoverageReason.OK, desired: true },
-    { name: 'Linux node, spec.os.name windows (the reverse)', spec: { os: { name: 'windows' } }, node: node('n'), reason: CoverageReason.OS, desired: true },
-    { name: 'Linux node, Windows security options (the reverse)', spec: { securityContext: { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' } } }, node: node('n'), reason: CoverageReason.OS, desired: true },
-    { name: 'Windows only in status.nodeInfo', spec: {}, node: { ...node('n'), metadata: { name: 'n', labels: {} }, status: { ...node('n').status, nodeInfo: { operatingSystem: 'windows' } } }, reason: CoverageReason.OS, desired: true },
     {
-      name: 'affinity on the OS label: trusted (it selected the node)',
-      spec: { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/os', operator: 'In', values: ['linux', 'windows'] }] }] } } } },
+      name: 'Windows node, nodeSelector kubernetes.io/os: windows',
+      spec: { nodeSelector: { 'kubernetes.io/os': 'windows' } },
       node: windowsNode('n'),
       reason: CoverageReason.OK,
       desired: true,
     },
-    { name: 'nodeSelector linux on a Windows node: the controller excludes it', spec: { nodeSelector: { 'kubernetes.io/os': 'linux' } }, node: windowsNode('n'), reason: CoverageReason.NODE_SELECTOR, desired: false },
+    {
+      name: 'Linux node, spec.os.name windows (the reverse)',
+      spec: { os: { name: 'windows' } },
+      node: node('n'),
+      reason: CoverageReason.OS,
+      desired: true,
+    },
+    {
+      name: 'Linux node, Windows security options (the reverse)',
+      spec: { securityContext: { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' } } },
+      node: node('n'),
+      reason: CoverageReason.OS,
+      desired: true,
+    },
+    {
+      name: 'Windows only in status.nodeInfo',
+      spec: {},
+      node: {
+        ...node('n'),
+        metadata: { name: 'n', labels: {} },
+        status: { ...node('n').status, nodeInfo: { operatingSystem: 'windows' } },
+      },
+      reason: CoverageReason.OS,
+      desired: true,
+    },
+    {
+      name: 'affinity on the OS label: trusted (it selected the node)',
+      spec: {
+        affinity: {
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/os', operator: 'In', values: ['linux', 'windows'] }] }],
+            },
+          },
+        },
+      },
+      node: windowsNode('n'),
+      reason: CoverageReason.OK,
+      desired: true,
+    },
+    {
+      name: 'nodeSelector linux on a Windows node: the controller excludes it',
+      spec: { nodeSelector: { 'kubernetes.io/os': 'linux' } },
+      node: windowsNode('n'),
+      reason: CoverageReason.NODE_SELECTOR,
+      desired: false,
+    },
     // diskPressure
-    { name: 'DiskPressure, no priority', spec: {}, node: node('n', { conditions: [{ type: 'Ready', status: 'True' }, { type: 'DiskPressure', status: 'True' }] }), reason: CoverageReason.DISK_PRESSURE, desired: true },
-    { name: 'DiskPressure, system-node-critical', spec: { priorityClassName: 'system-node-critical' }, node: node('n', { conditions: [{ type: 'DiskPressure', status: 'True' }] }), reason: CoverageReason.OK, desired: true },
-    { name: 'DiskPressure, system-cluster-critical', spec: { priorityClassName: 'system-cluster-critical' }, node: node('n', { conditions: [{ type: 'DiskPressure', status: 'True' }] }), reason: CoverageReason.OK, desired: true },
+    {
+      name: 'DiskPressure, no priority',
+      spec: {},
+      node: node('n', {
+        conditions: [
+          { type: 'Ready', status: 'True' },
+          { type: 'DiskPressure', status: 'True' },
+        ],
+      }),
+      reason: CoverageReason.DISK_PRESSURE,
+      desired: true,
+    },
+    {
+      name: 'DiskPressure, system-node-critical',
+      spec: { priorityClassName: 'system-node-critical' },
+      node: node('n', { conditions: [{ type: 'DiskPressure', status: 'True' }] }),
+      reason: CoverageReason.OK,
+      desired: true,
+    },
+    {
+      name: 'DiskPressure, system-cluster-critical',
+      spec: { priorityClassName: 'system-cluster-critical' },
+      node: node('n', { conditions: [{ type: 'DiskPressure', status: 'True' }] }),
+      reason: CoverageReason.OK,
+      desired: true,
+    },
     {
       name: 'DiskPressure, a given class of 1000000 (not critical)',
       spec: { priorityClassName: 'agents' },
@@ -77,17 +168,40 @@ describe('kubelet-stage reasons (table)', () => {
       reason: CoverageReason.DISK_PRESSURE,
       desired: true,
     },
-    { name: 'DiskPressure False', spec: {}, node: node('n', { conditions: [{ type: 'DiskPressure', status: 'False' }] }), reason: CoverageReason.OK, desired: true },
-    { name: 'MemoryPressure: daemon pods tolerate it and are admitted', spec: {}, node: node('n', { conditions: [{ type: 'MemoryPressure', status: 'True' }] }), reason: CoverageReason.OK, desired: true },
+    {
+      name: 'DiskPressure False',
+      spec: {},
+      node: node('n', { conditions: [{ type: 'DiskPressure', status: 'False' }] }),
+      reason: CoverageReason.OK,
+      desired: true,
+    },
+    {
+      name: 'MemoryPressure: daemon pods tolerate it and are admitted',
+      spec: {},
+      node: node('n', { conditions: [{ type: 'MemoryPressure', status: 'True' }] }),
+      reason: CoverageReason.OK,
+      desired: true,
+    },
     // order: unreachable before os before diskPressure
     {
       name: 'Ready=Unknown, Windows and DiskPressure: unreachable first',
       spec: everything,
-      node: windowsNode('n', { conditions: [{ type: 'Ready', status: 'Unknown' }, { type: 'DiskPressure', status: 'True' }] }),
+      node: windowsNode('n', {
+        conditions: [
+          { type: 'Ready', status: 'Unknown' },
+          { type: 'DiskPressure', status: 'True' },
+        ],
+      }),
       reason: CoverageReason.UNREACHABLE,
       desired: true,
     },
-    { name: 'Windows and DiskPressure: os first', spec: {}, node: windowsNode('n', { conditions: [{ type: 'DiskPressure', status: 'True' }] }), reason: CoverageReason.OS, desired: true },
+    {
+      name: 'Windows and DiskPressure: os first',
+      spec: {},
+      node: windowsNode('n', { conditions: [{ type: 'DiskPressure', status: 'True' }] }),
+      reason: CoverageReason.OS,
+      desired: true,
+    },
   ];
 
   test.each(cases)('$name → $reason', ({ spec, node: n, objects, reason, desired }) => {
@@ -96,7 +210,14 @@ describe('kubelet-stage reasons (table)', () => {
     const row = report.workloads[0].nodes[0];
     expect(row.reason).toBe(reason);
     expect(row.runs).toBe(reason === CoverageReason.OK);
-    const status = reason === CoverageReason.OK ? 'running' : desired ? (['hostPort', 'resources'].includes(reason) ? 'pending' : 'notRunning') : 'excluded';
+    const status =
+      reason === CoverageReason.OK
+        ? 'running'
+        : desired
+          ? ['hostPort', 'resources'].includes(reason)
+            ? 'pending'
+            : 'notRunning'
+          : 'excluded';
     expect(row.status).toBe(status);
     expect(report.workloads[0].desired).toBe(desired ? 1 : 0);
     // AND the one-pair check agrees
@@ -106,12 +227,16 @@ describe('kubelet-stage reasons (table)', () => {
 
   test('the details say what the kubelet does and how to fix it', () => {
     const detail = (spec: any, n: any) => analyzeCoverage([daemonSet('agent', spec)], [n]).workloads[0].nodes[0].detail;
-    expect(detail(everything, node('n', { conditions: [{ type: 'Ready', status: 'Unknown' }] }))).toMatch(/Ready is Unknown .*never started/);
+    expect(detail(everything, node('n', { conditions: [{ type: 'Ready', status: 'Unknown' }] }))).toMatch(
+      /Ready is Unknown .*never started/,
+    );
     expect(detail({}, windowsNode('n'))).toBe(
       'node runs windows and the pod has no OS selector, so its Linux containers cannot start there; add nodeSelector kubernetes.io/os: linux',
     );
     expect(detail({ os: { name: 'windows' } }, node('n'))).toMatch(/pod is built for windows.*add nodeSelector kubernetes.io\/os: windows/);
-    expect(detail({}, node('n', { conditions: [{ type: 'DiskPressure', status: 'True' }] }))).toMatch(/DiskPressure is True: the kubelet rejects and evicts pods that are not critical/);
+    expect(detail({}, node('n', { conditions: [{ type: 'DiskPressure', status: 'True' }] }))).toMatch(
+      /DiskPressure is True: the kubelet rejects and evicts pods that are not critical/,
+    );
   });
 
   test('a kubelet-stage reason comes after the scheduler: a Pending pod on a NotReady node is resources, notReady in alsoFails', () => {

@@ -23,7 +23,10 @@ function chunks(text: string, sizes: readonly number[]): Buffer[] {
   return out;
 }
 
-async function read(source: Iterable<Buffer | string> | AsyncIterable<Buffer | string>, file = 'in'): Promise<Array<{ object: any; line: number }>> {
+async function read(
+  source: Iterable<Buffer | string> | AsyncIterable<Buffer | string>,
+  file = 'in',
+): Promise<Array<{ object: any; line: number }>> {
   const out: Array<{ object: any; line: number }> = [];
   await readObjectStream(source, file, (object, line) => out.push({ object, line }));
   return out;
@@ -104,7 +107,9 @@ describe('readObjectStream', () => {
 
   test('malformed input is an error naming file and line', async () => {
     await expect(read(['{"items": [{"a": 1}, {"b": tru}]}'], 'nodes.json')).rejects.toThrow(/^nodes\.json:1: invalid JSON/);
-    await expect(read(['{"items": [\n{"a": 1},\n{"b": 2}\n'], 'nodes.json')).rejects.toThrow(/nodes\.json:4: invalid JSON: the input ends inside a value/);
+    await expect(read(['{"items": [\n{"a": 1},\n{"b": 2}\n'], 'nodes.json')).rejects.toThrow(
+      /nodes\.json:4: invalid JSON: the input ends inside a value/,
+    );
     await expect(read(['items:\n  - a: [1,\n  - b: 2\n'], 'nodes.yaml')).rejects.toThrow(NodeStreamError);
     await expect(read(['items:\n  - a: [1,\n  - b: 2\n'], 'nodes.yaml')).rejects.toThrow(/^nodes\.yaml:[23]:\d+: /);
   });

@@ -42,7 +42,14 @@ describe('nodeTax (pure)', () => {
   });
 
   test('more services than pod slots is over allocatable', () => {
-    const tax = nodeTax([{ name: 'a', cpu: 1, memory: 1 }, { name: 'b', cpu: 1, memory: 1 }], vector(1000, Mi), 1);
+    const tax = nodeTax(
+      [
+        { name: 'a', cpu: 1, memory: 1 },
+        { name: 'b', cpu: 1, memory: 1 },
+      ],
+      vector(1000, Mi),
+      1,
+    );
     expect(tax.overAllocatable).toEqual(['2 pods of 1 pod slots']);
   });
 });
@@ -53,8 +60,14 @@ describe('effective requests (what a service costs a node)', () => {
 
   test('the largest init container counts when it is larger than the app containers, per resource', () => {
     const spec = {
-      initContainers: [container('setup', { requests: { cpu: '500m', memory: '10Mi' } }), container('migrate', { requests: { cpu: '100m', memory: '20Mi' } })],
-      containers: [container('a', { requests: { cpu: '100m', memory: '64Mi' } }), container('b', { requests: { cpu: '50m', memory: '64Mi' } })],
+      initContainers: [
+        container('setup', { requests: { cpu: '500m', memory: '10Mi' } }),
+        container('migrate', { requests: { cpu: '100m', memory: '20Mi' } }),
+      ],
+      containers: [
+        container('a', { requests: { cpu: '100m', memory: '64Mi' } }),
+        container('b', { requests: { cpu: '50m', memory: '64Mi' } }),
+      ],
     };
     const r = requestsOf(spec);
     expect([r.cpu, r.memory]).toEqual([500, 128 * Mi]);
@@ -70,22 +83,37 @@ describe('effective requests (what a service costs a node)', () => {
   });
 
   test('RuntimeClass overhead adds: spec.overhead as given, or a RuntimeClass object in the input', () => {
-    const overhead = { containers: [container('a', { requests: { cpu: '100m', memory: '64Mi' } })], overhead: { cpu: '250m', memory: '120Mi' } };
+    const overhead = {
+      containers: [container('a', { requests: { cpu: '100m', memory: '64Mi' } })],
+      overhead: { cpu: '250m', memory: '120Mi' },
+    };
     expect(requestsOf(overhead).cpu).toBe(350);
-    const kata = { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: 'kata' }, handler: 'kata', overhead: { podFixed: { cpu: '250m', memory: '160Mi' } } };
-    const r = requestsOf({ runtimeClassName: 'kata', containers: [container('a', { requests: { cpu: '100m', memory: '64Mi' } })] }, undefined, [kata]);
+    const kata = {
+      apiVersion: 'node.k8s.io/v1',
+      kind: 'RuntimeClass',
+      metadata: { name: 'kata' },
+      handler: 'kata',
+      overhead: { podFixed: { cpu: '250m', memory: '160Mi' } },
+    };
+    const r = requestsOf(
+      { runtimeClassName: 'kata', containers: [container('a', { requests: { cpu: '100m', memory: '64Mi' } })] },
+      undefined,
+      [kata],
+    );
     expect([r.cpu, r.memory]).toEqual([350, 224 * Mi]);
   });
 });
 
 describe('the node tax at synth', () => {
-  const main = (name: string, cpu: string, memory: string, extra: Partial<ContainerSpec> = {}): ContainerSpec => ({
-    name,
-    image: `registry.example.com/${name}:1.0.0`,
-    resources: { cpuRequest: cpu, memoryRequest: memory, memoryLimit: memory },
-    ...extra,
-  } as ContainerSpec);
-  const small = (budget?: NodeBudget) => NodePool.of({ name: 'small', labels: { pool: 'small' }, allocatable: { cpu: '250m', memory: '512Mi', pods: '110' }, budget });
+  const main = (name: string, cpu: string, memory: string, extra: Partial<ContainerSpec> = {}): ContainerSpec =>
+    ({
+      name,
+      image: `registry.example.com/${name}:1.0.0`,
+      resources: { cpuRequest: cpu, memoryRequest: memory, memoryLimit: memory },
+      ...extra,
+    }) as ContainerSpec;
+  const small = (budget?: NodeBudget) =>
+    NodePool.of({ name: 'small', labels: { pool: 'small' }, allocatable: { cpu: '250m', memory: '512Mi', pods: '110' }, budget });
   const gpu = NodePool.gpu();
 
   function synthError(build: (chart: any) => void): string | undefined {
@@ -103,9 +131,24 @@ describe('the node tax at synth', () => {
     // GIVEN the field case: 250m / 512Mi, a log agent, a metrics exporter and a security agent (300m / 820Mi)
     const pool = small();
     const message = synthError((chart) => {
-      new NodeService(chart, 'logs', { name: 'fluent-bit', namespace: 'logging', pools: [pool], containers: [main('fluent-bit', '100m', '256Mi')] });
-      new NodeService(chart, 'metrics', { name: 'node-exporter', namespace: 'monitoring', pools: [pool], containers: [main('node-exporter', '100m', '180Mi')] });
-      new NodeService(chart, 'security', { name: 'falco', namespace: 'security', pools: [pool], containers: [main('falco', '100m', '384Mi')] });
+      new NodeService(chart, 'logs', {
+        name: 'fluent-bit',
+        namespace: 'logging',
+        pools: [pool],
+        containers: [main('fluent-bit', '100m', '256Mi')],
+      });
+      new NodeService(chart, 'metrics', {
+        name: 'node-exporter',
+        namespace: 'monitoring',
+        pools: [pool],
+        containers: [main('node-exporter', '100m', '180Mi')],
+      });
+      new NodeService(chart, 'security', {
+        name: 'falco',
+        namespace: 'security',
+        pools: [pool],
+        containers: [main('falco', '100m', '384Mi')],
+      });
     });
     // THEN synth fails with one error for the pool
     expect(message).toContain(
@@ -120,7 +163,9 @@ describe('the node tax at synth', () => {
     const message = synthError((chart) => {
       new NodeService(chart, 'logs', { name: 'fluent-bit', pools: [pool], containers: [main('fluent-bit', '10m', '64Mi')] });
     });
-    expect(message).toMatch(/node pool "small" request more than it can give: memory 64Mi is 12.5% of allocatable, over the budget of 10%\. Services there: \S+\/fluent-bit cpu 10m \(4%\), memory 64Mi \(12.5%\)/);
+    expect(message).toMatch(
+      /node pool "small" request more than it can give: memory 64Mi is 12.5% of allocatable, over the budget of 10%\. Services there: \S+\/fluent-bit cpu 10m \(4%\), memory 64Mi \(12.5%\)/,
+    );
     expect(message).toMatch(/or raise the budget/);
     expect(message).not.toMatch(/cpu 10m is/);
   });
@@ -140,7 +185,9 @@ describe('the node tax at synth', () => {
       new NodeService(chart, 'logs', { name: 'fluent-bit', pools: [pool], containers: [main('fluent-bit', '100m', '64Mi')] });
       new NodeService(chart, 'everywhere', { name: 'everywhere', containers: [main('everywhere', '200m', '64Mi')] });
     });
-    expect(message).toMatch(/node pool "small" request more than it can give: cpu 300m of 250m allocatable.*node-services\/everywhere cpu 200m \(80%\)/);
+    expect(message).toMatch(
+      /node pool "small" request more than it can give: cpu 300m of 250m allocatable.*node-services\/everywhere cpu 200m \(80%\)/,
+    );
   });
 
   test('the budget is checked at the boundary: one error lists every problem', () => {
@@ -159,8 +206,12 @@ describe('the node tax at synth', () => {
     expect(message).toContain("pools[0].allocatable.cpu = (unset): is needed: the budget's cpuPercent is a share of it");
     expect(message).toContain('pools[0].allocatable.memory = (unset)');
     const empty = NodePool.of({ name: 'e', allocatable: { cpu: '1', memory: '1Gi' }, budget: NodeBudget.of({}) });
-    expect(() => new NodeService(testChart(), 'svc', { name: 'agent', pools: [empty], containers: [main('agent', '10m', '16Mi')] })).toThrow(/pools\[0\]\.budget = \{\}: sets no share/);
+    expect(
+      () => new NodeService(testChart(), 'svc', { name: 'agent', pools: [empty], containers: [main('agent', '10m', '16Mi')] }),
+    ).toThrow(/pools\[0\]\.budget = \{\}: sets no share/);
     const notABudget = NodePool.of({ name: 'n', allocatable: { cpu: '1', memory: '1Gi' }, budget: { cpuPercent: 5 } as any });
-    expect(() => new NodeService(testChart(), 'svc', { name: 'agent', pools: [notABudget], containers: [main('agent', '10m', '16Mi')] })).toThrow(/pools\[0\]\.budget = \{"cpuPercent":5\}: is not a NodeBudget/);
+    expect(
+      () => new NodeService(testChart(), 'svc', { name: 'agent', pools: [notABudget], containers: [main('agent', '10m', '16Mi')] }),
+    ).toThrow(/pools\[0\]\.budget = \{"cpuPercent":5\}: is not a NodeBudget/);
   });
 });

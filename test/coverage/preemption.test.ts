@@ -10,7 +10,8 @@ import { CoverageReason, analyzeCoverage, checkPodOnNode } from '../../src/cover
 import { container, daemonSet, node, pod } from './support';
 
 const small = () => node('n1', { allocatable: { cpu: '1', memory: '1Gi', pods: '10' } });
-const squatter = (name: string, cpu: string, spec: any = {}) => pod(name, 'n1', { containers: [container(name, { requests: { cpu } })], ...spec });
+const squatter = (name: string, cpu: string, spec: any = {}) =>
+  pod(name, 'n1', { containers: [container(name, { requests: { cpu } })], ...spec });
 const agent = (spec: any = {}, cpu = '500m') => daemonSet('agent', { containers: [container('agent', { requests: { cpu } })], ...spec });
 const critical = { priorityClassName: 'system-node-critical' };
 const classes = [
@@ -25,29 +26,88 @@ function row(workloads: any[], pods: any[]) {
 
 describe('preemption by priority (table)', () => {
   const cases: Array<{ name: string; ds: any; blocker: any; runs: boolean; preempts?: string[] }> = [
-    { name: 'lower priority (0 < system-node-critical): preempted', ds: agent(critical), blocker: squatter('app', '800m'), runs: true, preempts: ['default/app'] },
-    { name: 'lower priority by PriorityClass (10 < 1000)', ds: agent({ priorityClassName: 'agents' }), blocker: squatter('job', '800m', { priorityClassName: 'batch' }), runs: true, preempts: ['default/job'] },
-    { name: 'lower priority by spec.priority (live pods carry it)', ds: agent({ priorityClassName: 'agents' }), blocker: squatter('app', '800m', { priority: 999 }), runs: true, preempts: ['default/app'] },
-    { name: 'equal priority: not preempted', ds: agent({ priorityClassName: 'agents' }), blocker: squatter('peer', '800m', { priority: 1000 }), runs: false },
-    { name: 'higher priority: not preempted', ds: agent({ priorityClassName: 'batch' }), blocker: squatter('important', '800m', { priorityClassName: 'agents' }), runs: false },
+    {
+      name: 'lower priority (0 < system-node-critical): preempted',
+      ds: agent(critical),
+      blocker: squatter('app', '800m'),
+      runs: true,
+      preempts: ['default/app'],
+    },
+    {
+      name: 'lower priority by PriorityClass (10 < 1000)',
+      ds: agent({ priorityClassName: 'agents' }),
+      blocker: squatter('job', '800m', { priorityClassName: 'batch' }),
+      runs: true,
+      preempts: ['default/job'],
+    },
+    {
+      name: 'lower priority by spec.priority (live pods carry it)',
+      ds: agent({ priorityClassName: 'agents' }),
+      blocker: squatter('app', '800m', { priority: 999 }),
+      runs: true,
+      preempts: ['default/app'],
+    },
+    {
+      name: 'equal priority: not preempted',
+      ds: agent({ priorityClassName: 'agents' }),
+      blocker: squatter('peer', '800m', { priority: 1000 }),
+      runs: false,
+    },
+    {
+      name: 'higher priority: not preempted',
+      ds: agent({ priorityClassName: 'batch' }),
+      blocker: squatter('important', '800m', { priorityClassName: 'agents' }),
+      runs: false,
+    },
     { name: 'no priority class (0) vs priority 0: not preempted', ds: agent(), blocker: squatter('app', '800m'), runs: false },
-    { name: 'preemptionPolicy Never on the pod', ds: agent({ ...critical, preemptionPolicy: 'Never' }), blocker: squatter('app', '800m'), runs: false },
-    { name: 'preemptionPolicy Never on the PriorityClass', ds: agent({ priorityClassName: 'polite' }), blocker: squatter('app', '800m'), runs: false },
-    { name: 'the blocker has a class that is not given: never a victim', ds: agent(critical), blocker: squatter('app', '800m', { priorityClassName: 'unknown' }), runs: false },
+    {
+      name: 'preemptionPolicy Never on the pod',
+      ds: agent({ ...critical, preemptionPolicy: 'Never' }),
+      blocker: squatter('app', '800m'),
+      runs: false,
+    },
+    {
+      name: 'preemptionPolicy Never on the PriorityClass',
+      ds: agent({ priorityClassName: 'polite' }),
+      blocker: squatter('app', '800m'),
+      runs: false,
+    },
+    {
+      name: 'the blocker has a class that is not given: never a victim',
+      ds: agent(critical),
+      blocker: squatter('app', '800m', { priorityClassName: 'unknown' }),
+      runs: false,
+    },
     {
       name: 'host port held by a lower-priority pod: preempted',
-      ds: daemonSet('agent', { ...critical, containers: [container('agent', { requests: { cpu: '10m' }, ports: [{ containerPort: 9100, hostPort: 9100 }] })] }),
-      blocker: pod('legacy', 'n1', { containers: [container('legacy', { requests: { cpu: '10m' }, ports: [{ containerPort: 9100, hostPort: 9100 }] })] }),
+      ds: daemonSet('agent', {
+        ...critical,
+        containers: [container('agent', { requests: { cpu: '10m' }, ports: [{ containerPort: 9100, hostPort: 9100 }] })],
+      }),
+      blocker: pod('legacy', 'n1', {
+        containers: [container('legacy', { requests: { cpu: '10m' }, ports: [{ containerPort: 9100, hostPort: 9100 }] })],
+      }),
       runs: true,
       preempts: ['default/legacy'],
     },
     {
       name: 'host port held by an equal-priority pod: Pending',
-      ds: daemonSet('agent', { ...critical, containers: [container('agent', { requests: { cpu: '10m' }, ports: [{ containerPort: 9100, hostPort: 9100 }] })] }),
-      blocker: pod('other', 'n1', { ...critical, containers: [container('other', { requests: { cpu: '10m' }, ports: [{ containerPort: 9100, hostPort: 9100 }] })] }),
+      ds: daemonSet('agent', {
+        ...critical,
+        containers: [container('agent', { requests: { cpu: '10m' }, ports: [{ containerPort: 9100, hostPort: 9100 }] })],
+      }),
+      blocker: pod('other', 'n1', {
+        ...critical,
+        containers: [container('other', { requests: { cpu: '10m' }, ports: [{ containerPort: 9100, hostPort: 9100 }] })],
+      }),
       runs: false,
     },
-    { name: 'more than the node has even when empty: preemption does not help', ds: agent(critical, '2'), blocker: squatter('app', '100m'), runs: false },
+    {
+      name: 'more than the node has even when empty: preemption does not help',
+      ds: agent(critical, '2'),
+      blocker: squatter('app', '100m'),
+      runs: false,
+    },
   ];
 
   test.each(cases)('$name', ({ ds, blocker, runs, preempts }) => {
@@ -80,13 +140,23 @@ describe('preemption picks the fewest victims', () => {
   });
 
   test('the DaemonSet’s own pod is never a victim, and does not block it', () => {
-    const own = pod('agent-x', 'n1', { containers: [container('agent', { requests: { cpu: '900m' } })] }, { namespace: 'node-services', ownerReferences: [{ kind: 'DaemonSet', name: 'agent', uid: 'u' }] });
+    const own = pod(
+      'agent-x',
+      'n1',
+      { containers: [container('agent', { requests: { cpu: '900m' } })] },
+      { namespace: 'node-services', ownerReferences: [{ kind: 'DaemonSet', name: 'agent', uid: 'u' }] },
+    );
     expect(row([agent(critical)], [own])).toMatchObject({ runs: true, status: 'running' });
     expect(row([agent(critical)], [own]).preempts).toBeUndefined();
   });
 
   test('PodDisruptionBudgets do not stop preemption (a PDB covering the victim changes nothing)', () => {
-    const pdb = { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'app', namespace: 'default' }, spec: { maxUnavailable: 0, selector: { matchLabels: { app: 'app' } } } };
+    const pdb = {
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'app', namespace: 'default' },
+      spec: { maxUnavailable: 0, selector: { matchLabels: { app: 'app' } } },
+    };
     const victim = squatter('app', '800m');
     victim.metadata.labels = { app: 'app' };
     const report = analyzeCoverage([agent(critical), pdb], [small()], [victim]);

@@ -25,7 +25,9 @@ describe('§4 the created pod: API server defaulting the analysis applies itself
 
   test('§4 SetDefaults_Pod: an explicit request wins over the limit', () => {
     const n = node('n1', { allocatable: { cpu: '4', memory: '1Gi', pods: '10' } });
-    expect(checkPodOnNode(withContainers([container('agent', { requests: { memory: '512Mi' }, limits: { memory: '2Gi' } })]), n).runs).toBe(true);
+    expect(checkPodOnNode(withContainers([container('agent', { requests: { memory: '512Mi' }, limits: { memory: '2Gi' } })]), n).runs).toBe(
+      true,
+    );
   });
 
   test('§4 SetDefaults_Pod: init containers are defaulted too', () => {
@@ -38,7 +40,8 @@ describe('§4 the created pod: API server defaulting the analysis applies itself
     // GIVEN node-exporter style ports (containerPort only) and another pod already holding 9100 on the node
     const n = node('n1');
     const holder = occupied('n1', ports({ containerPort: 9100, hostPort: 9100 }));
-    const agent = (hostNetwork: boolean) => withContainers([container('agent', { ports: ports({ containerPort: 9100 }) })], { hostNetwork });
+    const agent = (hostNetwork: boolean) =>
+      withContainers([container('agent', { ports: ports({ containerPort: 9100 }) })], { hostNetwork });
     // WHEN checked with and without host networking
     // THEN only the host-network pod conflicts
     expect(checkPodOnNode(agent(true), n, [holder])).toMatchObject({ desired: true, runs: false, reason: CoverageReason.HOST_PORT });
@@ -54,8 +57,17 @@ describe('§4 the created pod: API server defaulting the analysis applies itself
 
   test('§4 a RuntimeClass given with the manifests supplies the overhead (RuntimeClass admission)', () => {
     // GIVEN a gVisor-style RuntimeClass with 250m / 64Mi overhead and a DaemonSet naming it
-    const runtimeClass = { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: 'gvisor' }, handler: 'runsc', overhead: { podFixed: { cpu: '250m', memory: '64Mi' } } };
-    const ds = daemonSet('sandboxed', { runtimeClassName: 'gvisor', containers: [container('agent', { requests: { cpu: '800m', memory: '64Mi' } })] });
+    const runtimeClass = {
+      apiVersion: 'node.k8s.io/v1',
+      kind: 'RuntimeClass',
+      metadata: { name: 'gvisor' },
+      handler: 'runsc',
+      overhead: { podFixed: { cpu: '250m', memory: '64Mi' } },
+    };
+    const ds = daemonSet('sandboxed', {
+      runtimeClassName: 'gvisor',
+      containers: [container('agent', { requests: { cpu: '800m', memory: '64Mi' } })],
+    });
     const n = node('n1', { allocatable: { cpu: '1', memory: '1Gi', pods: '10' } });
     // WHEN analysed with and without the RuntimeClass
     const withClass = analyzeCoverage([runtimeClass, ds], [n]);
@@ -65,7 +77,9 @@ describe('§4 the created pod: API server defaulting the analysis applies itself
     expect(withClass.skipped).toBe(1);
     // AND without it the pod fits, with a warning that the overhead is unknown
     expect(without.workloads[0].nodes[0].runs).toBe(true);
-    expect(without.warnings.join('\n')).toMatch(/runtimeClassName is gvisor, but no RuntimeClass gvisor was given: its pod overhead is not counted/);
+    expect(without.warnings.join('\n')).toMatch(
+      /runtimeClassName is gvisor, but no RuntimeClass gvisor was given: its pod overhead is not counted/,
+    );
     // AND checkPodOnNode takes the RuntimeClasses as an option
     expect(checkPodOnNode(ds, n, undefined, { runtimeClasses: [runtimeClass] }).runs).toBe(false);
   });
@@ -109,7 +123,9 @@ describe('§7 scheduler filters', () => {
     });
 
     test('§7 the detail names protocol, address, port and the pod holding it', () => {
-      const verdict = checkPodOnNode(want({ hostPort: 9100 }), node('n1'), [occupied('n1', ports({ containerPort: 9100, hostPort: 9100, hostIP: '10.0.0.1' }))]);
+      const verdict = checkPodOnNode(want({ hostPort: 9100 }), node('n1'), [
+        occupied('n1', ports({ containerPort: 9100, hostPort: 9100, hostIP: '10.0.0.1' })),
+      ]);
       expect(verdict.detail).toBe('TCP 0.0.0.0:9100 conflicts with 10.0.0.1:9100 of pod other/holder');
     });
 
@@ -118,15 +134,23 @@ describe('§7 scheduler filters', () => {
       const t = withContainers([container('agent')], { initContainers: [sidecar] });
       const holder = pod('holder', 'n1', { containers: [container('x')], initContainers: [sidecar] }, { namespace: 'other' });
       expect(checkPodOnNode(t, node('n1'), [occupied('n1', ports({ containerPort: 15000, hostPort: 15000 }))]).runs).toBe(true);
-      expect(checkPodOnNode(withContainers([container('agent', { ports: ports({ containerPort: 15000, hostPort: 15000 }) })]), node('n1'), [holder]).runs).toBe(true);
+      expect(
+        checkPodOnNode(withContainers([container('agent', { ports: ports({ containerPort: 15000, hostPort: 15000 }) })]), node('n1'), [
+          holder,
+        ]).runs,
+      ).toBe(true);
     });
 
     test('§8 from 1.33, restartable init containers (sidecars) bind host ports too', () => {
       const sidecar = container('proxy', { restartPolicy: 'Always', ports: ports({ containerPort: 15000, hostPort: 15000 }) });
       const t = withContainers([container('agent')], { initContainers: [sidecar] });
-      const verdict = checkPodOnNode(t, node('n1'), [occupied('n1', ports({ containerPort: 15000, hostPort: 15000 }))], { kubernetesMinor: 33 });
+      const verdict = checkPodOnNode(t, node('n1'), [occupied('n1', ports({ containerPort: 15000, hostPort: 15000 }))], {
+        kubernetesMinor: 33,
+      });
       expect(verdict.reason).toBe(CoverageReason.HOST_PORT);
-      expect(checkPodOnNode(t, node('n1'), [occupied('n1', ports({ containerPort: 15000, hostPort: 15000 }))], { kubernetesMinor: 32 }).runs).toBe(true);
+      expect(
+        checkPodOnNode(t, node('n1'), [occupied('n1', ports({ containerPort: 15000, hostPort: 15000 }))], { kubernetesMinor: 32 }).runs,
+      ).toBe(true);
     });
   });
 
@@ -152,22 +176,31 @@ describe('§7 scheduler filters', () => {
     test('§7 / §8 sidecars: in 1.28 a restartPolicy: Always init container counts as a plain init container', () => {
       // containers 100m; init: sidecar 200m then a plain init 300m
       const t = withContainers([container('app', { requests: { cpu: '100m' } })], {
-        initContainers: [container('sidecar', { restartPolicy: 'Always', requests: { cpu: '200m' } }), container('setup', { requests: { cpu: '300m' } })],
+        initContainers: [
+          container('sidecar', { restartPolicy: 'Always', requests: { cpu: '200m' } }),
+          container('setup', { requests: { cpu: '300m' } }),
+        ],
       });
       // 1.28: max(100, 200, 300) = 300m
       const n28 = node('n1', { allocatable: { cpu: '299m', memory: '1Gi', pods: '10' } });
       expect(checkPodOnNode(t, n28).insufficientResources?.[0]).toMatchObject({ resource: 'cpu', requested: 300 });
       // 1.29+: max(100 + 200, max(200, 300 + 200)) = 500m
-      expect(checkPodOnNode(t, n28, undefined, { kubernetesMinor: 29 }).insufficientResources?.[0]).toMatchObject({ resource: 'cpu', requested: 500 });
+      expect(checkPodOnNode(t, n28, undefined, { kubernetesMinor: 29 }).insufficientResources?.[0]).toMatchObject({
+        resource: 'cpu',
+        requested: 500,
+      });
       // and only sidecars declared before an init container add to it: a sidecar after "setup" does not
       const after = withContainers([container('app', { requests: { cpu: '100m' } })], {
-        initContainers: [container('setup', { requests: { cpu: '300m' } }), container('sidecar', { restartPolicy: 'Always', requests: { cpu: '200m' } })],
+        initContainers: [
+          container('setup', { requests: { cpu: '300m' } }),
+          container('sidecar', { restartPolicy: 'Always', requests: { cpu: '200m' } }),
+        ],
       });
       expect(checkPodOnNode(after, n28, undefined, { kubernetesMinor: 29 }).insufficientResources?.[0]).toMatchObject({ requested: 300 });
       // 1.28 says why the field is ignored
-      expect(compileWorkload(daemonSet('a', { initContainers: [container('sidecar', { restartPolicy: 'Always' })] })).warnings.join('\n')).toMatch(
-        /initContainers\[0\] has restartPolicy: Always; Kubernetes 1\.28 drops the field/,
-      );
+      expect(
+        compileWorkload(daemonSet('a', { initContainers: [container('sidecar', { restartPolicy: 'Always' })] })).warnings.join('\n'),
+      ).toMatch(/initContainers\[0\] has restartPolicy: Always; Kubernetes 1\.28 drops the field/);
     });
 
     test('§7 already requested = the requests of the non-terminated pods bound to the node', () => {
@@ -186,7 +219,12 @@ describe('§7 scheduler filters', () => {
       const n = node('n1', { allocatable: { cpu: '4', memory: '4Gi', pods: '2' } });
       const existing = [pod('a', 'n1'), pod('b', 'n1')];
       const verdict = checkPodOnNode(withContainers([container('agent')]), n, existing);
-      expect(verdict).toMatchObject({ desired: true, runs: false, reason: CoverageReason.RESOURCES, detail: 'pods: 2 of 2 pod slots in use' });
+      expect(verdict).toMatchObject({
+        desired: true,
+        runs: false,
+        reason: CoverageReason.RESOURCES,
+        detail: 'pods: 2 of 2 pod slots in use',
+      });
       expect(checkPodOnNode(withContainers([container('agent')]), n, existing.slice(1)).runs).toBe(true);
     });
 
@@ -206,7 +244,9 @@ describe('§7 scheduler filters', () => {
       const t = withContainers([container('agent', { limits: { 'nvidia.com/gpu': '1' } })]);
       const verdict = checkPodOnNode(t, node('cpu-node'));
       expect(verdict.insufficientResources).toEqual([{ resource: 'nvidia.com/gpu', requested: 1, free: 0, allocatable: 0 }]);
-      expect(checkPodOnNode(t, node('gpu-node', { allocatable: { cpu: '4', memory: '4Gi', pods: '10', 'nvidia.com/gpu': '1' } })).runs).toBe(true);
+      expect(
+        checkPodOnNode(t, node('gpu-node', { allocatable: { cpu: '4', memory: '4Gi', pods: '10', 'nvidia.com/gpu': '1' } })).runs,
+      ).toBe(true);
     });
 
     test('§7 extended resources already taken by other pods are not free', () => {
@@ -219,7 +259,9 @@ describe('§7 scheduler filters', () => {
 
     test('§7 ephemeral-storage and hugepages are checked like memory', () => {
       const n = node('n1', { allocatable: { cpu: '4', memory: '4Gi', pods: '10', 'ephemeral-storage': '1Gi', 'hugepages-2Mi': '4Mi' } });
-      const t = withContainers([container('agent', { requests: { 'ephemeral-storage': '2Gi', 'hugepages-2Mi': '6Mi' }, limits: { 'hugepages-2Mi': '6Mi' } })]);
+      const t = withContainers([
+        container('agent', { requests: { 'ephemeral-storage': '2Gi', 'hugepages-2Mi': '6Mi' }, limits: { 'hugepages-2Mi': '6Mi' } }),
+      ]);
       expect(checkPodOnNode(t, n).insufficientResources?.map((r) => r.resource)).toEqual(['ephemeral-storage', 'hugepages-2Mi']);
     });
 
@@ -231,7 +273,9 @@ describe('§7 scheduler filters', () => {
     test('§7 quantities: CPU in milli-units rounded up, memory in bytes (1Gi does not fit 1G)', () => {
       const n = node('n1', { allocatable: { cpu: '250m', memory: '1G', pods: '10' } });
       expect(checkPodOnNode(withContainers([container('agent', { requests: { cpu: '0.25' } })]), n).runs).toBe(true);
-      expect(checkPodOnNode(withContainers([container('agent', { requests: { cpu: '0.2501' } })]), n).insufficientResources?.[0]).toMatchObject({
+      expect(
+        checkPodOnNode(withContainers([container('agent', { requests: { cpu: '0.2501' } })]), n).insufficientResources?.[0],
+      ).toMatchObject({
         resource: 'cpu',
         requested: 251,
       });
@@ -247,7 +291,9 @@ describe('§7 scheduler filters', () => {
     test('§7 without status.allocatable the capacity is unknown: fit is not checked and the node says so', () => {
       const unknown = node('pool-a', { allocatable: null });
       expect(checkPodOnNode(withContainers([container('agent', { requests: { cpu: '64' } })]), unknown).runs).toBe(true);
-      expect(compileNode(unknown).warnings.join('\n')).toMatch(/^node pool-a: no status.allocatable: resource fit and pod count are not checked there$/);
+      expect(compileNode(unknown).warnings.join('\n')).toMatch(
+        /^node pool-a: no status.allocatable: resource fit and pod count are not checked there$/,
+      );
     });
 
     test('§7 an invalid quantity counts as 0 and is reported', () => {
@@ -260,7 +306,9 @@ describe('§7 scheduler filters', () => {
   test('§8 pod-level spec.resources (1.32+) is not modeled, and the analysis says so', () => {
     const w = compileWorkload(daemonSet('a', { resources: { requests: { cpu: '1' } } }));
     expect(w.requests.cpu).toBe(10);
-    expect(w.warnings.join('\n')).toMatch(/spec\.template\.spec\.resources \(pod-level resources, alpha in 1\.32, beta in 1\.34\) is not modeled/);
+    expect(w.warnings.join('\n')).toMatch(
+      /spec\.template\.spec\.resources \(pod-level resources, alpha in 1\.32, beta in 1\.34\) is not modeled/,
+    );
   });
 
   test('§7 a priority class alone is no warning: preemption is modeled where it changes an answer (preemption.test.ts)', () => {

@@ -28,7 +28,9 @@ describe('§5.1 spec.nodeSelector', () => {
     const t = template({ nodeSelector: { 'node-role.kubernetes.io/edge': '' } });
     expect(checkPodOnNode(t, node('n1', { labels: { 'node-role.kubernetes.io/edge': '' } })).desired).toBe(true);
     expect(checkPodOnNode(t, node('n1', { labels: { 'node-role.kubernetes.io/edge': 'true' } })).desired).toBe(false);
-    expect(checkPodOnNode(t, node('n1')).detail).toBe('needs label node-role.kubernetes.io/edge=""; node has no label node-role.kubernetes.io/edge');
+    expect(checkPodOnNode(t, node('n1')).detail).toBe(
+      'needs label node-role.kubernetes.io/edge=""; node has no label node-role.kubernetes.io/edge',
+    );
   });
 
   test('§5.1 entries are ANDed; the detail names the first failing label in key order (SelectorFromSet sorts)', () => {
@@ -47,7 +49,9 @@ describe('§5.1 spec.nodeSelector', () => {
 
   test('§5.1 a value that is not a string (unquoted YAML true) is compared as text and warned about', () => {
     const w = compileWorkload(daemonSet('gpu', { nodeSelector: { 'nvidia.com/gpu.present': true } }));
-    expect(w.warnings.join('\n')).toMatch(/spec\.template\.spec\.nodeSelector\.nvidia\.com\/gpu\.present is true \(boolean\), not a string.*Quote the value/);
+    expect(w.warnings.join('\n')).toMatch(
+      /spec\.template\.spec\.nodeSelector\.nvidia\.com\/gpu\.present is true \(boolean\), not a string.*Quote the value/,
+    );
   });
 });
 
@@ -58,7 +62,9 @@ describe('§5.2 required node affinity', () => {
   });
 
   test('§5.2 terms are ORed', () => {
-    const t = template({ affinity: requiredAffinity({ matchExpressions: [expr('zone', 'In', ['a'])] }, { matchExpressions: [expr('zone', 'In', ['b'])] }) });
+    const t = template({
+      affinity: requiredAffinity({ matchExpressions: [expr('zone', 'In', ['a'])] }, { matchExpressions: [expr('zone', 'In', ['b'])] }),
+    });
     expect(checkPodOnNode(t, node('n1', { labels: { zone: 'b' } })).desired).toBe(true);
     const verdict = checkPodOnNode(t, node('n1', { labels: { zone: 'c' } }));
     expect(verdict.reason).toBe(CoverageReason.NODE_AFFINITY);
@@ -68,29 +74,39 @@ describe('§5.2 required node affinity', () => {
   test('§5.2 empty nodeSelectorTerms match nothing (and are warned about)', () => {
     const t = template({ affinity: requiredAffinity() });
     expect(checkPodOnNode(t, node('n1'))).toMatchObject({ desired: false, reason: CoverageReason.NODE_AFFINITY });
-    expect(compileWorkload(daemonSet('a', { affinity: requiredAffinity() })).warnings.join('\n')).toMatch(/nodeSelectorTerms is empty, so the DaemonSet matches no node/);
+    expect(compileWorkload(daemonSet('a', { affinity: requiredAffinity() })).warnings.join('\n')).toMatch(
+      /nodeSelectorTerms is empty, so the DaemonSet matches no node/,
+    );
   });
 
   test('§5.2 a term with neither matchExpressions nor matchFields matches nothing, the other terms still count', () => {
     const onlyEmpty = template({ affinity: requiredAffinity({}) });
     expect(checkPodOnNode(onlyEmpty, node('n1')).desired).toBe(false);
-    const withOther = template({ affinity: requiredAffinity({ matchExpressions: [] }, { matchExpressions: [expr('kubernetes.io/os', 'In', ['linux'])] }) });
+    const withOther = template({
+      affinity: requiredAffinity({ matchExpressions: [] }, { matchExpressions: [expr('kubernetes.io/os', 'In', ['linux'])] }),
+    });
     expect(checkPodOnNode(withOther, node('n1')).desired).toBe(true);
   });
 
   test('§5.2 inside a term, expressions and fields are ANDed', () => {
-    const t = template({ affinity: requiredAffinity({ matchExpressions: [expr('zone', 'In', ['a'])], matchFields: [expr('metadata.name', 'In', ['n1'])] }) });
+    const t = template({
+      affinity: requiredAffinity({ matchExpressions: [expr('zone', 'In', ['a'])], matchFields: [expr('metadata.name', 'In', ['n1'])] }),
+    });
     expect(checkPodOnNode(t, node('n1', { labels: { zone: 'a' } })).desired).toBe(true);
     expect(checkPodOnNode(t, node('n2', { labels: { zone: 'a' } })).desired).toBe(false);
     expect(checkPodOnNode(t, node('n1', { labels: { zone: 'b' } })).desired).toBe(false);
   });
 
   test('§5.2 a term that fails to parse never matches, but the other terms are still evaluated', () => {
-    const t = template({ affinity: requiredAffinity({ matchExpressions: [expr('zone', 'Gt', ['-1'])] }, { matchExpressions: [expr('zone', 'In', ['a'])] }) });
+    const t = template({
+      affinity: requiredAffinity({ matchExpressions: [expr('zone', 'Gt', ['-1'])] }, { matchExpressions: [expr('zone', 'In', ['a'])] }),
+    });
     expect(checkPodOnNode(t, node('n1', { labels: { zone: 'a' } })).desired).toBe(true);
     const verdict = checkPodOnNode(t, node('n1', { labels: { zone: '5' } }));
     expect(verdict.desired).toBe(false);
-    expect(verdict.detail).toMatch(/^term 0 is invalid and matches no node \(matchExpressions\[0\]\.values\[0\] "-1" is not a valid label value/);
+    expect(verdict.detail).toMatch(
+      /^term 0 is invalid and matches no node \(matchExpressions\[0\]\.values\[0\] "-1" is not a valid label value/,
+    );
   });
 });
 
@@ -160,12 +176,16 @@ describe('§5.3 matchExpressions operators and parsing', () => {
     expect(matches({ gen: '3', ok: 'yes' }, expr('ok', 'Exists'), e)).toBe(false);
     // AND the analysis warns that the term is accepted but never matches
     const w = compileWorkload(daemonSet('a', { affinity: requiredAffinity({ matchExpressions: [expr('ok', 'Exists'), e] }) }));
-    expect(w.warnings.join('\n')).toMatch(/nodeSelectorTerms\[0\] is accepted by the API server but never matches a node: matchExpressions\[1\]/);
+    expect(w.warnings.join('\n')).toMatch(
+      /nodeSelectorTerms\[0\] is accepted by the API server but never matches a node: matchExpressions\[1\]/,
+    );
   });
 
   test('§5.3 the API server accepts these terms, so the analysis warns that they cover nothing', () => {
     const w = compileWorkload(daemonSet('a', { affinity: requiredAffinity({ matchExpressions: [expr('gen', 'Gt', ['-1'])] }) }));
-    expect(w.warnings.join('\n')).toMatch(/nodeSelectorTerms\[0\] is accepted by the API server but never matches a node: .*"-1" is not a valid label value/);
+    expect(w.warnings.join('\n')).toMatch(
+      /nodeSelectorTerms\[0\] is accepted by the API server but never matches a node: .*"-1" is not a valid label value/,
+    );
   });
 
   test('§5.3 key metadata.name in matchExpressions refers to a label of that name, not to the node name', () => {
@@ -176,7 +196,10 @@ describe('§5.3 matchExpressions operators and parsing', () => {
 
 describe('§5.4 matchFields', () => {
   const fields = (operator: string, values: string[], name = 'n1', labels: Record<string, string> = {}) =>
-    checkPodOnNode(template({ affinity: requiredAffinity({ matchFields: [{ key: 'metadata.name', operator, values }] }) }), node(name, { labels })).desired;
+    checkPodOnNode(
+      template({ affinity: requiredAffinity({ matchFields: [{ key: 'metadata.name', operator, values }] }) }),
+      node(name, { labels }),
+    ).desired;
 
   test('§5.4 In [x] means node name == x; NotIn [x] means node name != x', () => {
     expect(fields('In', ['n1'])).toBe(true);
@@ -202,7 +225,8 @@ describe('§5.4 matchFields', () => {
 });
 
 describe('§6 taints and tolerations (ToleratesTaint)', () => {
-  const taint = (key: string, value: string | undefined, effect: string) => node('n1', { taints: [{ key, ...(value !== undefined ? { value } : {}), effect }] });
+  const taint = (key: string, value: string | undefined, effect: string) =>
+    node('n1', { taints: [{ key, ...(value !== undefined ? { value } : {}), effect }] });
   const tolerated = (toleration: any, n: any) => checkPodOnNode(template({ tolerations: [toleration] }), n).desired;
 
   test('§6.1 an empty toleration effect matches every effect', () => {
@@ -234,13 +258,17 @@ describe('§6 taints and tolerations (ToleratesTaint)', () => {
 
   test('§6.3 any other operator matches nothing (and is warned about)', () => {
     expect(tolerated({ key: 'k', operator: 'In', value: 'v' }, taint('k', 'v', 'NoSchedule'))).toBe(false);
-    expect(compileWorkload(daemonSet('a', { tolerations: [{ key: 'k', operator: 'In' }] })).warnings.join('\n')).toMatch(/operator "In" of k tolerates nothing/);
+    expect(compileWorkload(daemonSet('a', { tolerations: [{ key: 'k', operator: 'In' }] })).warnings.join('\n')).toMatch(
+      /operator "In" of k tolerates nothing/,
+    );
   });
 
   test('§6.4 tolerationSeconds is ignored for placement; the churn is a warning, not an exclusion', () => {
     const t = { key: 'dedicated', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 60 };
     expect(tolerated(t, taint('dedicated', 'x', 'NoExecute'))).toBe(true);
-    expect(compileWorkload(daemonSet('a', { tolerations: [t] })).warnings.join('\n')).toMatch(/dedicated:NoExecute has tolerationSeconds 60.*churn/);
+    expect(compileWorkload(daemonSet('a', { tolerations: [t] })).warnings.join('\n')).toMatch(
+      /dedicated:NoExecute has tolerationSeconds 60.*churn/,
+    );
   });
 
   test('§6 effects: PreferNoSchedule never excludes', () => {

@@ -10,7 +10,10 @@ export interface NodeOptions {
 
 /** A Node; by default 4 CPU, 16Gi memory, 110 pods allocatable and no taints. */
 export function node(name: string, options: NodeOptions = {}): any {
-  const allocatable = options.allocatable === null ? undefined : (options.allocatable ?? { cpu: '4', memory: '16Gi', pods: '110', 'ephemeral-storage': '100Gi' });
+  const allocatable =
+    options.allocatable === null
+      ? undefined
+      : (options.allocatable ?? { cpu: '4', memory: '16Gi', pods: '110', 'ephemeral-storage': '100Gi' });
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -27,7 +30,10 @@ export function node(name: string, options: NodeOptions = {}): any {
 }
 
 /** A container with optional requests, limits and ports. */
-export function container(name: string, options: { requests?: Record<string, string>; limits?: Record<string, string>; ports?: any[]; restartPolicy?: string } = {}): any {
+export function container(
+  name: string,
+  options: { requests?: Record<string, string>; limits?: Record<string, string>; ports?: any[]; restartPolicy?: string } = {},
+): any {
   return {
     name,
     image: `registry.example.com/${name}:1.0.0`,
@@ -55,7 +61,10 @@ export function daemonSet(name: string, spec: any = {}, namespace = 'node-servic
 
 /** A pod template (`{metadata, spec}`) with one small container unless `spec.containers` is given. */
 export function template(spec: any = {}): any {
-  return { metadata: { labels: { app: 'agent' } }, spec: { containers: [container('agent', { requests: { cpu: '10m', memory: '16Mi' } })], ...spec } };
+  return {
+    metadata: { labels: { app: 'agent' } },
+    spec: { containers: [container('agent', { requests: { cpu: '10m', memory: '16Mi' } })], ...spec },
+  };
 }
 
 /** A running pod bound to `nodeName`. */

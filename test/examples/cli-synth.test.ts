@@ -44,7 +44,10 @@ const legacy = new kplus.DaemonSet(agents, 'legacy', {
   test('GIVEN an example that violates an error rule THEN synth fails with the construct path, the rule, the field and the fix', () => {
     const r = synthWith('violation', violation);
     expect(r.status).not.toBe(0);
-    expect(r.output).toContain('[node-agents/legacy/Resource] image-not-pinned:');
+    // Each finding starts with the construct path once: no '[]' of the App, no '/Resource' of the wrapped object.
+    expect(r.output).toContain('\n  [node-agents/legacy] image-not-pinned:');
+    expect(r.output).not.toContain('[] ');
+    expect(r.output).not.toContain('/Resource]');
     expect(r.output).toMatch(/at spec\.template\.spec\.containers\[0\]\.image\. Fix: /);
     expect(r.output).toContain('memory-limit-missing');
     // The app prints the findings, not a stack trace (the cdk8s CLI adds only its own 'returned a non-zero exit code').
@@ -75,5 +78,19 @@ Suppressions.add(legacy, 'memory-limit-missing', 'the legacy agent is memory-bou
     expect(r.status).not.toBe(0);
     expect(r.output).toContain('[node-agents/edge-agent] coverage: DaemonSet edge-agent would not run on node pool "edge": nodeSelector');
     expect(r.output).toContain('Fix:');
+  }, 60_000);
+
+  test('GIVEN a construct with invalid props THEN synth prints the error message only (no stack, no dump of its fields)', () => {
+    const r = synthWith(
+      'bad-props',
+      `new NodeService(agents, 'bad', { name: 'Bad_Name', containers: [{ name: 'agent', image: 'registry.example.com/agent:latest' }] });`,
+    );
+    expect(r.status).not.toBe(0);
+    expect(r.output).toContain('NodeServiceError: [node-agents/bad] invalid props (2 problems):');
+    expect(r.output).toContain('  - name = "Bad_Name": must consist of lower-case alphanumeric characters');
+    // No stack frame of the library or the app (the cdk8s CLI may add its own about the exit code).
+    expect(r.output).not.toMatch(/^\s+at .*(src|\.cli-synth)\//m);
+    expect(r.output).not.toContain('constructPath:');
+    expect(r.output).not.toContain('problems: [');
   }, 60_000);
 });

@@ -46,7 +46,7 @@ describe('NodeServiceChecks at synth', () => {
       "[test/raw] image-not-pinned: container 'fluent-bit' image 'fluent/fluent-bit:latest' uses the mutable ':latest' tag, so every node may pull a different version at spec.template.spec.containers[0].image. Fix: Use a version tag",
     );
     expect(message).toMatch(
-      /\[test\/plus\/Resource\] image-not-pinned: container 'main' image 'fluent\/fluent-bit' has no tag or digest.* at spec\.template\.spec\.containers\[0\]\.image\. Fix: /,
+      /\[test\/plus\] image-not-pinned: container 'main' image 'fluent\/fluent-bit' has no tag or digest.* at spec\.template\.spec\.containers\[0\]\.image\. Fix: /,
     );
   });
 

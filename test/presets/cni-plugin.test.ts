@@ -232,7 +232,7 @@ describe('CniPlugin errors', () => {
         new CniPlugin(scope, 'network', { image, install, healthPort: 8081, extraHostPaths: [HostPath.readOnly('/var/lib/kubelet')] }),
     );
     expect(message).toContain('[test/network]');
-    expect(message).toContain('containers[0].hostPaths[3].path = "/var/lib/kubelet"');
+    expect(message).toContain('extraHostPaths[0].path = "/var/lib/kubelet"');
     expect(message).toContain('cni-plugin host-path allowlist for read-only mounts');
     expect(message).toContain('/opt/cni/bin (read-write)');
   });
@@ -254,20 +254,20 @@ describe('CniPlugin errors', () => {
           extraCapabilitiesReason: 'inspects other processes',
         }),
     );
-    expect(message).toContain('containers[0].capabilities[2] = "SYS_PTRACE"');
+    expect(message).toContain('extraCapabilities[0] = "SYS_PTRACE"');
     expect(message).toContain('cni-plugin capability allowlist (NET_ADMIN, NET_RAW, NET_BIND_SERVICE, BPF');
   });
 
   test('GIVEN extra capabilities without a reason THEN construction fails asking for one', () => {
     const message = errorOf((scope) => new CniPlugin(scope, 'network', { image, install, healthPort: 8081, extraCapabilities: ['BPF'] }));
     expect(message).toContain('[test/network]');
-    expect(message).toContain('extraCapabilitiesReason = (unset): extraCapabilities BPF need a reason of at least 10 characters');
+    expect(message).toContain('extraCapabilitiesReason = undefined: extraCapabilities BPF need a reason of at least 10 characters');
   });
 
   test('GIVEN privileged without a reason THEN construction fails asking for privilegedReason', () => {
     const message = errorOf((scope) => new CniPlugin(scope, 'network', { image, install, healthPort: 8081, privileged: true }));
-    expect(message).toContain('privilegedReason = (unset): a privileged CNI agent needs a reason');
-    expect(message).toContain('Fix: say why named capabilities are not enough');
+    expect(message).toContain('privilegedReason = undefined: no reason given');
+    expect(message).toContain('Fix: say why the container must be privileged (privilegedReason)');
   });
 
   test('GIVEN privileged with a too short reason THEN construction fails showing the reason', () => {
@@ -284,7 +284,7 @@ describe('CniPlugin errors', () => {
 
   test('GIVEN neither a health port nor a readiness probe THEN construction fails asking for one', () => {
     const message = errorOf((scope) => new CniPlugin(scope, 'network', { image, install }));
-    expect(message).toContain('healthPort = (unset): a CNI agent needs a readiness probe');
+    expect(message).toContain('healthPort = undefined: a CNI agent needs a readiness probe');
   });
 
   test('GIVEN an installer without a command THEN construction fails', () => {
@@ -301,7 +301,7 @@ describe('CniPlugin errors', () => {
           healthPort: 8081,
         }),
     );
-    expect(message).toContain('initContainers[0].image = "docker.io/flannel/flannel-cni-plugin"');
+    expect(message).toContain('install.image = "docker.io/flannel/flannel-cni-plugin"');
   });
 });
 

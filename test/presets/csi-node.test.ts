@@ -204,7 +204,7 @@ describe('CsiNode errors', () => {
     const message = errorOf(
       (scope) => new CsiNode(scope, 'storage', { driverName, image, extraHostPaths: [HostPath.readOnly('/etc/kubernetes')] }),
     );
-    expect(message).toContain('containers[0].hostPaths[3].path = "/etc/kubernetes"');
+    expect(message).toContain('extraHostPaths[0].path = "/etc/kubernetes"');
     expect(message).toContain(
       'csi-node host-path allowlist for read-only mounts (allowed: /var/lib/kubelet (read-write), /dev (read-write)',
     );
@@ -220,13 +220,13 @@ describe('CsiNode errors', () => {
           extraCapabilitiesReason: 'configures the storage network',
         }),
     );
-    expect(message).toContain('containers[0].capabilities[0] = "NET_ADMIN"');
+    expect(message).toContain('extraCapabilities[0] = "NET_ADMIN"');
     expect(message).toContain('csi-node capability allowlist (SYS_ADMIN)');
   });
 
   test('GIVEN an extra capability without a reason THEN construction fails asking for one', () => {
     const message = errorOf((scope) => new CsiNode(scope, 'storage', { driverName, image, extraCapabilities: ['SYS_ADMIN'] }));
-    expect(message).toContain('extraCapabilitiesReason = (unset): extraCapabilities SYS_ADMIN need a reason');
+    expect(message).toContain('extraCapabilitiesReason = undefined: extraCapabilities SYS_ADMIN need a reason');
   });
 
   test('GIVEN a surge rollout THEN construction fails: two drivers would fight over the socket', () => {
@@ -248,7 +248,7 @@ describe('CsiNode errors', () => {
           registrarImage: 'registry.k8s.io/sig-storage/csi-node-driver-registrar:latest',
         }),
     );
-    expect(message).toContain('containers[1].image = "registry.k8s.io/sig-storage/csi-node-driver-registrar:latest"');
+    expect(message).toContain('registrarImage = "registry.k8s.io/sig-storage/csi-node-driver-registrar:latest"');
   });
 });
 

@@ -138,7 +138,7 @@ describe('GpuMonitor errors', () => {
   test('GIVEN a host path outside the gpu-monitor allowlist THEN construction fails naming the allowlist', () => {
     const message = errorOf((scope) => new GpuMonitor(scope, 'gpu', { image, extraHostPaths: [HostPath.readOnly('/dev')] }));
     expect(message).toContain('[test/gpu]');
-    expect(message).toContain('containers[0].hostPaths[1].path = "/dev"');
+    expect(message).toContain('extraHostPaths[0].path = "/dev"');
     expect(message).toContain('gpu-monitor host-path allowlist for read-only mounts (allowed: /var/lib/kubelet/pod-resources (read-only))');
   });
 
@@ -152,13 +152,13 @@ describe('GpuMonitor errors', () => {
       (scope) =>
         new GpuMonitor(scope, 'gpu', { image, extraCapabilities: ['SYS_RAWIO'], extraCapabilitiesReason: 'reads GPU registers directly' }),
     );
-    expect(message).toContain('containers[0].capabilities[0] = "SYS_RAWIO"');
+    expect(message).toContain('extraCapabilities[0] = "SYS_RAWIO"');
     expect(message).toContain('gpu-monitor capability allowlist (SYS_ADMIN)');
   });
 
   test('GIVEN an extra capability without a reason THEN construction fails asking for one', () => {
     const message = errorOf((scope) => new GpuMonitor(scope, 'gpu', { image, extraCapabilities: ['SYS_ADMIN'] }));
-    expect(message).toContain('extraCapabilitiesReason = (unset): extraCapabilities SYS_ADMIN need a reason');
+    expect(message).toContain('extraCapabilitiesReason = undefined: extraCapabilities SYS_ADMIN need a reason');
   });
 
   test('GIVEN API access to Secrets THEN construction fails: least privilege', () => {

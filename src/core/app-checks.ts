@@ -1,0 +1,110 @@
+/**
+ * Problems no single construct can see, checked when the App is synthesized: two objects with the same kind, namespace
+ * and name; `controlPlane` contradicted by the pools; a canary that changes nothing; a PriorityClass that is neither
+ * built in nor defined in the App. Errors fail synthesis with the construct path; warnings join the policy summary.
+ * @internal
+ */
+
+import { ApiObject } from 'cdk8s';
+import { IConstruct } from 'constructs';
+import { checkPodOnNode } from '../coverage';
+import { BUILT_IN_PRIORITY_CLASSES } from '../k8s';
+import { NodeServiceChecks } from '../policy/synth';
+import { NodePool } from './node-pool';
+
+/** Kinds without a namespace: their identity is kind and name. */
+const CLUSTER_SCOPED = new Set([
+  'Namespace',
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'PriorityClass',
+  'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionPolicyBinding',
+  'CSIDriver',
+  'StorageClass',
+  'RuntimeClass',
+]);
+
+/** What the checks need of a node service. @internal */
+export interface ServiceFacts {
+  readonly construct: IConstruct;
+  readonly controlPlane: boolean;
+  readonly pools: NodePool[];
+  readonly priorityClassName?: string;
+  /** The stable DaemonSet. */
+  readonly daemonSet: ApiObject;
+  /** Whether a canary is configured and changes nothing but the canary label. */
+  readonly idleCanary: boolean;
+}
+
+function identity(o: ApiObject): string {
+  const ns = CLUSTER_SCOPED.has(o.kind) ? '' : (o.metadata.namespace ?? '');
+  return `${o.kind} ${ns ? `${ns}/` : ''}${o.name}`;
+}
+
+/** The construct an object belongs to for messages: the wrapper of a `Resource`, else the object. */
+function ownerPath(o: ApiObject): string {
+  const scope = o.node.scope;
+  return o.node.id === 'Resource' && scope ? scope.node.path : o.node.path;
+}
+
+/** Objects of `service` that another object of the App also defines (same kind, namespace and name). */
+function duplicates(service: IConstruct): string[] {
+  const all = service.node.root.node.findAll().filter(ApiObject.isApiObject);
+  const mine = service.node.findAll().filter(ApiObject.isApiObject);
+  const out: string[] = [];
+  for (const o of mine) {
+    const id = identity(o);
+    const others = all.filter((x) => x !== o && !mine.includes(x) && identity(x) === id);
+    if (others.length > 0) {
+      out.push(
+        `duplicate object: ${id} is also defined by ${others.map(ownerPath).join(', ')}. Fix: give one of the services another name (or instance and name), or put it in another namespace`,
+      );
+    }
+  }
+  return out;
+}
+
+/** Whether the service's pods would run on a control-plane node of the App's pools. */
+function controlPlaneContradiction(facts: ServiceFacts): string | undefined {
+  if (!facts.controlPlane || facts.pools.length === 0) return undefined;
+  const verdict = checkPodOnNode(facts.daemonSet.toJson(), NodePool.controlPlane().toNode());
+  if (verdict.desired) return undefined;
+  return `controlPlane: true has no effect: the pods still stay off control-plane nodes (${verdict.reason}: ${verdict.detail}). Fix: add NodePool.controlPlane() to pools, or drop controlPlane`;
+}
+
+/** The PriorityClasses the App defines. */
+function definedPriorityClasses(root: IConstruct): Set<string> {
+  return new Set(
+    root.node
+      .findAll()
+      .filter(ApiObject.isApiObject)
+      .filter((o) => o.kind === 'PriorityClass')
+      .map((o) => o.name),
+  );
+}
+
+/** Registers the checks of one service; they run at every synthesis. @internal */
+export function checkAtSynth(facts: ServiceFacts): void {
+  facts.construct.node.addValidation({
+    validate: () => {
+      const errors = duplicates(facts.construct);
+      const contradiction = controlPlaneContradiction(facts);
+      if (contradiction) errors.push(contradiction);
+      const checks = NodeServiceChecks.of(facts.construct);
+      const path = facts.construct.node.path;
+      if (facts.idleCanary) {
+        checks._warn(
+          `canary-changes-nothing: [${path}] the canary runs the same pods as the stable DaemonSet (set image, images, args, env or version)`,
+        );
+      }
+      const pc = facts.priorityClassName;
+      if (pc !== undefined && !BUILT_IN_PRIORITY_CLASSES.includes(pc) && !definedPriorityClasses(facts.construct.node.root).has(pc)) {
+        checks._warn(
+          `priority-class-unknown: [${path}] priorityClassName '${pc}' is neither built in (${BUILT_IN_PRIORITY_CLASSES.join(', ')}) nor defined in the App; pods stay unscheduled if the cluster lacks it`,
+        );
+      }
+      return errors;
+    },
+  });
+}

@@ -1,0 +1,431 @@
+/**
+ * The resolved intent of a node service: its props (already shape-checked) with every default applied and every
+ * derived value computed, as plain data. Pure: no construct is created here; every problem lands in the collector.
+ * @internal
+ */
+
+import { k8s } from 'cdk8s-plus-28';
+import {
+  dns1123LabelError,
+  dns1123SubdomainError,
+  intOrPercentError,
+  isZeroIntOrPercent,
+  int32Error,
+  labelValueError,
+  qualifiedNameError,
+  quantityError,
+  reasonError,
+} from '../k8s';
+import { findRule, unknownRuleMessage } from '../policy/config';
+import { KIND_ANNOTATION, kindProfile, NEVER_SURGE, NodeServiceKind } from '../policy/kinds';
+import { suppressionAnnotationKey } from '../policy/suppression';
+import { ApiPermission } from './api-access';
+import { Canary } from './canary';
+import { ContainerSpec } from './container';
+import { ProblemCollector } from './errors';
+import { recommendedLabels, selectorLabels } from './labels';
+import { checkPoolBudget } from './node-budget';
+import { NodePool } from './node-pool';
+import type { DnsPolicy, NodeServiceProps } from './node-service';
+import { RuleSuppression } from './options';
+import { NodeAffinityTerm, NodeRequirement, TaintEffect, Toleration } from './placement';
+import { buildPodTemplate, checkAnnotations, checkLabels, imageVersion, PodIntent } from './pod';
+import { Rollout } from './rollout';
+
+/** The namespace node services go to when neither the props nor the chart name one. */
+export const DEFAULT_NAMESPACE = 'node-services';
+
+/** Label keys the service sets itself; user labels may not override them. */
+const OWN_LABEL_PREFIX = 'app.kubernetes.io/';
+
+/** Everything a node service renders, resolved from its props. @internal */
+export interface ServiceIntent {
+  readonly name: string;
+  readonly namespace: string;
+  readonly kind: NodeServiceKind;
+  readonly instance: string;
+  readonly selector: { [key: string]: string };
+  readonly labels: { [key: string]: string };
+  readonly annotations: { [key: string]: string };
+  readonly updateStrategy: k8s.DaemonSetUpdateStrategy;
+  readonly minReadySeconds: number;
+  readonly revisionHistoryLimit: number;
+  readonly apiAccess: ApiPermission[];
+  readonly automount: boolean;
+  readonly serviceAccountName?: string;
+  readonly pools: NodePool[];
+  readonly excludePools: NodePool[];
+  readonly pod: PodIntent;
+  readonly canary?: CanaryIntent;
+}
+
+/** The canary half of a service. @internal */
+export interface CanaryIntent {
+  readonly canary: Canary;
+  readonly selector: { [key: string]: string };
+  readonly labels: { [key: string]: string };
+  readonly pod: PodIntent;
+  /** Whether the canary pods differ from the stable ones in anything but the canary label. */
+  readonly changesSomething: boolean;
+}
+
+/** Resolves names, namespace and labels. */
+function resolveMetadata(props: NodeServiceProps, kind: NodeServiceKind, chartNamespace: string | undefined, problems: ProblemCollector) {
+  problems.check('name', props.name, dns1123LabelError(props.name), 'use a short lower-case name such as "fluent-bit"');
+  const namespace = props.namespace ?? chartNamespace ?? DEFAULT_NAMESPACE;
+  problems.check('namespace', namespace, dns1123LabelError(namespace), 'use a DNS-1123 label such as "node-services"');
+  if (namespace === 'default') {
+    problems.add(
+      'namespace',
+      namespace,
+      'node services must not run in the default namespace',
+      `use a platform namespace such as "${DEFAULT_NAMESPACE}" (see NodeServicesNamespace)`,
+    );
+  }
+  const instance = props.instance ?? props.name;
+  const version = props.version ?? imageVersion(props.containers[0]?.image);
+  const component = props.component ?? kind;
+  const partOf = props.partOf ?? 'node-services';
+  for (const [field, value] of [
+    ['instance', props.instance],
+    ['version', props.version],
+    ['component', props.component],
+    ['partOf', props.partOf],
+  ] as const) {
+    if (value !== undefined)
+      problems.check(field, value, labelValueError(value), 'use a valid label value (at most 63 characters of [A-Za-z0-9-_.])');
+  }
+  checkLabels('labels', props.labels, problems);
+  for (const key of Object.keys(props.labels ?? {})) {
+    if (key.startsWith(OWN_LABEL_PREFIX)) {
+      problems.add(
+        `labels["${key}"]`,
+        props.labels![key],
+        `is set by the service itself (${OWN_LABEL_PREFIX}* labels come from name, instance, version, component and partOf)`,
+        'use the matching prop, or a label key of your own',
+      );
+    }
+  }
+  checkAnnotations('annotations', props.annotations, problems);
+  checkAnnotations('podAnnotations', props.podAnnotations, problems);
+  const labels = { ...(props.labels ?? {}), ...recommendedLabels({ name: props.name, instance, version, component, partOf }) };
+  return { namespace, instance, component, partOf, labels, selector: selectorLabels(props.name, instance) };
+}
+
+/** Resolves the update strategy. */
+function resolveRollout(rollout: Rollout, problems: ProblemCollector): k8s.DaemonSetUpdateStrategy {
+  if (rollout.type === 'OnDelete') {
+    problems.check(
+      'rollout',
+      rollout.reason,
+      reasonError(rollout.reason),
+      'say who replaces the pods and when, e.g. Rollout.onDelete("drained and replaced during node maintenance")',
+    );
+    return { type: 'OnDelete' };
+  }
+  const mu = rollout.maxUnavailableValue ?? 0;
+  const ms = rollout.maxSurgeValue ?? 0;
+  problems.check('rollout.maxUnavailable', mu, intOrPercentError(mu), 'use a count such as 1 or a percentage such as "10%"');
+  problems.check('rollout.maxSurge', ms, intOrPercentError(ms), 'use a count such as 1 or a percentage such as "10%"');
+  if (isZeroIntOrPercent(mu) && isZeroIntOrPercent(ms)) {
+    problems.add(
+      'rollout',
+      { maxUnavailable: mu, maxSurge: ms },
+      'maxUnavailable and maxSurge cannot both be zero (the rollout could never progress)',
+      'use Rollout.maxUnavailable(1) or Rollout.surge(1)',
+    );
+  }
+  const iv = (v: number | string): k8s.IntOrString =>
+    typeof v === 'number' ? k8s.IntOrString.fromNumber(v) : k8s.IntOrString.fromString(v);
+  return { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: iv(mu), maxSurge: iv(ms) } };
+}
+
+/** Resolves API access and the ServiceAccount; a derived ServiceAccount name is never reported as if set. */
+function resolveIdentity(props: NodeServiceProps, problems: ProblemCollector) {
+  const apiAccess = props.apiAccess ?? [];
+  apiAccess.forEach((p, i) => {
+    const problem = p.problem();
+    if (problem)
+      problems.add(
+        `apiAccess[${i}]`,
+        p.toJson(),
+        `${problem} (node services get least-privilege access)`,
+        'name exact resources (lower-case plurals such as "pods") and verbs, and never Secrets',
+      );
+  });
+  if (props.serviceAccountName !== undefined) {
+    problems.check(
+      'serviceAccountName',
+      props.serviceAccountName,
+      dns1123SubdomainError(props.serviceAccountName),
+      'use a ServiceAccount name (lower-case, e.g. "fluent-bit")',
+    );
+    if (apiAccess.length > 0)
+      problems.add(
+        'serviceAccountName',
+        props.serviceAccountName,
+        'cannot be combined with apiAccess (which creates its own ServiceAccount)',
+        'use one or the other',
+      );
+  }
+  return {
+    apiAccess,
+    serviceAccountName: apiAccess.length > 0 ? props.name : props.serviceAccountName,
+    automount: props.automountServiceAccountToken ?? apiAccess.length > 0,
+  };
+}
+
+/** Resolves tolerations and affinity from the placement options and the pools. */
+function resolvePlacement(props: NodeServiceProps, problems: ProblemCollector) {
+  const pools = [...(props.pools ?? [])];
+  const excludePools = [...(props.excludePools ?? [])];
+  checkPools('pools', pools, problems);
+  checkPools('excludePools', excludePools, problems);
+  const given = props.tolerations ?? [];
+  const tolerations = [...given, ...poolTolerations(pools).filter((t) => !given.some((g) => covers(g, t)))];
+  if (props.controlPlane) tolerations.push(Toleration.controlPlane());
+  const baseTerms = props.nodeAffinity ?? poolAffinity(pools);
+  const affinityTerms = (props.nodeRequirements ?? []).reduce((terms, r) => withRequirement(terms, r), baseTerms);
+  return { pools, excludePools, tolerations, affinityTerms };
+}
+
+/** Reasons given in code become suppressions recorded on the object; every suppression is checked. */
+function resolveAnnotations(
+  props: NodeServiceProps,
+  kind: NodeServiceKind,
+  rollout: Rollout,
+  problems: ProblemCollector,
+): { [key: string]: string } {
+  const all = [...props.containers, ...(props.initContainers ?? [])];
+  const suppressions: RuleSuppression[] = [...(props.suppressions ?? [])];
+  const derived = (ruleId: string, reasons: string[]): void => {
+    if (reasons.length > 0) suppressions.push({ ruleId, reason: [...new Set(reasons)].join('; ') });
+  };
+  derived(
+    'host-path-writable',
+    all
+      .flatMap((c) => c.hostPaths ?? [])
+      .filter((h) => h.isWritable && h.reason)
+      .map((h) => `${h.path}: ${h.reason}`),
+  );
+  derived(
+    'privileged-container',
+    all.filter((c) => c.privileged && c.privilegedReason).map((c) => `${c.name}: ${c.privilegedReason}`),
+  );
+  derived(
+    'seccomp-unconfined',
+    all
+      .filter((c) => c.seccompProfile?.type === 'Unconfined' && c.seccompProfile.reason)
+      .map((c) => `${c.name}: ${c.seccompProfile!.reason}`),
+  );
+  if (rollout.type === 'OnDelete' && rollout.reason) suppressions.push({ ruleId: 'on-delete-without-reason', reason: rollout.reason });
+  const annotations: { [key: string]: string } = { ...(props.annotations ?? {}), [KIND_ANNOTATION]: kind };
+  suppressions.forEach((s, i) => {
+    const rule = findRule(s.ruleId);
+    if (!rule)
+      problems.add(`suppressions[${i}].ruleId`, s.ruleId, unknownRuleMessage(String(s.ruleId)), 'use a rule id from docs/rules.md');
+    else if (!rule.suppressible)
+      problems.add(
+        `suppressions[${i}].ruleId`,
+        s.ruleId,
+        'is an API-validity rule (the API server would reject the object), which cannot be suppressed',
+        'fix the manifest instead',
+      );
+    problems.check(`suppressions[${i}].reason`, s.reason, reasonError(s.reason), 'say why the finding is acceptable for this service');
+    const key = suppressionAnnotationKey(s.ruleId);
+    annotations[key] = annotations[key] ? `${annotations[key]}; ${s.reason}` : s.reason;
+  });
+  return annotations;
+}
+
+/**
+ * Resolves the canary half: its pods differ only in what the canary changes, and its problems are reported once, for
+ * what it changes (`canary.image`, `canary.args`, `canary.env[...]`), never repeating the stable pods' problems.
+ */
+function resolveCanary(
+  props: NodeServiceProps,
+  base: PodIntent,
+  meta: ReturnType<typeof resolveMetadata>,
+  problems: ProblemCollector,
+): CanaryIntent | undefined {
+  const canary = props.canary;
+  if (!canary) return undefined;
+  const o = canary.options;
+  problems.check(
+    'canary.key',
+    canary.key,
+    qualifiedNameError(canary.key),
+    'use a node label key such as "node-services.example.com/canary"',
+  );
+  problems.check(
+    'canary.value',
+    canary.value,
+    labelValueError(canary.value) ?? (canary.value === '' ? 'must not be empty' : undefined),
+    'use a label value such as "true"',
+  );
+  const all = [...props.containers, ...(props.initContainers ?? [])];
+  for (const name of Object.keys(o.images ?? {})) {
+    if (!all.some((c) => c.name === name))
+      problems.add(`canary.images["${name}"]`, name, 'names no container of the service', 'use the name of one of the containers');
+  }
+  if (o.version !== undefined) problems.check('canary.version', o.version, labelValueError(o.version), 'use a valid label value');
+  const main = props.containers[0]?.name;
+  const renames: Array<[string, string]> = [];
+  const swap = (c: ContainerSpec, field: string): ContainerSpec => {
+    const isMain = c.name === main;
+    const image = o.images?.[c.name] ?? (isMain && o.image ? o.image : c.image);
+    if (image !== c.image)
+      renames.push([`${field}.image`, o.images?.[c.name] !== undefined ? `canary.images["${c.name}"]` : 'canary.image']);
+    if (isMain && o.args) renames.push([`${field}.args`, 'canary.args']);
+    if (isMain && o.env) for (const k of Object.keys(o.env)) renames.push([`${field}.env["${k}"]`, `canary.env["${k}"]`]);
+    return {
+      ...c,
+      image,
+      ...(isMain && o.args ? { args: o.args } : {}),
+      ...(isMain && o.env ? { env: { ...(c.env ?? {}), ...o.env } } : {}),
+    };
+  };
+  const instance = `${meta.instance}-canary`;
+  const canaryImage = o.image ?? props.containers[0]?.image;
+  const labels = {
+    ...(props.labels ?? {}),
+    ...recommendedLabels({
+      name: props.name,
+      instance,
+      version: o.version ?? imageVersion(canaryImage),
+      component: meta.component,
+      partOf: meta.partOf,
+    }),
+  };
+  const pod: PodIntent = {
+    ...base,
+    labels,
+    containers: props.containers.map((c, i) => swap(c, `containers[${i}]`)),
+    initContainers: (props.initContainers ?? []).map((c, i) => swap(c, `initContainers[${i}]`)),
+    affinityTerms: withRequirement(base.affinityTerms, NodeRequirement.in(canary.key, [canary.value])),
+  };
+  const own = new ProblemCollector();
+  renames.forEach(([from, to]) => own.rename(from, to));
+  buildPodTemplate(pod, own);
+  own.forEach((p) => {
+    if (p.field.startsWith('canary')) problems.addRendered(p);
+  });
+  const changesSomething = renames.length > 0 || o.version !== undefined;
+  return { canary, selector: selectorLabels(props.name, instance), labels, pod, changesSomething };
+}
+
+/** Resolves the whole intent of a node service from shape-checked props. @internal */
+export function resolveIntent(props: NodeServiceProps, chartNamespace: string | undefined, problems: ProblemCollector): ServiceIntent {
+  const kind = props.kind ?? NodeServiceKind.GENERIC;
+  const meta = resolveMetadata(props, kind, chartNamespace, problems);
+  const rollout = props.rollout ?? Rollout.maxUnavailable(1);
+  const updateStrategy = resolveRollout(rollout, problems);
+  if (NEVER_SURGE[kind] && rollout.type === 'RollingUpdate' && !isZeroIntOrPercent(rollout.maxSurgeValue)) {
+    problems.add(
+      'rollout',
+      { maxSurge: rollout.maxSurgeValue },
+      NEVER_SURGE[kind],
+      'use Rollout.maxUnavailable(1), or Rollout.onDelete(reason) if you roll nodes yourself',
+    );
+  }
+  const minReadySeconds = props.minReadySeconds ?? 0;
+  const revisionHistoryLimit = props.revisionHistoryLimit ?? 10;
+  problems.check('minReadySeconds', minReadySeconds, int32Error(minReadySeconds), 'use whole seconds from 0 to 2147483647');
+  problems.check('revisionHistoryLimit', revisionHistoryLimit, int32Error(revisionHistoryLimit), 'use a count from 0 to 2147483647');
+  const identity = resolveIdentity(props, problems);
+  const placement = resolvePlacement(props, problems);
+  const hostNetwork = props.hostNetwork ?? false;
+  const canary = props.canary;
+  const pod: PodIntent = {
+    kind,
+    profile: kindProfile(kind),
+    labels: meta.labels,
+    annotations: { ...(props.podAnnotations ?? {}) },
+    containers: props.containers,
+    initContainers: props.initContainers ?? [],
+    hostNetwork,
+    hostPID: props.hostPID ?? false,
+    dnsPolicy: props.dnsPolicy ?? ((hostNetwork ? 'ClusterFirstWithHostNet' : 'ClusterFirst') as DnsPolicy),
+    nodeSelector: props.nodeSelector ?? { 'kubernetes.io/os': 'linux' },
+    affinityTerms: canary
+      ? withRequirement(placement.affinityTerms, NodeRequirement.notIn(canary.key, [canary.value]))
+      : placement.affinityTerms,
+    tolerations: placement.tolerations,
+    priorityClassName: props.priorityClassName,
+    serviceAccountName: identity.serviceAccountName,
+    automountServiceAccountToken: identity.automount,
+    terminationGracePeriodSeconds: props.terminationGracePeriodSeconds ?? 30,
+    runAsUser: props.runAsUser,
+    runAsGroup: props.runAsGroup,
+    fsGroup: props.fsGroup,
+  };
+  const annotations = resolveAnnotations(props, kind, rollout, problems);
+  return {
+    name: props.name,
+    namespace: meta.namespace,
+    kind,
+    instance: meta.instance,
+    selector: meta.selector,
+    labels: meta.labels,
+    annotations,
+    updateStrategy,
+    minReadySeconds,
+    revisionHistoryLimit,
+    ...identity,
+    pools: placement.pools,
+    excludePools: placement.excludePools,
+    pod,
+    canary: resolveCanary(props, { ...pod, affinityTerms: placement.affinityTerms }, meta, problems),
+  };
+}
+
+function checkPools(field: string, pools: NodePool[], problems: ProblemCollector): void {
+  pools.forEach((pool, i) => {
+    checkLabels(`${field}[${i}].labels`, pool.labels, problems);
+    for (const [name, value] of Object.entries(pool.allocatable ?? {})) {
+      problems.check(`${field}[${i}].allocatable["${name}"]`, value, quantityError(value), "use a quantity such as '16Gi' or '8'");
+    }
+    pool.taints.forEach((t, j) => {
+      problems.check(`${field}[${i}].taints[${j}].key`, t.key, qualifiedNameError(t.key), 'use a taint key such as "nvidia.com/gpu"');
+      if (t.value !== undefined)
+        problems.check(`${field}[${i}].taints[${j}].value`, t.value, labelValueError(t.value), 'use a valid label value');
+    });
+    checkPoolBudget(`${field}[${i}]`, pool.budget, pool.allocatable, problems);
+  });
+}
+
+/** The tolerations that pools' scheduling-relevant taints need (PreferNoSchedule never keeps a daemon pod off). */
+function poolTolerations(pools: NodePool[]): Toleration[] {
+  return pools.flatMap((pool) =>
+    pool.taints
+      .filter((t) => t.effect !== TaintEffect.PREFER_NO_SCHEDULE)
+      .map((t) =>
+        t.value !== undefined ? Toleration.equal(t.key, t.value, { effect: t.effect }) : Toleration.exists(t.key, { effect: t.effect }),
+      ),
+  );
+}
+
+/** Whether toleration `a` tolerates every taint that toleration `b` tolerates. */
+function covers(a: Toleration, b: Toleration): boolean {
+  if (a.effect !== undefined && a.effect !== b.effect) return false;
+  if ((a.key === undefined || a.key === '') && a.operator === 'Exists') return true;
+  if (a.key !== b.key) return false;
+  if (a.operator === 'Exists') return true;
+  return b.operator === 'Equal' && a.value === b.value;
+}
+
+/** One affinity term per pool (any pool qualifies); none when a pool stands for every node. */
+function poolAffinity(pools: NodePool[]): NodeAffinityTerm[] {
+  if (pools.length === 0 || pools.some((p) => Object.keys(p.labels).length === 0)) return [];
+  return pools.map((p) => ({
+    requirements: Object.entries(p.labels)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => NodeRequirement.in(k, [v])),
+  }));
+}
+
+/** ANDs `requirement` into every term ((A∨B)∧C = (A∧C)∨(B∧C)); without terms, one term of just the requirement. */
+function withRequirement(terms: NodeAffinityTerm[], requirement: NodeRequirement): NodeAffinityTerm[] {
+  if (terms.length === 0) return [{ requirements: [requirement] }];
+  return terms.map((t) => ({ requirements: [...t.requirements, requirement] }));
+}

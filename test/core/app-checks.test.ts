@@ -1,0 +1,74 @@
+import { App, Chart } from 'cdk8s';
+import { Canary, LogAgent, NodePool, NodeService, NodeServiceChecks } from '../../src';
+
+const image = 'registry.example.com/agent:1.2.3';
+const container = { name: 'agent', image };
+
+/** A fresh App whose warning summaries are captured. */
+function app(): { app: App; chart: Chart; warnings: string[] } {
+  const a = new App({ outdir: require('os').tmpdir() + '/cdk8s-node-services-test' });
+  const warnings: string[] = [];
+  NodeServiceChecks.of(a, { logger: { log: (m: string) => void warnings.push(m) } });
+  return { app: a, chart: new Chart(a, 'c'), warnings };
+}
+
+function synthError(a: App): string {
+  try {
+    a.synth();
+  } catch (e) {
+    return (e as Error).message;
+  }
+  throw new Error('expected synthesis to fail');
+}
+
+describe('app-level problems at synth', () => {
+  test('GIVEN two services with the same name THEN synthesis fails naming both construct paths', () => {
+    const { app: a, chart } = app();
+    new LogAgent(chart, 'logs', { image, name: 'fluent-bit' });
+    new LogAgent(chart, 'logs2', { image, name: 'fluent-bit' });
+    const message = synthError(a);
+    expect(message).toContain('[c/logs] duplicate object: DaemonSet node-services/fluent-bit is also defined by c/logs2');
+    expect(message).toContain('[c/logs2] duplicate object: ServiceAccount node-services/fluent-bit is also defined by c/logs');
+    expect(message).toContain('duplicate object: ClusterRole node-services-fluent-bit');
+  });
+
+  test('GIVEN the same name in two namespaces THEN it synthesizes', () => {
+    const { app: a, chart } = app();
+    new NodeService(chart, 'a', { name: 'agent', namespace: 'ns-a', containers: [container] });
+    new NodeService(chart, 'b', { name: 'agent', namespace: 'ns-b', containers: [container] });
+    expect(() => a.synth()).not.toThrow();
+  });
+
+  test('GIVEN controlPlane with pools that exclude the control plane THEN synthesis fails saying it has no effect', () => {
+    const { app: a, chart } = app();
+    new NodeService(chart, 'svc', { name: 'agent', containers: [container], controlPlane: true, pools: [NodePool.gpu()] });
+    expect(synthError(a)).toContain('[c/svc] controlPlane: true has no effect: the pods still stay off control-plane nodes');
+  });
+
+  test('GIVEN controlPlane with the control-plane pool THEN it synthesizes', () => {
+    const { app: a, chart } = app();
+    new NodeService(chart, 'svc', {
+      name: 'agent',
+      containers: [container],
+      controlPlane: true,
+      pools: [NodePool.gpu(), NodePool.controlPlane()],
+    });
+    expect(() => a.synth()).not.toThrow();
+  });
+
+  test('GIVEN a canary that changes nothing THEN synthesis warns once', () => {
+    const { app: a, chart, warnings } = app();
+    new NodeService(chart, 'svc', { name: 'agent', containers: [container], canary: Canary.byNodeLabel('canary', 'true', { image }) });
+    a.synth();
+    expect(warnings.join('').match(/canary-changes-nothing: \[c\/svc\]/g)).toHaveLength(1);
+  });
+
+  test('GIVEN an unknown priority class THEN synthesis warns; a built-in or defined one does not', () => {
+    const { app: a, chart, warnings } = app();
+    new NodeService(chart, 'svc', { name: 'agent', containers: [container], priorityClassName: 'system-node-critcal' });
+    new NodeService(chart, 'ok', { name: 'ok', containers: [container], priorityClassName: 'system-node-critical' });
+    a.synth();
+    expect(warnings.join('')).toContain("priority-class-unknown: [c/svc] priorityClassName 'system-node-critcal' is neither built in");
+    expect(warnings.join('')).not.toContain('priority-class-unknown: [c/ok]');
+  });
+});

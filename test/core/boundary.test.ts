@@ -1,0 +1,185 @@
+/**
+ * The props boundary: every prop is declared once, every declared prop is type-checked at runtime (a wrong-type test
+ * per prop, generated from the TypeScript declarations and the shape tables), and one error lists every problem.
+ */
+
+import * as ts from 'typescript';
+import { Construct } from 'constructs';
+import {
+  CniPlugin,
+  ContainerSpec,
+  CsiNode,
+  GpuMonitor,
+  LogAgent,
+  MonitoringAgent,
+  NodeService,
+  NodeServiceError,
+  SecurityAgent,
+} from '../../src';
+import { CONTAINER_SPEC_SHAPE } from '../../src/core/options';
+import { wrongValueFor } from '../../src/core/shape';
+import { apiProgram, interfacesIn, propertiesOf } from '../support/props';
+import { testChart } from '../support/synth';
+
+const checker = apiProgram().getTypeChecker();
+
+/** The interfaces that make up the props of the constructs: the option groups, the props and the container spec. */
+function propInterfaces(): ts.InterfaceDeclaration[] {
+  return interfacesIn(['core', 'presets'], /(Props|Options|ContainerSpec|CniInstaller)$/).filter(
+    (n) => !/^((Probe|HttpProbe|Toleration|HostPath|WritableHostPath|Mount|EmptyDir|Canary)Options|NodePoolProps)$/.test(n.name.text),
+  );
+}
+
+/** Whether the declared type of a property is a string (or a string enum). */
+function isStringProp(iface: string, prop: string): boolean {
+  const decl = propInterfaces().find((i) => i.name.text === iface)!;
+  const symbol = checker.getTypeAtLocation(decl).getProperty(prop)!;
+  const type = checker.getNonNullableType(checker.getTypeOfSymbolAtLocation(symbol, decl));
+  return (
+    (type.flags & (ts.TypeFlags.String | ts.TypeFlags.StringLiteral | ts.TypeFlags.EnumLike)) !== 0 ||
+    (type.isUnion() && type.types.every((t) => (t.flags & (ts.TypeFlags.StringLiteral | ts.TypeFlags.EnumLiteral)) !== 0))
+  );
+}
+
+describe('props are declared once', () => {
+  /** Names that are two different things (Kubernetes has them at two levels), each with why. */
+  const DIFFERENT_THINGS: { [name: string]: string } = {
+    name: "the service's name (NodeServiceProps, presets) and a container's name (ContainerSpec)",
+    runAsUser: 'pod-level (NodeServiceProps) and container-level (ContainerSecurityOptions), as in Kubernetes',
+    runAsGroup: 'pod-level (NodeServiceProps) and container-level (ContainerSecurityOptions), as in Kubernetes',
+    image: "the CNI installer's image is optional (it defaults to the agent's), a container's is required",
+    command: "the CNI installer's command is required, a container's is optional",
+  };
+
+  test('GIVEN every props interface THEN no property is declared in two of them, except names for different things', () => {
+    const declaredIn = new Map<string, string[]>();
+    for (const i of propInterfaces()) {
+      for (const m of i.members) {
+        if (ts.isPropertySignature(m)) declaredIn.set(m.name.getText(), [...(declaredIn.get(m.name.getText()) ?? []), i.name.text]);
+      }
+    }
+    const twice = [...declaredIn].filter(([, where]) => where.length > 1).map(([name]) => name);
+    expect(twice.sort()).toEqual(Object.keys(DIFFERENT_THINGS).sort());
+  });
+
+  test('GIVEN the core options THEN every preset offers them (the option groups are inherited, not copied)', () => {
+    const core = propertiesOf('NodeServiceProps');
+    const presetOnly = ['kind', 'containers', 'initContainers', 'hostNetwork', 'hostPID', 'dnsPolicy'];
+    for (const preset of [
+      'LogAgentProps',
+      'MonitoringAgentProps',
+      'GpuMonitorProps',
+      'CniPluginProps',
+      'CsiNodeProps',
+      'SecurityAgentProps',
+    ]) {
+      const missing = core.filter((p) => !presetOnly.includes(p) && !propertiesOf(preset).includes(p));
+      expect({ preset, missing }).toEqual({ preset, missing: [] });
+    }
+  });
+});
+
+const image = 'registry.example.com/agent:1.2.3';
+const container: ContainerSpec = { name: 'main', image };
+
+/** Each construct with the least valid props, and the interface its props are declared by. */
+const constructs: Array<[string, string, any, (scope: Construct, props: any) => void]> = [
+  ['NodeService', 'NodeServiceProps', { name: 'agent', containers: [container] }, (s, p) => new NodeService(s, 'x', p)],
+  ['LogAgent', 'LogAgentProps', { image }, (s, p) => new LogAgent(s, 'x', p)],
+  ['MonitoringAgent', 'MonitoringAgentProps', { image }, (s, p) => new MonitoringAgent(s, 'x', p)],
+  ['GpuMonitor', 'GpuMonitorProps', { image }, (s, p) => new GpuMonitor(s, 'x', p)],
+  ['CniPlugin', 'CniPluginProps', { image, install: { command: ['/install.sh'] }, healthPort: 8081 }, (s, p) => new CniPlugin(s, 'x', p)],
+  ['CsiNode', 'CsiNodeProps', { image, driverName: 'ebs.csi.aws.com' }, (s, p) => new CsiNode(s, 'x', p)],
+  ['SecurityAgent', 'SecurityAgentProps', { image }, (s, p) => new SecurityAgent(s, 'x', p)],
+];
+
+/** The NodeServiceError thrown by `build`, or a failure. */
+function errorFrom(build: (scope: Construct) => void): NodeServiceError {
+  try {
+    build(testChart());
+  } catch (e) {
+    if (e instanceof NodeServiceError) return e;
+    throw new Error(`expected a NodeServiceError, got ${String(e)}`);
+  }
+  throw new Error('expected the construct to throw');
+}
+
+describe.each(constructs)('%s: a wrong-type value in any prop', (what, iface, base, build) => {
+  const props = propertiesOf(iface);
+  test('GIVEN the least valid props THEN it builds', () => {
+    expect(() => build(testChart(), base)).not.toThrow();
+  });
+  test.each(props)(`GIVEN %s of the wrong type THEN one problem names it, and no other field`, (prop) => {
+    const wrong = isStringProp(iface, prop) ? 42 : 'not-the-right-type';
+    const error = errorFrom((scope) => build(scope, { ...base, [prop]: wrong }));
+    expect(error.problems.filter((p) => p.field === prop)).toHaveLength(1);
+    expect(error.problems.map((p) => p.field)).toEqual([prop]);
+    expect(error.message).toContain(`[test/x] invalid props (1 problem)`);
+    expect(error.message).toContain(`- ${prop} = ${JSON.stringify(wrong)}: must be`);
+    expect(what).toBeDefined();
+  });
+});
+
+describe('ContainerSpec: a wrong-type value in any field (generated from the shape table)', () => {
+  test.each(Object.keys(CONTAINER_SPEC_SHAPE))('GIVEN containers[0].%s of the wrong type THEN one problem names it', (field) => {
+    const wrong = wrongValueFor(CONTAINER_SPEC_SHAPE[field].shape);
+    const error = errorFrom(
+      (scope) => new NodeService(scope, 'x', { name: 'agent', containers: [{ ...container, [field]: wrong } as any] }),
+    );
+    expect(error.problems.map((p) => p.field)).toEqual([`containers[0].${field}`]);
+    expect(error.problems[0].problem).toMatch(/^must be /);
+  });
+});
+
+describe('one error, every problem, as written', () => {
+  test('GIVEN props that are not an object THEN one problem, no TypeError', () => {
+    for (const [, , , build] of constructs) {
+      for (const bad of [undefined, null, 0, 'x', [], true]) {
+        const error = errorFrom((scope) => build(scope, bad));
+        expect(error.problems.map((p) => p.field)).toEqual(['props']);
+      }
+    }
+  });
+
+  test('GIVEN an unknown prop THEN it is named with the closest option', () => {
+    const error = errorFrom((scope) => new LogAgent(scope, 'x', { image, priorityClassNmae: 'x' } as any));
+    expect(error.message).toContain('- priorityClassNmae = "x": is not an option of LogAgent. Fix: did you mean "priorityClassName"?');
+  });
+
+  test('GIVEN a core prop a preset does not offer THEN the error says why', () => {
+    const error = errorFrom(
+      (scope) => new CniPlugin(scope, 'x', { image, install: { command: ['i'] }, healthPort: 1, hostNetwork: false } as any),
+    );
+    expect(error.message).toContain(
+      "- hostNetwork = false: is not an option of CniPlugin: the kind decides whether the service needs the host's network",
+    );
+  });
+
+  test('GIVEN preset-level and core-level problems THEN they come in one error', () => {
+    const error = errorFrom(
+      (scope) => new SecurityAgent(scope, 'x', { image: 'x/y:latest', runtimeSocket: '/etc/shadow', healthPort: 70000, name: 'Bad_Name' }),
+    );
+    expect(error.problems.map((p) => p.field).sort()).toEqual(['healthPort', 'image', 'name', 'runtimeSocket']);
+  });
+
+  test('GIVEN apiAccess and a bad name THEN the derived ServiceAccount name is not reported as if set', () => {
+    const error = errorFrom((scope) => new LogAgent(scope, 'x', { image, name: 'Bad_Name' }));
+    expect(error.problems.map((p) => p.field)).toEqual(['name']);
+  });
+
+  test('GIVEN values JSON cannot show THEN they are shown as given', () => {
+    const error = errorFrom(
+      (scope) =>
+        new NodeService(scope, 'x', { name: 'agent', containers: [container], minReadySeconds: NaN, revisionHistoryLimit: 2147483648 }),
+    );
+    expect(error.message).toContain('- minReadySeconds = NaN: must be a whole number');
+    expect(error.message).toContain('- revisionHistoryLimit = 2147483648: must be a whole number between 0 and 2147483647');
+  });
+
+  test('GIVEN an uncaught NodeServiceError THEN it prints its message only', () => {
+    const error = errorFrom((scope) => new LogAgent(scope, 'x', { image: 'x' }));
+    expect(Object.keys(error)).toEqual([]);
+    expect(error.stack).toBe(`NodeServiceError: ${error.message}`);
+    expect(require('util').inspect(error)).toBe(`NodeServiceError: ${error.message}`);
+  });
+});
