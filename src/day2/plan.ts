@@ -19,7 +19,7 @@
 
 import { analyzeCoverage } from '../coverage/analyze';
 import { checkPodOnNode } from '../coverage/evaluate';
-import { CoverageReason, NodeCoverage } from '../coverage/types';
+import { CoverageReason, CoverageStatus, NodeCoverage } from '../coverage/types';
 import { parseQuantity } from '../k8s/quantity';
 import {
   CANARY_OF_ANNOTATION,
@@ -308,9 +308,7 @@ function canaryPlan(
     metadata: { ...(n?.metadata ?? {}), labels: { ...(n?.metadata?.labels ?? {}), [key]: value } },
   }));
   const rows = analyzeCoverage([ds], relabelled, pods).workloads[0]?.nodes ?? [];
-  const wanted = new Set(
-    rows.filter((r) => r.runs || r.reason === CoverageReason.HOST_PORT || r.reason === CoverageReason.RESOURCES).map((r) => r.node),
-  );
+  const wanted = new Set(rows.filter(isDesired).map((r) => r.node));
   const candidates = nodes.filter((n) => wanted.has(nameOf(n)) && n?.metadata?.labels?.[key] !== value);
   const waves = chunk(candidates, waveSize);
   const commands = waves.map((wave) => {
@@ -328,8 +326,9 @@ function canaryPlan(
   return { stable, label: `${key}=${value}`, labelled, waves: waves.map((w) => w.map(nameOf)), commands, rollback };
 }
 
+/** Whether the DaemonSet controller creates the pod on the node (it may still not be placed or not run there). */
 function isDesired(row: NodeCoverage): boolean {
-  return row.runs || row.reason === CoverageReason.HOST_PORT || row.reason === CoverageReason.RESOURCES;
+  return row.status !== CoverageStatus.EXCLUDED;
 }
 
 /** Plans the rollout of one DaemonSet. */

@@ -38,12 +38,17 @@ export function guardrailsPropsShape(): ShapeTable {
     hostPathAllowlist: opt(list(str)),
     protectTrustLabel: opt(bool),
     platformGroups: opt(list(str)),
+    platformUsers: opt(list(str)),
+    tenantPodSecurity: opt(str),
+    allowedTenantVolumeTypes: opt(list(str)),
     exemptNamespaces: opt(list(str)),
     validationActions: opt(list(str)),
     dryRun: opt(bool),
     apiVersion: opt(str),
     failurePolicy: opt(str),
     partOf: opt(str),
+    // An object with methods (IPolicyLogger); the construct calls it.
+    logger: opt(json),
   };
   return guardrailsShape;
 }

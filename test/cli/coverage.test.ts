@@ -347,7 +347,7 @@ describe('node-services coverage: fleet features', () => {
       status: 'invalid',
       findings: [
         expect.stringMatching(
-          /^extended-resource-invalid: spec\.template\.spec\.containers\[0\]\.resources\.requests\.nvidia\.com\/gpu: an extended resource needs a limit/,
+          /^container-fields-invalid: spec\.template\.spec\.containers\[0\]\.resources\.requests\['nvidia\.com\/gpu'\]: .*needs a limit/,
         ),
       ],
     });

@@ -95,7 +95,8 @@ describe('kubelet-stage reasons (table)', () => {
     },
     {
       name: 'Linux node, Windows security options (the reverse)',
-      spec: { securityContext: { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' } } },
+      // (HostProcess pods must use the host network, or the API server rejects the DaemonSet.)
+      spec: { hostNetwork: true, securityContext: { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' } } },
       node: node('n'),
       reason: CoverageReason.OS,
       desired: true,

@@ -203,8 +203,8 @@ describe('the node tax at synth', () => {
     const message = (error as Error).message;
     expect(message).toContain('pools[0].budget.cpuPercent = 0: must be a number of percent greater than 0 and at most 100');
     expect(message).toContain('pools[0].budget.memoryPercent = "10": must be a number of percent greater than 0 and at most 100');
-    expect(message).toContain("pools[0].allocatable.cpu = (unset): is needed: the budget's cpuPercent is a share of it");
-    expect(message).toContain('pools[0].allocatable.memory = (unset)');
+    expect(message).toContain("pools[0].allocatable.cpu = undefined: is needed: the budget's cpuPercent is a share of it");
+    expect(message).toContain('pools[0].allocatable.memory = undefined');
     const empty = NodePool.of({ name: 'e', allocatable: { cpu: '1', memory: '1Gi' }, budget: NodeBudget.of({}) });
     expect(
       () => new NodeService(testChart(), 'svc', { name: 'agent', pools: [empty], containers: [main('agent', '10m', '16Mi')] }),
@@ -212,6 +212,6 @@ describe('the node tax at synth', () => {
     const notABudget = NodePool.of({ name: 'n', allocatable: { cpu: '1', memory: '1Gi' }, budget: { cpuPercent: 5 } as any });
     expect(
       () => new NodeService(testChart(), 'svc', { name: 'agent', pools: [notABudget], containers: [main('agent', '10m', '16Mi')] }),
-    ).toThrow(/pools\[0\]\.budget = \{"cpuPercent":5\}: is not a NodeBudget/);
+    ).toThrow(/pools\[0\]\.budget = \{"cpuPercent":5\}: must be a NodeBudget/);
   });
 });
