@@ -10,7 +10,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { bytes, load1, Measure, mib, processMemory, ROOT, round, rotate, row, runStandalone, spread, timeProcess } from './measure';
+import { bytes, cpuOf, load1, Measure, mib, peakRss, ROOT, round, rotate, row, runProcess, runStandalone, spread } from './measure';
 
 /** What the cdk8s app measure found (`results.cdk8sCli` in bench/results.json). */
 export interface CliSynthBenchResult {
@@ -34,8 +34,6 @@ export interface CliSynthBenchResult {
   readonly outputBytes: number;
 }
 
-const ENV = { ...process.env, CDK8S_CHECK_UPGRADE: 'false' };
-
 function files(dir: string): Map<string, Buffer> {
   return new Map(fs.readdirSync(dir).map((f) => [f, fs.readFileSync(path.join(dir, f))]));
 }
@@ -52,35 +50,30 @@ function checkOutput(out: string): number {
 export const measure: Measure = {
   name: 'cdk8s app',
   async run() {
-    const runs = 7;
+    const runs = 6;
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'node-services-bench-cli-'));
     try {
       const synth = () => {
         fs.rmSync(out, { recursive: true, force: true });
-        return timeProcess('npx', ['cdk8s', 'synth', '--no-check-upgrade', '--output', out], [0], { env: ENV });
+        return runProcess('npx', ['cdk8s', 'synth', '--no-check-upgrade', '--output', out]);
       };
       const start = load1();
-      const [synthTimes, versionTimes] = await rotate([synth, () => timeProcess('npx', ['cdk8s', '--version'], [0], { env: ENV })], {
-        repetitions: runs,
-        warmup: 1,
-      });
+      const cdk8s = await rotate([synth, () => runProcess('npx', ['cdk8s', '--version'])], { repetitions: runs, warmup: 1 });
+      const [synthTimes, versionTimes] = cdk8s.wall;
       const outputBytes = checkOutput(out);
       const cli: [number, number] = [start, load1()];
 
       const appStart = load1();
-      const appEnv = { env: { ...ENV, CDK8S_OUTDIR: out } };
-      const [appTimes, nodeTimes] = await rotate(
+      const appEnv = { CDK8S_OUTDIR: out };
+      const alone = await rotate(
         [
-          () => timeProcess(process.execPath, [path.join('examples', 'app.js')], [0], appEnv),
-          () => timeProcess(process.execPath, ['-e', '0']),
+          () => runProcess(process.execPath, [path.join('examples', 'app.js')], [0], appEnv),
+          () => runProcess(process.execPath, ['-e', '0']),
         ],
         { repetitions: runs, warmup: 1 },
       );
-      const appRss = Math.max(
-        ...processMemory(process.execPath, [path.join('examples', 'app.js')])
-          .filter((p) => p.argv.some((a) => a.endsWith('app.js')))
-          .map((p) => p.peakRssBytes),
-      );
+      const [appTimes, nodeTimes] = alone.wall;
+      const appRss = peakRss(process.execPath, [path.join('examples', 'app.js')], [0], appEnv);
       const app: [number, number] = [appStart, load1()];
       const s = spread(synthTimes);
       const v = spread(versionTimes);
@@ -103,10 +96,12 @@ export const measure: Measure = {
           row('npx cdk8s synth (examples) ÷ npx cdk8s --version', synthTimes, versionTimes, {
             target: 1.25,
             load: cli,
+            cpu: cpuOf(cdk8s, 0, 1),
             notes: [`output ${bytes(outputBytes)} (identical to dist/)`],
           }),
           row('  node examples/app.js alone ÷ node -e 0 (reference)', appTimes, nodeTimes, {
             load: app,
+            cpu: cpuOf(alone, 0, 1),
             notes: [`peak RSS of the app process ${mib(appRss).toFixed(0)} MiB`],
           }),
         ],

@@ -21,18 +21,19 @@ import { parseAllDocuments, stringify } from 'yaml';
 import type { CliIo } from '../src/cli/io';
 import {
   bytes,
+  cpuOf,
   ensureBuilt,
   load1,
   Measure,
   mib,
-  processMemory,
+  peakRss,
   ROOT,
   round,
   rotate,
   row,
   runStandalone,
   spread,
-  timeProcess,
+  runProcess,
 } from './measure';
 
 /** What the lint measure found (`results.lint` in bench/results.json). */
@@ -141,7 +142,7 @@ export const measure: Measure = {
     ensureBuilt();
     const count = 1000;
     const memoryCount = 10_000;
-    const repetitions = 7;
+    const repetitions = 5;
     const processRuns = 11;
     const { main } = require(path.join(ROOT, 'lib', 'cli', 'main')) as typeof import('../src/cli/main');
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-lint-'));
@@ -156,7 +157,7 @@ export const measure: Measure = {
       const counting: CliIo = { ...sink, out: (t) => void (findings = (t.match(/^ {2}(error|warning|info) /gm) ?? []).length) };
       const start = load1();
       let firstLint = true;
-      const [lintTimes, parseTimes, jsYamlTimes] = await rotate(
+      const parsing = await rotate(
         [
           async () => {
             const t0 = performance.now();
@@ -181,8 +182,9 @@ export const measure: Measure = {
             return ms;
           },
         ],
-        { repetitions, warmup: 2 },
+        { repetitions, warmup: 1 },
       );
+      const [lintTimes, parseTimes, jsYamlTimes] = parsing.wall;
       const inProcess: [number, number] = [start, load1()];
 
       // Peak memory, each in a process of its own, on a file ten times larger.
@@ -190,8 +192,7 @@ export const measure: Measure = {
       fs.writeFileSync(bigFile, documents(memoryCount));
       const bigBytes = fs.statSync(bigFile).size;
       const memStart = load1();
-      const peak = (args: string[], statuses: number[] = [0]): number =>
-        Math.max(...processMemory(process.execPath, args, statuses).map((p) => p.peakRssBytes));
+      const peak = (args: string[], statuses: number[] = [0]): number => peakRss(process.execPath, args, statuses);
       const bin = path.join(ROOT, 'bin', 'node-services');
       const lintRss = peak([bin, 'lint', bigFile], [1]);
       const yamlRss = peak([
@@ -204,10 +205,14 @@ export const measure: Measure = {
       const memory: [number, number] = [memStart, load1()];
 
       const coldStart = load1();
-      const [cliTimes, nodeTimes] = await rotate(
-        [() => timeProcess(process.execPath, [bin, 'lint', small]), () => timeProcess(process.execPath, ['-e', '0'])],
-        { repetitions: processRuns, warmup: 1 },
+      const starts = await rotate(
+        [() => runProcess(process.execPath, [bin, 'lint', small]), () => runProcess(process.execPath, ['-e', '0'])],
+        {
+          repetitions: processRuns,
+          warmup: 1,
+        },
       );
+      const [cliTimes, nodeTimes] = starts.wall;
       const cold: [number, number] = [coldStart, load1()];
 
       const lint = spread(lintTimes);
@@ -245,10 +250,12 @@ export const measure: Measure = {
           row(`lint ${count.toLocaleString('en')}-DaemonSet file (${bytes(text.length)}) ÷ yaml parse of it`, lintTimes, parseTimes, {
             target: 0.35,
             load: inProcess,
+            cpu: cpuOf(parsing, 0, 1),
             notes: [`${result.findings} findings reported`],
           }),
           row('  js-yaml loadAll of the same file ÷ yaml parse of it (reference: a parser without positions)', jsYamlTimes, parseTimes, {
             load: inProcess,
+            cpu: cpuOf(parsing, 2, 1),
           }),
           row(`lint peak memory (own process, ${memoryCount.toLocaleString('en')} DaemonSets) ÷ the file size`, [mib(lintRss)], [fileMiB], {
             target: 8,
@@ -263,6 +270,7 @@ export const measure: Measure = {
           row('CLI cold start (lint one file) ÷ node -e 0', cliTimes, nodeTimes, {
             target: 1.4,
             load: cold,
+            cpu: cpuOf(starts, 0, 1),
             notes: [`peak RSS ${mib(cliRss).toFixed(0)} MiB ÷ ${mib(nodeRss).toFixed(0)} MiB`],
           }),
         ],

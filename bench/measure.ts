@@ -46,6 +46,14 @@ export interface Row {
   readonly load: readonly [number, number];
   /** Facts that belong next to the numbers (output sizes, memory). */
   readonly notes: readonly string[];
+  /**
+   * CPU milliseconds (user + system, every thread of the process or process tree) of the same runs, when measured:
+   * on a shared machine the wall-clock time includes waiting for a core, the CPU time does not.
+   */
+  readonly subjectCpu?: Spread;
+  readonly baselineCpu?: Spread;
+  /** Median subject CPU ÷ median baseline CPU. */
+  readonly cpuRatio?: number;
 }
 
 /** What a measure module returns: its table rows and its section(s) of `results` in bench/results.json. */
@@ -85,30 +93,42 @@ export function collect(): void {
   if (gc) gc();
 }
 
-/** Samples of several subjects measured in rotating order. */
-export type Samples = number[][];
+/** One run of a subject: its wall-clock milliseconds, and its CPU milliseconds when the subject measured them. */
+export type Timing = number | { readonly ms: number; readonly cpuMs: number };
+
+/** Wall-clock and CPU milliseconds of several subjects, one array per subject. */
+export interface Samples {
+  readonly wall: number[][];
+  readonly cpu: number[][];
+}
 
 /**
  * Runs `warmup` unmeasured rounds and `repetitions` measured rounds of every function; round `r` starts with function
  * `r mod n` and continues in order, so that each one runs first, second, … equally often and none always pays for
  * the garbage or the cache state the other left behind. A full collection (when available) precedes every timed
- * call. Each function returns its own milliseconds (so that it may time only part of its work).
+ * call. Each function returns its own milliseconds (so that it may time only part of its work); a function that
+ * returns a plain number has its CPU time taken as this process' CPU time during the call.
  */
 export async function rotate(
-  fns: ReadonlyArray<() => number | Promise<number>>,
+  fns: ReadonlyArray<() => Timing | Promise<Timing>>,
   options: { repetitions: number; warmup: number },
 ): Promise<Samples> {
-  const samples: Samples = fns.map(() => []);
+  const wall: number[][] = fns.map(() => []);
+  const cpu: number[][] = fns.map(() => []);
   for (let round = -options.warmup; round < options.repetitions; round++) {
     const first = ((round % fns.length) + fns.length) % fns.length;
     for (let k = 0; k < fns.length; k++) {
       const i = (first + k) % fns.length;
       collect();
-      const ms = await fns[i]();
-      if (round >= 0) samples[i].push(ms);
+      const before = process.cpuUsage();
+      const t = await fns[i]();
+      const used = process.cpuUsage(before);
+      if (round < 0) continue;
+      wall[i].push(typeof t === 'number' ? t : t.ms);
+      cpu[i].push(typeof t === 'number' ? (used.user + used.system) / 1000 : t.cpuMs);
     }
   }
-  return samples;
+  return { wall, cpu };
 }
 
 /** Times `fn` in milliseconds. */
@@ -123,12 +143,19 @@ export function row(
   measure: string,
   subject: readonly number[],
   baseline: readonly number[],
-  options: { target?: number; unit?: 'ms' | 'MiB'; load: readonly [number, number]; notes?: string[] },
+  options: {
+    target?: number;
+    unit?: 'ms' | 'MiB';
+    load: readonly [number, number];
+    notes?: string[];
+    cpu?: { readonly subject: readonly number[]; readonly baseline: readonly number[] };
+  },
 ): Row {
   const unit = options.unit ?? 'ms';
   const s = spread(subject);
   const b = spread(baseline);
   const paired = subject.length === baseline.length ? subject.map((v, i) => v / baseline[i]) : undefined;
+  const cpu = options.cpu ? { subject: spread(options.cpu.subject), baseline: spread(options.cpu.baseline) } : undefined;
   return {
     measure,
     subject: `${s.median.toFixed(1)} ${unit}`,
@@ -141,7 +168,15 @@ export function row(
     unit,
     load: options.load,
     notes: options.notes ?? [],
+    subjectCpu: cpu && roundSpread(cpu.subject),
+    baselineCpu: cpu && roundSpread(cpu.baseline),
+    cpuRatio: cpu && round(cpu.subject.median / cpu.baseline.median),
   };
+}
+
+/** The `cpu` option of {@link row} for subjects `i` (subject) and `j` (baseline) of `samples`. */
+export function cpuOf(samples: Samples, i: number, j: number): { subject: number[]; baseline: number[] } {
+  return { subject: samples.cpu[i], baseline: samples.cpu[j] };
 }
 
 function roundSpread(s: Spread): Spread {
@@ -153,55 +188,57 @@ export function bytes(n: number): string {
   return n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${(n / 1e3).toFixed(1)} kB`;
 }
 
-/** Runs a command to completion and returns its wall-clock milliseconds; throws unless it exits with one of `statuses`. */
-export function timeProcess(
-  command: string,
-  args: readonly string[],
-  statuses: readonly number[] = [0],
-  options: SpawnSyncOptions = {},
-): number {
-  const t0 = performance.now();
-  const r = spawnSync(command, args, { cwd: ROOT, stdio: 'ignore', ...options });
-  const ms = performance.now() - t0;
-  if (r.error) throw r.error;
-  if (!statuses.includes(r.status ?? -1)) throw new Error(`${command} ${args.join(' ')} exited ${r.status}`);
-  return ms;
-}
-
-/** Peak resident set size of one Node.js process. */
-export interface ProcessMemory {
+/** What one Node.js process used. */
+export interface ProcessUsage {
   /** The process' `process.argv` (without the node binary). */
   readonly argv: readonly string[];
   /** Peak resident set size in bytes. */
   readonly peakRssBytes: number;
+  /** CPU milliseconds, user + system. */
+  readonly cpuMs: number;
 }
 
-const PEAK_RSS = path.join(__dirname, 'peak-rss.js');
+const USAGE = path.join(__dirname, 'process-usage.js');
 
 /**
- * Runs a command whose Node.js processes (the command itself and any Node.js process it starts) each record their
- * peak resident set size when they exit, and returns those records. Exit statuses in `statuses` count as success.
+ * Runs a command to completion; every Node.js process it consists of (the command itself and any Node.js process it
+ * starts) records its peak memory and CPU time when it exits (a preloaded module, bench/process-usage.js, the same
+ * for subject and baseline). Throws unless the command exits with one of `statuses`.
  */
-export function processMemory(command: string, args: readonly string[], statuses: readonly number[] = [0]): ProcessMemory[] {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-rss-'));
+export function runProcess(
+  command: string,
+  args: readonly string[],
+  statuses: readonly number[] = [0],
+  env: NodeJS.ProcessEnv = {},
+): { ms: number; cpuMs: number; processes: ProcessUsage[] } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-usage-'));
   try {
-    const file = path.join(dir, 'rss.jsonl');
-    const nodeOptions = [process.env.NODE_OPTIONS, `--require ${JSON.stringify(PEAK_RSS)}`].filter(Boolean).join(' ');
-    const r = spawnSync(command, args, {
+    const file = path.join(dir, 'usage.jsonl');
+    const nodeOptions = [process.env.NODE_OPTIONS, `--require ${JSON.stringify(USAGE)}`].filter(Boolean).join(' ');
+    const options: SpawnSyncOptions = {
       cwd: ROOT,
       stdio: 'ignore',
-      env: { ...process.env, NODE_OPTIONS: nodeOptions, BENCH_PEAK_RSS_FILE: file, CDK8S_CHECK_UPGRADE: 'false' },
-    });
+      env: { ...process.env, CDK8S_CHECK_UPGRADE: 'false', ...env, NODE_OPTIONS: nodeOptions, BENCH_USAGE_FILE: file },
+    };
+    const t0 = performance.now();
+    const r = spawnSync(command, args, options);
+    const ms = performance.now() - t0;
     if (r.error) throw r.error;
     if (!statuses.includes(r.status ?? -1)) throw new Error(`${command} ${args.join(' ')} exited ${r.status}`);
     const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
-    return text
+    const processes = text
       .split('\n')
       .filter((l) => l !== '')
-      .map((l) => JSON.parse(l) as ProcessMemory);
+      .map((l) => JSON.parse(l) as ProcessUsage);
+    return { ms, cpuMs: processes.reduce((sum, p) => sum + p.cpuMs, 0), processes };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The peak resident set size of the largest Node.js process of a command (see {@link runProcess}). */
+export function peakRss(command: string, args: readonly string[], statuses: readonly number[] = [0], env: NodeJS.ProcessEnv = {}): number {
+  return Math.max(...runProcess(command, args, statuses, env).processes.map((p) => p.peakRssBytes));
 }
 
 /** MiB of a byte count. */

@@ -47,6 +47,11 @@ function table(rows: readonly Row[]): string {
   const out = [line(head)];
   rows.forEach((r, i) => {
     out.push(line(cells[i]));
+    if (r.subjectCpu && r.baselineCpu && r.cpuRatio !== undefined) {
+      const f = (x: { min: number; median: number; max: number }) =>
+        `${x.min.toFixed(0)} / ${x.median.toFixed(0)} / ${x.max.toFixed(0)} ms`;
+      out.push(`    CPU time: ${f(r.subjectCpu)} ÷ ${f(r.baselineCpu)} = ${r.cpuRatio.toFixed(2)}`);
+    }
     for (const note of r.notes) out.push(`    ${note}`);
   });
   return out.join('\n');

@@ -7,7 +7,7 @@
  * Run alone with `npx tsx --expose-gc bench/synth.ts`.
  */
 
-import { bytes, ensureBuilt, load1, Measure, round, rotate, row, runStandalone, spread, time } from './measure';
+import { bytes, cpuOf, ensureBuilt, load1, Measure, round, rotate, row, runStandalone, spread, time } from './measure';
 import { checkOutput, nodeServices, plainDaemonSets } from './workloads';
 
 /** What the warm synth measure found (`results.synth` in bench/results.json). */
@@ -39,7 +39,7 @@ export const measure: Measure = {
     const repetitions = 11;
     let oursBytes = 0;
     let plainBytes = 0;
-    const [ours, plain] = await rotate(
+    const samples = await rotate(
       [
         () =>
           time(() => {
@@ -56,6 +56,7 @@ export const measure: Measure = {
       ],
       { repetitions, warmup: 4 },
     );
+    const [ours, plain] = samples.wall;
     const s = spread(ours);
     const p = spread(plain);
     const result: SynthBenchResult = {
@@ -76,6 +77,7 @@ export const measure: Measure = {
         row(`synth ${SERVICES} node services (all rules) ÷ ${SERVICES} cdk8s-plus DaemonSets, warm`, ours, plain, {
           target: 1.1,
           load: [start, load1()],
+          cpu: cpuOf(samples, 0, 1),
           notes: [
             `output ${bytes(oursBytes)} ÷ ${bytes(plainBytes)} = ${(oursBytes / plainBytes).toFixed(2)}× the YAML; ` +
               `per byte of output ${(s.median / oursBytes / (p.median / plainBytes)).toFixed(2)}×`,
