@@ -17,6 +17,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { generateDaemonSets, rng, writeNodeList } from './coverage';
+import { load1, Measure, round, row, spread } from './measure';
 import { main } from '../src/cli/main';
 
 /** What one CLI run in a process of its own measured. */
@@ -55,16 +56,12 @@ export interface CoverageCliBenchResult {
   readonly large: CliProcessRun;
   /** large.nsPerPair / small.nsPerPair. */
   readonly scalingRatio: number;
+  /** Every timed repetition (wall and CPU milliseconds), paired by round. */
+  readonly samples: { readonly text: number[]; readonly parse: number[]; readonly textCpu: number[]; readonly parseCpu: number[] };
 }
 
 function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-function round(value: number): number {
-  return Math.round(value * 100) / 100;
+  return spread(values).median;
 }
 
 /** Runs the CLI in this process with discarded output; returns the milliseconds and the output size. */
@@ -174,36 +171,49 @@ export async function benchCoverageCli(
       small: smallRun,
       large: largeRun,
       scalingRatio: round(largeRun.nsPerPair / smallRun.nsPerPair),
+      samples: { text: times.text, parse: times.parse, textCpu: times.textCpu, parseCpu: times.parseCpu },
     };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** The rows `bench/run.ts` prints: measure, subject, baseline, ratio and target. */
-export async function coverageCliRows(
-  results: Record<string, unknown>,
-): Promise<Array<{ measure: string; subject: string; baseline: string; ratio: number; target: number }>> {
-  const r = await benchCoverageCli();
-  results.coverageCli = r;
-  const ms = (v: number) => `${v.toFixed(1)} ms`;
-  return [
-    {
-      measure: `coverage CLI ${r.nodes} nodes × ${r.daemonSets} DaemonSets (read, analyze, text) ÷ JSON.parse of the nodes file`,
-      subject: ms(r.textMs),
-      baseline: ms(r.jsonParseMs),
-      ratio: r.textRatio,
-      target: 2,
-    },
-    {
-      measure: `coverage CLI ${r.large.nodes} × ${r.large.daemonSets} (own process, peak RSS ${r.large.peakRssMiB.toFixed(0)} MiB ≤ 2048) per pair ÷ 10k × 100 per pair`,
-      subject: `${r.large.nsPerPair} ns`,
-      baseline: `${r.small.nsPerPair} ns`,
-      ratio: r.scalingRatio,
-      target: 1.2,
-    },
-  ];
-}
+/** The two coverage CLI measures of `npm run bench` (bench/run.ts runs this module in a process of its own). */
+export const measure: Measure = {
+  name: 'coverage CLI',
+  async run() {
+    const start = load1();
+    const r = await benchCoverageCli();
+    const load: [number, number] = [start, load1()];
+    const { samples, ...result } = r;
+    return {
+      rows: [
+        row(
+          `coverage CLI ${r.nodes} nodes × ${r.daemonSets} DaemonSets (read, analyze, text) ÷ JSON.parse of the nodes file`,
+          samples.text,
+          samples.parse,
+          {
+            target: 2,
+            load,
+            cpu: { subject: samples.textCpu, baseline: samples.parseCpu },
+            notes: [`json ${r.jsonRatio.toFixed(2)}×, jsonl ${r.jsonlRatio.toFixed(2)}× JSON.parse (medians)`],
+          },
+        ),
+        row(
+          `coverage CLI ${r.large.nodes} × ${r.large.daemonSets}, per node-DaemonSet pair ÷ 10k × 100 per pair (own processes)`,
+          [r.large.nsPerPair],
+          [r.small.nsPerPair],
+          {
+            target: 1.2,
+            load,
+            notes: [`peak RSS of the ${r.large.nodes}-node run ${r.large.peakRssMiB.toFixed(0)} MiB (target ≤ 2048 MiB); ns per pair`],
+          },
+        ),
+      ],
+      results: { coverageCli: result },
+    };
+  },
+};
 
 async function child(nodesFile: string, manifestsFile: string): Promise<void> {
   const run = await runCli(['--nodes', nodesFile, manifestsFile]);

@@ -17,6 +17,13 @@ import * as os from 'os';
 import * as path from 'path';
 import { parseObjects } from '../src/cli/io';
 import { CoverageReport, analyzeCoverage } from '../src/coverage';
+import { bytes, load1, Measure, row, runStandalone } from './measure';
+
+/** The samples behind the medians of {@link CoverageBenchResult}. */
+interface CoverageSamples {
+  readonly jsonParseTimes: number[];
+  readonly analysisTimes: number[];
+}
 
 /** What {@link benchCoverage} measured. */
 export interface CoverageBenchResult {
@@ -44,7 +51,7 @@ export interface CoverageBenchResult {
   readonly pairsPerSecond: number;
   /** Resident set size after reading the file, parsing it and one analysis (file text, nodes and report alive), MiB. */
   readonly rssMiB: number;
-  /** Peak resident set size of the process up to then (includes whatever ran before in the same process), MiB. */
+  /** Peak resident set size of the process up to then (`npm run bench` runs each measure in a process of its own), MiB. */
   readonly peakRssMiB: number;
   /** Heap used right after an analysis (file text, parsed nodes and report alive), MiB. */
   readonly heapUsedMiB: number;
@@ -320,7 +327,7 @@ const MiB = 1024 * 1024;
  */
 export async function benchCoverage(
   options: { nodes?: number; daemonSets?: number; repetitions?: number } = {},
-): Promise<CoverageBenchResult> {
+): Promise<CoverageBenchResult & CoverageSamples> {
   const nodeCount = options.nodes ?? 10_000;
   const dsCount = options.daemonSets ?? 100;
   const repetitions = options.repetitions ?? 7;
@@ -407,6 +414,8 @@ export async function benchCoverage(
       reportHeapMiB: round(reportHeap / MiB),
       desiredPairs,
       schedulablePairs,
+      jsonParseTimes: parseTimes,
+      analysisTimes,
     };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -417,13 +426,40 @@ function round(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
-if (require.main === module) {
-  benchCoverage()
-    .then((result) => {
-      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-    })
-    .catch((e) => {
-      process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
-      process.exitCode = 1;
-    });
+export const measure: Measure = {
+  name: 'coverage',
+  async run() {
+    const start = load1();
+    const c = await benchCoverage();
+    const load: [number, number] = [start, load1()];
+    // The process runs this measure alone, so its peak is the coverage measure's own.
+    return {
+      rows: [
+        {
+          ...row(
+            `coverage ${c.nodes} nodes × ${c.daemonSets} DaemonSets ÷ JSON.parse of the nodes file`,
+            c.analysisTimes,
+            c.jsonParseTimes,
+            {
+              target: 1,
+              load,
+              notes: [
+                `nodes file ${bytes(c.nodesFileBytes)}; peak RSS of the process ${c.peakRssMiB.toFixed(0)} MiB; ` +
+                  `heap with nodes and report alive ${c.heapUsedMiB.toFixed(0)} MiB`,
+              ],
+            },
+          ),
+          ratio: c.ratio,
+        },
+      ],
+      results: { coverage: withoutSamples(c) },
+    };
+  },
+};
+
+function withoutSamples(c: CoverageBenchResult & CoverageSamples): CoverageBenchResult {
+  const { analysisTimes: _a, jsonParseTimes: _p, ...rest } = c;
+  return rest;
 }
+
+if (require.main === module) runStandalone(measure);

@@ -1,26 +1,42 @@
 /**
- * Benchmark of `node-services lint` on a 1,000-DaemonSet multi-document YAML file.
+ * `node-services lint` on a 1,000-DaemonSet multi-document YAML file, and the CLI's cold start.
  *
- * Measured in the same run, as medians of several repetitions:
- * (a) reading the file and `yaml` `parseAllDocuments` + `toJS` of every document (the floor any YAML tool pays);
- * (b) the full lint in-process: `main(['lint', file])` — read, parse (with line numbers), run the rule catalogue and
- *     format the text report, without process start;
- * (c) CLI cold start: `node bin/node-services lint <one small file>` against `node -e 0` (needs the CLI bundle; it is
- *     built with `npm run build` when missing or older than the sources).
- * Ratios b / a and c / `node -e 0` are the headline numbers (targets ≤ 2).
+ * Measured in one process, in rotating order, as spreads over several repetitions:
+ * - the full lint in-process (`main(['lint', file])` of the compiled CLI: read, parse with positions, the rule
+ *   catalogue, the text report), without process start;
+ * - reading the file and `yaml` `parseAllDocuments` + `toJS` of every document (the parser lint uses today);
+ * - reading the file and `js-yaml` `loadAll` (a faster YAML 1.2 parser without positions), on the same file.
+ * Peak memory is measured in processes of their own on a 10,000-DaemonSet file (about 22 MB): the lint CLI, a
+ * process that only parses it with `yaml`, one that only loads it with `js-yaml`; each is stated as a multiple of the
+ * file size. CLI cold start: `node bin/node-services lint <one small file>` against `node -e 0`, alternating.
  *
- * Run alone with `npx tsx bench/lint.ts`.
+ * Run alone with `npx tsx --expose-gc bench/lint.ts`.
  */
 
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import * as jsYaml from 'js-yaml';
 import { parseAllDocuments, stringify } from 'yaml';
-import { CliIo } from '../src/cli/io';
-import { main } from '../src/cli/main';
+import type { CliIo } from '../src/cli/io';
+import {
+  bytes,
+  cpuOf,
+  ensureBuilt,
+  load1,
+  Measure,
+  mib,
+  peakRss,
+  ROOT,
+  round,
+  rotate,
+  row,
+  runStandalone,
+  spread,
+  runProcess,
+} from './measure';
 
-/** What {@link benchLint} measured. */
+/** What the lint measure found (`results.lint` in bench/results.json). */
 export interface LintBenchResult {
   /** DaemonSets in the generated file. */
   readonly daemonSets: number;
@@ -28,7 +44,7 @@ export interface LintBenchResult {
   readonly fileBytes: number;
   /** Repetitions each in-process median is taken over. */
   readonly repetitions: number;
-  /** Median milliseconds of read + `parseAllDocuments` + `toJS`. */
+  /** Median milliseconds of read + `yaml` `parseAllDocuments` + `toJS`. */
   readonly parseMs: number;
   /** Median milliseconds of the full in-process lint. */
   readonly lintMs: number;
@@ -44,14 +60,22 @@ export interface LintBenchResult {
   readonly nodeMs: number;
   /** cliMs / nodeMs. */
   readonly coldStartRatio: number;
-}
-
-const ROOT = path.join(__dirname, '..');
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  /** Median milliseconds of read + `js-yaml` `loadAll` of the same file. */
+  readonly jsYamlMs: number;
+  /** lintMs / jsYamlMs. */
+  readonly jsYamlRatio: number;
+  /** DaemonSets and bytes of the file the memory is measured on. */
+  readonly memoryDaemonSets: number;
+  readonly memoryFileBytes: number;
+  /** Peak resident set size of `node-services lint` on that file, of a `yaml` parse of it, of a `js-yaml` load of it, MiB. */
+  readonly lintPeakRssMiB: number;
+  readonly yamlPeakRssMiB: number;
+  readonly jsYamlPeakRssMiB: number;
+  /** lintPeakRssMiB ÷ the file size. */
+  readonly lintPeakRssPerFileSize: number;
+  /** Peak resident set size of the CLI linting one small file, and of `node -e 0`, MiB. */
+  readonly cliPeakRssMiB: number;
+  readonly nodePeakRssMiB: number;
 }
 
 /** A realistic log-agent DaemonSet; every 10th lacks a readiness probe, every 25th uses ':latest'. */
@@ -106,105 +130,156 @@ function daemonSet(i: number): any {
   };
 }
 
-/** Builds the CLI bundle (`npm run build`) when it is missing or older than the sources it bundles. */
-function ensureBuilt(): void {
-  const built = path.join(ROOT, 'lib', 'cli', 'node-services.js');
-  const newest = (dir: string): number =>
-    fs.readdirSync(dir, { withFileTypes: true }).reduce((m, e) => {
-      const full = path.join(dir, e.name);
-      return Math.max(m, e.isDirectory() ? newest(full) : fs.statSync(full).mtimeMs);
-    }, 0);
-  const sources = newest(path.join(ROOT, 'src'));
-  if (fs.existsSync(built) && fs.statSync(built).mtimeMs >= sources) return;
-  spawnSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  if (!fs.existsSync(built)) throw new Error('lib/cli/node-services.js is missing after `npm run build`');
+function documents(count: number): string {
+  return Array.from({ length: count }, (_, i) => stringify(daemonSet(i))).join('---\n');
 }
 
-function timeProcess(args: string[]): { ms: number; status: number | null } {
-  const start = performance.now();
-  const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8' });
-  return { ms: performance.now() - start, status: r.status };
-}
+const sink: CliIo = { out: () => undefined, err: () => undefined, readStdin: async () => '', isTTY: false };
 
-/** Runs the benchmark and returns the medians and ratios. */
-export async function benchLint(
-  options: { daemonSets?: number; repetitions?: number; processRuns?: number } = {},
-): Promise<LintBenchResult> {
-  const count = options.daemonSets ?? 1000;
-  const repetitions = options.repetitions ?? 7;
-  const processRuns = options.processRuns ?? 11;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-lint-'));
-  try {
-    const file = path.join(dir, 'daemonsets.yaml');
-    const text = Array.from({ length: count }, (_, i) => stringify(daemonSet(i))).join('---\n');
-    fs.writeFileSync(file, text);
-    const small = path.join(dir, 'one.yaml');
-    fs.writeFileSync(small, stringify(daemonSet(1)));
-
-    const sink: CliIo = { out: () => undefined, err: () => undefined, readStdin: async () => '', isTTY: false };
-    let findings = 0;
-    const counting: CliIo = { ...sink, out: (t) => void (findings = (t.match(/^ {2}(error|warning|info) /gm) ?? []).length) };
-    const parseTimes: number[] = [];
-    const lintTimes: number[] = [];
-    for (let i = 0; i < repetitions + 2; i++) {
-      let start = performance.now();
-      const docs = parseAllDocuments(fs.readFileSync(file, 'utf8'));
-      const values = (Array.isArray(docs) ? docs : []).map((d) => d.toJS());
-      const parseMs = performance.now() - start;
-      if (values.length !== count) throw new Error(`parsed ${values.length} documents, expected ${count}`);
-      start = performance.now();
-      const code = await main(['lint', file], i === 0 ? counting : sink);
-      const lintMs = performance.now() - start;
-      if (code !== 1) throw new Error(`lint exited ${code}, expected 1 (the file has ':latest' images)`);
-      if (i >= 2) {
-        parseTimes.push(parseMs);
-        lintTimes.push(lintMs);
-      }
-    }
-
+export const measure: Measure = {
+  name: 'lint',
+  async run() {
     ensureBuilt();
-    const bin = path.join(ROOT, 'bin', 'node-services');
-    const cliTimes: number[] = [];
-    const nodeTimes: number[] = [];
-    for (let i = 0; i < processRuns + 1; i++) {
-      const cli = timeProcess([bin, 'lint', small]);
-      const node = timeProcess(['-e', '0']);
-      if (cli.status !== 0) throw new Error(`node-services lint exited ${cli.status} on the small file, expected 0`);
-      if (i > 0) {
-        cliTimes.push(cli.ms);
-        nodeTimes.push(node.ms);
-      }
+    const count = 1000;
+    const memoryCount = 10_000;
+    const repetitions = 5;
+    const processRuns = 11;
+    const { main } = require(path.join(ROOT, 'lib', 'cli', 'main')) as typeof import('../src/cli/main');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-lint-'));
+    try {
+      const file = path.join(dir, 'daemonsets.yaml');
+      const text = documents(count);
+      fs.writeFileSync(file, text);
+      const small = path.join(dir, 'one.yaml');
+      fs.writeFileSync(small, stringify(daemonSet(1)));
+
+      let findings = 0;
+      const counting: CliIo = { ...sink, out: (t) => void (findings = (t.match(/^ {2}(error|warning|info) /gm) ?? []).length) };
+      const start = load1();
+      let firstLint = true;
+      const parsing = await rotate(
+        [
+          async () => {
+            const t0 = performance.now();
+            const code = await main(['lint', file], firstLint ? counting : sink);
+            const ms = performance.now() - t0;
+            firstLint = false;
+            if (code !== 1) throw new Error(`lint exited ${code}, expected 1 (the file has ':latest' images)`);
+            return ms;
+          },
+          () => {
+            const t0 = performance.now();
+            const values = parseAllDocuments(fs.readFileSync(file, 'utf8')).map((d) => d.toJS());
+            const ms = performance.now() - t0;
+            if (values.length !== count) throw new Error(`yaml parsed ${values.length} documents, expected ${count}`);
+            return ms;
+          },
+          () => {
+            const t0 = performance.now();
+            const values = jsYaml.loadAll(fs.readFileSync(file, 'utf8'));
+            const ms = performance.now() - t0;
+            if (values.length !== count) throw new Error(`js-yaml loaded ${values.length} documents, expected ${count}`);
+            return ms;
+          },
+        ],
+        { repetitions, warmup: 1 },
+      );
+      const [lintTimes, parseTimes, jsYamlTimes] = parsing.wall;
+      const inProcess: [number, number] = [start, load1()];
+
+      // Peak memory, each in a process of its own, on a file ten times larger.
+      const bigFile = path.join(dir, 'large.yaml');
+      fs.writeFileSync(bigFile, documents(memoryCount));
+      const bigBytes = fs.statSync(bigFile).size;
+      const memStart = load1();
+      const peak = (args: string[], statuses: number[] = [0]): number => peakRss(process.execPath, args, statuses);
+      const bin = path.join(ROOT, 'bin', 'node-services');
+      const lintRss = peak([bin, 'lint', bigFile], [1]);
+      const yamlRss = peak([
+        '-e',
+        `require('yaml').parseAllDocuments(require('fs').readFileSync(${JSON.stringify(bigFile)}, 'utf8')).map((d) => d.toJS())`,
+      ]);
+      const jsYamlRss = peak(['-e', `require('js-yaml').loadAll(require('fs').readFileSync(${JSON.stringify(bigFile)}, 'utf8'))`]);
+      const cliRss = peak([bin, 'lint', small]);
+      const nodeRss = peak(['-e', '0']);
+      const memory: [number, number] = [memStart, load1()];
+
+      const coldStart = load1();
+      const starts = await rotate(
+        [() => runProcess(process.execPath, [bin, 'lint', small]), () => runProcess(process.execPath, ['-e', '0'])],
+        {
+          repetitions: processRuns,
+          warmup: 1,
+        },
+      );
+      const [cliTimes, nodeTimes] = starts.wall;
+      const cold: [number, number] = [coldStart, load1()];
+
+      const lint = spread(lintTimes);
+      const parse = spread(parseTimes);
+      const js = spread(jsYamlTimes);
+      const cli = spread(cliTimes);
+      const node = spread(nodeTimes);
+      const fileMiB = mib(bigBytes);
+      const result: LintBenchResult = {
+        daemonSets: count,
+        fileBytes: Buffer.byteLength(text),
+        repetitions,
+        parseMs: round(parse.median),
+        lintMs: round(lint.median),
+        ratio: round(lint.median / parse.median),
+        findings,
+        processRuns,
+        cliMs: round(cli.median),
+        nodeMs: round(node.median),
+        coldStartRatio: round(cli.median / node.median),
+        jsYamlMs: round(js.median),
+        jsYamlRatio: round(lint.median / js.median),
+        memoryDaemonSets: memoryCount,
+        memoryFileBytes: bigBytes,
+        lintPeakRssMiB: round(mib(lintRss)),
+        yamlPeakRssMiB: round(mib(yamlRss)),
+        jsYamlPeakRssMiB: round(mib(jsYamlRss)),
+        lintPeakRssPerFileSize: round(lintRss / bigBytes),
+        cliPeakRssMiB: round(mib(cliRss)),
+        nodePeakRssMiB: round(mib(nodeRss)),
+      };
+      const times = (x: number) => `${(x / bigBytes).toFixed(1)}× the file`;
+      return {
+        rows: [
+          row(`lint ${count.toLocaleString('en')}-DaemonSet file (${bytes(text.length)}) ÷ yaml parse of it`, lintTimes, parseTimes, {
+            target: 0.35,
+            load: inProcess,
+            cpu: cpuOf(parsing, 0, 1),
+            notes: [`${result.findings} findings reported`],
+          }),
+          row('  js-yaml loadAll of the same file ÷ yaml parse of it (reference: a parser without positions)', jsYamlTimes, parseTimes, {
+            load: inProcess,
+            cpu: cpuOf(parsing, 2, 1),
+          }),
+          row(`lint peak memory (own process, ${memoryCount.toLocaleString('en')} DaemonSets) ÷ the file size`, [mib(lintRss)], [fileMiB], {
+            target: 8,
+            unit: 'MiB',
+            load: memory,
+            notes: [
+              `file ${bytes(bigBytes)}; peak RSS: lint ${mib(lintRss).toFixed(0)} MiB (${times(lintRss)}), ` +
+                `yaml parse ${mib(yamlRss).toFixed(0)} MiB (${times(yamlRss)}), js-yaml loadAll ${mib(jsYamlRss).toFixed(0)} MiB (${times(jsYamlRss)}), ` +
+                `node -e 0 ${mib(nodeRss).toFixed(0)} MiB`,
+            ],
+          }),
+          row('CLI cold start (lint one file) ÷ node -e 0', cliTimes, nodeTimes, {
+            target: 1.4,
+            load: cold,
+            cpu: cpuOf(starts, 0, 1),
+            notes: [`peak RSS ${mib(cliRss).toFixed(0)} MiB ÷ ${mib(nodeRss).toFixed(0)} MiB`],
+          }),
+        ],
+        results: { lint: result },
+      };
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
+  },
+};
 
-    const parseMs = median(parseTimes);
-    const lintMs = median(lintTimes);
-    const cliMs = median(cliTimes);
-    const nodeMs = median(nodeTimes);
-    return {
-      daemonSets: count,
-      fileBytes: Buffer.byteLength(text),
-      repetitions,
-      parseMs,
-      lintMs,
-      ratio: lintMs / parseMs,
-      findings,
-      processRuns,
-      cliMs,
-      nodeMs,
-      coldStartRatio: cliMs / nodeMs,
-    };
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-if (require.main === module) {
-  benchLint()
-    .then((result) => {
-      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-    })
-    .catch((e) => {
-      console.error(e);
-      process.exitCode = 1;
-    });
-}
+if (require.main === module) runStandalone(measure);

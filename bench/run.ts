@@ -1,96 +1,109 @@
 /**
- * `npm run bench`: every performance target, measured side by side in one run, as ratios with the medians behind
- * them. Prints a table and writes bench/results.json.
+ * `npm run bench`: every performance target, measured side by side, as ratios with their spread (min / median / max)
+ * and the load average while they ran. Prints a table and writes bench/results.json.
+ *
+ * Each module listed in {@link MEASURES} exports `measure: Measure` (see bench/measure.ts) and runs in a process of
+ * its own (`bench/run.ts --measure <module>`), so that no measure inherits another's heap, caches or peak memory.
+ * A module also runs alone: `npx tsx --expose-gc bench/<module>.ts`.
  */
 
+import { spawnSync } from 'child_process';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
-import { benchCoverage } from './coverage';
-import { coverageCliRows } from './coverage-cli';
-import { benchLint } from './lint';
-import { benchCdk8sCli, benchSynth } from './synth';
+import { ensureBuilt, load1, Measure, MeasureOutput, Row } from './measure';
 
-interface Row {
-  readonly measure: string;
-  readonly subject: string;
-  readonly baseline: string;
-  readonly ratio: number;
-  readonly target: number;
+/** The measure modules, in the order they run. */
+const MEASURES = ['./synth', './synth-cold', './lint', './coverage', './coverage-cli', './cdk8s-app'];
+
+function spreadText(r: Row): string {
+  const f = (v: number) => v.toFixed(v >= 100 ? 0 : 1);
+  return `${f(r.subjectSpread.min)} / ${f(r.subjectSpread.median)} / ${f(r.subjectSpread.max)}`;
 }
 
-function ms(value: number): string {
-  return `${value.toFixed(1)} ms`;
+function baselineText(r: Row): string {
+  const f = (v: number) => v.toFixed(v >= 100 ? 0 : 1);
+  return `${f(r.baselineSpread.min)} / ${f(r.baselineSpread.median)} / ${f(r.baselineSpread.max)}`;
+}
+
+function ratioText(r: Row): string {
+  const paired = r.ratioSpread && r.ratioSpread.n > 1 ? ` (${r.ratioSpread.min.toFixed(2)}–${r.ratioSpread.max.toFixed(2)})` : '';
+  return `${r.ratio.toFixed(2)}${paired}`;
+}
+
+function table(rows: readonly Row[]): string {
+  const head = ['measure', 'subject min / median / max', 'baseline min / median / max', 'ratio (pairs)', 'target', 'ok', 'load'];
+  const cells = rows.map((r) => [
+    r.measure,
+    `${spreadText(r)} ${r.unit}`,
+    `${baselineText(r)} ${r.unit}`,
+    ratioText(r),
+    r.target === undefined ? '' : `≤ ${r.target.toFixed(2)}`,
+    r.target === undefined ? '' : r.ratio <= r.target ? 'yes' : 'NO',
+    `${r.load[0].toFixed(1)}→${r.load[1].toFixed(1)}`,
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const line = (c: string[]) => c.map((v, i) => (i === 0 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ');
+  const out = [line(head)];
+  rows.forEach((r, i) => {
+    out.push(line(cells[i]));
+    if (r.subjectCpu && r.baselineCpu && r.cpuRatio !== undefined) {
+      const f = (x: { min: number; median: number; max: number }) =>
+        `${x.min.toFixed(0)} / ${x.median.toFixed(0)} / ${x.max.toFixed(0)} ms`;
+      out.push(`    CPU time: ${f(r.subjectCpu)} ÷ ${f(r.baselineCpu)} = ${r.cpuRatio.toFixed(2)}`);
+    }
+    for (const note of r.notes) out.push(`    ${note}`);
+  });
+  return out.join('\n');
+}
+
+/** Runs one measure module in this process and writes its output as JSON to `file`. */
+async function runOne(module: string, file: string): Promise<void> {
+  const { measure } = require(module) as { measure: Measure };
+  const out = await measure.run();
+  fs.writeFileSync(file, JSON.stringify(out));
 }
 
 async function main(): Promise<void> {
+  const only = process.argv.indexOf('--measure');
+  if (only >= 0) return runOne(process.argv[only + 1], process.argv[only + 2]);
+
   const started = performance.now();
+  const loadStart = os.loadavg();
+  ensureBuilt();
   const rows: Row[] = [];
   const results: Record<string, unknown> = {};
-
-  const synth = benchSynth();
-  results.synth = synth;
-  rows.push({
-    measure: `synth ${synth.services} node services (all rules) ÷ ${synth.services} cdk8s-plus DaemonSets`,
-    subject: ms(synth.nodeServicesMs),
-    baseline: ms(synth.cdk8sPlusMs),
-    ratio: synth.ratio,
-    target: 1.25,
-  });
-
-  const lint = await benchLint();
-  results.lint = lint;
-  rows.push({
-    measure: 'lint 1,000-DaemonSet file ÷ yaml parse of it',
-    subject: ms(lint.lintMs),
-    baseline: ms(lint.parseMs),
-    ratio: lint.ratio,
-    target: 2,
-  });
-  rows.push({
-    measure: 'CLI cold start (lint one file) ÷ node -e 0',
-    subject: ms(lint.cliMs),
-    baseline: ms(lint.nodeMs),
-    ratio: lint.coldStartRatio,
-    target: 2,
-  });
-
-  const coverage = await benchCoverage();
-  results.coverage = coverage;
-  rows.push({
-    measure: `coverage ${coverage.nodes} nodes × ${coverage.daemonSets} DaemonSets ÷ JSON.parse of the nodes file`,
-    subject: ms(coverage.analysisMs),
-    baseline: ms(coverage.jsonParseMs),
-    ratio: coverage.ratio,
-    target: 1,
-  });
-
-  for (const row of await coverageCliRows(results)) rows.push(row);
-
-  const cli = benchCdk8sCli();
-  results.cdk8sCli = cli;
-  rows.push({
-    measure: 'npx cdk8s synth (examples) ÷ npx cdk8s --version',
-    subject: ms(cli.synthMs),
-    baseline: ms(cli.versionMs),
-    ratio: cli.ratio,
-    target: 1.3,
-  });
-
-  const width = Math.max(...rows.map((r) => r.measure.length));
-  const lines = [
-    `${'measure'.padEnd(width)}  ${'median'.padStart(11)}  ${'baseline'.padStart(11)}  ${'ratio'.padStart(6)}  target  ok`,
-    ...rows.map(
-      (r) =>
-        `${r.measure.padEnd(width)}  ${r.subject.padStart(11)}  ${r.baseline.padStart(11)}  ${r.ratio.toFixed(2).padStart(6)}  ≤ ${r.target.toFixed(2)}  ${r.ratio <= r.target ? 'yes' : 'NO'}`,
-    ),
-  ];
-  console.log(lines.join('\n'));
-  console.log(
-    `coverage peak memory: RSS ${coverage.peakRssMiB.toFixed(0)} MiB; heap with nodes and report alive ${coverage.heapUsedMiB.toFixed(0)} MiB`,
-  );
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-run-'));
+  try {
+    for (const [i, module] of MEASURES.entries()) {
+      const file = path.join(dir, `${i}.json`);
+      process.stderr.write(`bench: ${module} (load ${load1().toFixed(1)})\n`);
+      const r = spawnSync(process.execPath, [...process.execArgv, __filename, '--measure', module, file], {
+        cwd: __dirname,
+        stdio: 'inherit',
+      });
+      if (r.status !== 0) throw new Error(`measure ${module} failed (exit ${r.status})`);
+      const out = JSON.parse(fs.readFileSync(file, 'utf8')) as MeasureOutput;
+      rows.push(...out.rows);
+      Object.assign(results, out.results);
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  const loadEnd = os.loadavg();
+  const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(' ');
+  console.log(table(rows));
+  console.log(`load average (1, 5, 15 min): ${load(loadStart)} at the start, ${load(loadEnd)} at the end; ${os.cpus().length} CPUs`);
   const seconds = (performance.now() - started) / 1000;
   console.log(`bench finished in ${seconds.toFixed(1)} s`);
-  const out = { date: new Date().toISOString(), node: process.version, seconds, rows, results };
+  const out = {
+    date: new Date().toISOString(),
+    node: process.version,
+    seconds,
+    loadAverage: { start: loadStart, end: loadEnd, cpus: os.cpus().length },
+    rows,
+    results,
+  };
   fs.writeFileSync(path.join(__dirname, 'results.json'), JSON.stringify(out, null, 2) + '\n');
 }
 

@@ -1,163 +1,92 @@
 /**
- * Synthesis benchmarks, measured side by side in one run:
- * - 200 node services (every rule enabled) ÷ 200 plain cdk8s-plus-28 DaemonSets with the same containers, mounts and
- *   tolerations, both built and rendered to YAML in-process;
- * - `npx cdk8s synth` of the examples ÷ `npx cdk8s --version` (the CLI's own start-up).
+ * Warm synthesis, in one process: 200 node services (every rule enabled) ÷ 200 plain cdk8s-plus-28 DaemonSets with
+ * the same containers, mounts and tolerations, each built and rendered to YAML by a fresh App. The two run in
+ * alternating order, after a full collection, so that neither always pays for the other's garbage; the first rounds
+ * warm the code up and are not counted (the first synthesis in a process is measured by bench/synth-cold.ts).
+ *
+ * Run alone with `npx tsx --expose-gc bench/synth.ts`.
  */
 
-import { execFileSync } from 'child_process';
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
-import { App, Chart, Size } from 'cdk8s';
-import * as kplus from 'cdk8s-plus-28';
-import { HostPath, NodeService, Probe, Toleration } from '../src';
+import { bytes, cpuOf, ensureBuilt, load1, Measure, round, rotate, row, runStandalone, spread, time } from './measure';
+import { checkOutput, nodeServices, plainDaemonSets } from './workloads';
 
-/** Result of {@link benchSynth}. */
+/** What the warm synth measure found (`results.synth` in bench/results.json). */
 export interface SynthBenchResult {
   readonly services: number;
   readonly repetitions: number;
+  /** Median milliseconds of the node services. */
   readonly nodeServicesMs: number;
+  /** Median milliseconds of the cdk8s-plus DaemonSets. */
   readonly cdk8sPlusMs: number;
+  /** nodeServicesMs / cdk8sPlusMs. */
   readonly ratio: number;
+  readonly nodeServicesMinMs: number;
+  readonly nodeServicesMaxMs: number;
+  readonly cdk8sPlusMinMs: number;
+  readonly cdk8sPlusMaxMs: number;
+  /** Bytes of YAML each side produced. */
+  readonly nodeServicesBytes: number;
+  readonly cdk8sPlusBytes: number;
 }
 
-/** Result of {@link benchCdk8sCli}. */
-export interface CliSynthBenchResult {
-  readonly runs: number;
-  readonly synthMs: number;
-  readonly versionMs: number;
-  readonly ratio: number;
-}
+const SERVICES = 200;
 
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
-const OUT = path.join(os.tmpdir(), 'node-services-bench-synth');
-
-function nodeServices(count: number): string {
-  const app = new App({ outdir: OUT });
-  const chart = new Chart(app, 'bench', { namespace: 'node-services' });
-  for (let i = 0; i < count; i++) {
-    new NodeService(chart, `agent-${i}`, {
-      name: `agent-${i}`,
-      containers: [
-        {
-          name: 'agent',
-          image: `registry.example.com/agent:1.0.${i}`,
-          ports: [{ name: 'http', containerPort: 2020 }],
-          readiness: Probe.tcpSocket('http'),
-          resources: { cpuRequest: '100m', memoryRequest: '128Mi', memoryLimit: '256Mi' },
-          hostPaths: [HostPath.readOnly('/var/log')],
-        },
+export const measure: Measure = {
+  name: 'synth (warm)',
+  async run() {
+    ensureBuilt();
+    const start = load1();
+    const repetitions = 11;
+    let oursBytes = 0;
+    let plainBytes = 0;
+    const samples = await rotate(
+      [
+        () =>
+          time(() => {
+            const yaml = nodeServices(SERVICES);
+            oursBytes = Buffer.byteLength(yaml);
+            checkOutput(yaml, SERVICES);
+          }),
+        () =>
+          time(() => {
+            const yaml = plainDaemonSets(SERVICES);
+            plainBytes = Buffer.byteLength(yaml);
+            checkOutput(yaml, SERVICES);
+          }),
       ],
-      tolerations: [Toleration.all()],
-      suppressions: [{ ruleId: 'tolerates-all-taints', reason: 'benchmark agents run on every node' }],
-    });
-  }
-  return app.synthYaml();
-}
-
-function plainDaemonSets(count: number): string {
-  const app = new App({ outdir: OUT });
-  const chart = new Chart(app, 'bench', { namespace: 'node-services' });
-  for (let i = 0; i < count; i++) {
-    // The same container (image, port, probe, resources, security context, mount), labels and toleration as the
-    // node service above; only what cdk8s-plus has no API for (update strategy, node selector, annotations) differs.
-    const labels = {
-      'app.kubernetes.io/name': `agent-${i}`,
-      'app.kubernetes.io/instance': `agent-${i}`,
-      'app.kubernetes.io/version': `1.0.${i}`,
-      'app.kubernetes.io/component': 'node-service',
-      'app.kubernetes.io/part-of': 'node-services',
-      'app.kubernetes.io/managed-by': 'cdk8s-node-services',
+      { repetitions, warmup: 4 },
+    );
+    const [ours, plain] = samples.wall;
+    const s = spread(ours);
+    const p = spread(plain);
+    const result: SynthBenchResult = {
+      services: SERVICES,
+      repetitions,
+      nodeServicesMs: round(s.median),
+      cdk8sPlusMs: round(p.median),
+      ratio: round(s.median / p.median),
+      nodeServicesMinMs: round(s.min),
+      nodeServicesMaxMs: round(s.max),
+      cdk8sPlusMinMs: round(p.min),
+      cdk8sPlusMaxMs: round(p.max),
+      nodeServicesBytes: oursBytes,
+      cdk8sPlusBytes: plainBytes,
     };
-    const ds = new kplus.DaemonSet(chart, `agent-${i}`, { metadata: { name: `agent-${i}`, labels }, podMetadata: { labels } });
-    const c = ds.addContainer({
-      name: 'agent',
-      image: `registry.example.com/agent:1.0.${i}`,
-      ports: [{ name: 'http', number: 2020 }],
-      readiness: kplus.Probe.fromTcpSocket({ port: 2020 }),
-      resources: {
-        cpu: { request: kplus.Cpu.millis(100) },
-        memory: { request: Size.mebibytes(128), limit: Size.mebibytes(256) },
-      },
-      securityContext: {
-        ensureNonRoot: false,
-        readOnlyRootFilesystem: true,
-        allowPrivilegeEscalation: false,
-        privileged: false,
-        capabilities: { drop: [kplus.Capability.ALL] },
-        seccompProfile: { type: kplus.SeccompProfileType.RUNTIME_DEFAULT },
-      },
-    });
-    const volume = kplus.Volume.fromHostPath(chart, `varlog-${i}`, 'host-var-log', {
-      path: '/var/log',
-      type: kplus.HostPathVolumeType.DIRECTORY,
-    });
-    c.mount('/var/log', volume, { readOnly: true });
-    ds.scheduling.tolerate(kplus.Node.tainted(kplus.NodeTaintQuery.any()));
-  }
-  return app.synthYaml();
-}
+    return {
+      rows: [
+        row(`synth ${SERVICES} node services (all rules) ÷ ${SERVICES} cdk8s-plus DaemonSets, warm`, ours, plain, {
+          target: 1.1,
+          load: [start, load1()],
+          cpu: cpuOf(samples, 0, 1),
+          notes: [
+            `output ${bytes(oursBytes)} ÷ ${bytes(plainBytes)} = ${(oursBytes / plainBytes).toFixed(2)}× the YAML; ` +
+              `per byte of output ${(s.median / oursBytes / (p.median / plainBytes)).toFixed(2)}×`,
+          ],
+        }),
+      ],
+      results: { synth: result },
+    };
+  },
+};
 
-/** Builds and renders `services` node services and as many cdk8s-plus DaemonSets, interleaved, and compares medians. */
-export function benchSynth(options: { services?: number; repetitions?: number } = {}): SynthBenchResult {
-  const services = options.services ?? 200;
-  const repetitions = options.repetitions ?? 9;
-  const ours: number[] = [];
-  const plain: number[] = [];
-  for (let rep = -2; rep < repetitions; rep++) {
-    let t0 = performance.now();
-    const a = nodeServices(services);
-    const oursMs = performance.now() - t0;
-    t0 = performance.now();
-    const b = plainDaemonSets(services);
-    const plainMs = performance.now() - t0;
-    if (!a.includes('kind: DaemonSet') || !b.includes('kind: DaemonSet')) throw new Error('synthesis produced no DaemonSet');
-    if (rep >= 0) {
-      ours.push(oursMs);
-      plain.push(plainMs);
-    }
-  }
-  const nodeServicesMs = median(ours);
-  const cdk8sPlusMs = median(plain);
-  return { services, repetitions, nodeServicesMs, cdk8sPlusMs, ratio: nodeServicesMs / cdk8sPlusMs };
-}
-
-function timeCommand(cmd: string, args: string[], cwd: string): number {
-  const t0 = performance.now();
-  execFileSync(cmd, args, { cwd, stdio: 'pipe', env: { ...process.env, CDK8S_CHECK_UPGRADE: 'false' } });
-  return performance.now() - t0;
-}
-
-/** Times `npx cdk8s synth` of the examples against `npx cdk8s --version`, interleaved. */
-export function benchCdk8sCli(options: { runs?: number } = {}): CliSynthBenchResult {
-  const runs = options.runs ?? 5;
-  const root = path.join(__dirname, '..');
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'node-services-bench-cli-'));
-  const synth: number[] = [];
-  const version: number[] = [];
-  try {
-    for (let i = -1; i < runs; i++) {
-      const s = timeCommand('npx', ['cdk8s', 'synth', '--no-check-upgrade', '--output', out], root);
-      const v = timeCommand('npx', ['cdk8s', '--version'], root);
-      if (i >= 0) {
-        synth.push(s);
-        version.push(v);
-      }
-    }
-  } finally {
-    fs.rmSync(out, { recursive: true, force: true });
-  }
-  const synthMs = median(synth);
-  const versionMs = median(version);
-  return { runs, synthMs, versionMs, ratio: synthMs / versionMs };
-}
-
-if (require.main === module) {
-  console.log(JSON.stringify({ synth: benchSynth(), cli: benchCdk8sCli() }, null, 2));
-}
+if (require.main === module) runStandalone(measure);

@@ -1,61 +1,188 @@
 #!/usr/bin/env node
-// The cdk8s app command (see cdk8s.yaml): bundles examples/main.ts and the library sources with esbuild (no type
-// check: `npm test` type-checks) and runs the result. Dependencies stay external. The bundle is cached in
-// node_modules/.cache, keyed by the content of every source file, so an unchanged app starts without esbuild.
+// The cdk8s app command (see cdk8s.yaml): bundles examples/main.ts, the library sources and their dependencies
+// (cdk8s, constructs, cdk8s-plus-28) into one file with esbuild (no type check: `npm test` type-checks) and runs it
+// with a V8 code cache, so that a synth reads and compiles one file instead of a few hundred modules.
+//
+// Bundle and code cache live in node_modules/.cache/cdk8s-node-services-examples (or $NODE_SERVICES_EXAMPLES_CACHE).
+// The bundle is reused while every file esbuild read to build it, and every directory holding one of them, keep
+// their size and timestamps (modification and change time): an edited, added, removed or renamed source rebuilds
+// it, without reading or hashing the sources on every run. The code cache is keyed by the bundle and the Node.js
+// version, and written after a run that had none (or had one V8 rejected).
 'use strict';
-const crypto = require('crypto');
+/* global Buffer, __filename */
 const fs = require('fs');
 const path = require('path');
-const Module = require('module');
 
 const root = path.join(__dirname, '..');
 const entry = path.join(__dirname, 'main.ts');
-const cacheDir = path.join(root, 'node_modules', '.cache', 'cdk8s-node-services-examples');
+const cacheDir = process.env.NODE_SERVICES_EXAMPLES_CACHE || path.join(root, 'node_modules', '.cache', 'cdk8s-node-services-examples');
+const bundleFile = path.join(cacheDir, 'main.bundle.js');
+const inputsFile = path.join(cacheDir, 'inputs.json');
+const codeCacheFile = path.join(cacheDir, 'main.bundle.js.cache');
+/** Where the bundle runs from: relative `require`s and stack traces resolve as if it sat beside this file. */
+const filename = path.join(__dirname, 'main.bundle.js');
 
-function sources(dir, out) {
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, e.name);
-    if (e.isDirectory()) sources(full, out);
-    else if (e.name.endsWith('.ts')) out.push(full);
+function stamp(file) {
+  const s = fs.statSync(file);
+  return `${s.size} ${s.mtimeMs} ${s.ctimeMs}`;
+}
+
+/** The cached bundle, when every recorded input is unchanged; otherwise undefined. */
+function cachedBundle() {
+  let recorded;
+  try {
+    recorded = JSON.parse(fs.readFileSync(inputsFile, 'utf8'));
+  } catch {
+    return undefined;
   }
-  return out;
+  if (recorded.bundle === undefined || typeof recorded.inputs !== 'object') return undefined;
+  for (const [file, recordedStamp] of Object.entries(recorded.inputs)) {
+    try {
+      if (stamp(file) !== recordedStamp) return undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  try {
+    const code = fs.readFileSync(bundleFile, 'utf8');
+    return stamp(bundleFile) === recorded.bundle ? code : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
-const hash = crypto.createHash('sha256');
-for (const file of [...sources(path.join(root, 'src'), []), ...sources(__dirname, [])].sort()) {
-  hash.update(path.relative(root, file)).update('\0').update(fs.readFileSync(file)).update('\0');
-}
-const cached = path.join(cacheDir, `${hash.digest('hex').slice(0, 32)}.js`);
+// A bundled module that reads files relative to itself (cdk8s loads a helper script this way) keeps its real
+// directory: `__dirname` and `__filename` become the paths of the file they are written in.
+const ownPaths = {
+  name: 'own-paths',
+  setup(build) {
+    build.onLoad({ filter: /\.(c?js|ts)$/ }, (args) => {
+      const text = fs.readFileSync(args.path, 'utf8');
+      if (!/\b__(dirname|filename)\b/.test(text)) return undefined;
+      const contents = text
+        .replace(/\b__dirname\b/g, JSON.stringify(path.dirname(args.path)))
+        .replace(/\b__filename\b/g, JSON.stringify(args.path));
+      return { contents, loader: args.path.endsWith('.ts') ? 'ts' : 'js' };
+    });
+  },
+};
 
-let code;
-try {
-  code = fs.readFileSync(cached, 'utf8');
-} catch {
+function writeAtomically(file, data) {
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, data);
+  fs.renameSync(tmp, file);
+}
+
+// The library and the examples use only the generated Kubernetes API (`k8s`) of cdk8s-plus-28, not its L2
+// constructs: bundling just that module spares loading the rest. Should a source import anything else from
+// cdk8s-plus-28 (esbuild then reports a missing export), the bundle includes the whole package instead.
+const K8S_ONLY = 'cdk8s-plus-28 k8s only';
+const k8sOnly = {
+  name: 'cdk8s-plus-28-k8s-only',
+  setup(build) {
+    build.onResolve({ filter: /^cdk8s-plus-28$/ }, () => ({ path: 'cdk8s-plus-28', namespace: K8S_ONLY }));
+    build.onLoad({ filter: /.*/, namespace: K8S_ONLY }, () => ({
+      contents: `export * as k8s from ${JSON.stringify(require.resolve('cdk8s-plus-28/lib/imports/k8s', { paths: [root] }))};`,
+      loader: 'js',
+      resolveDir: root,
+    }));
+  },
+};
+
+async function buildBundle() {
   const esbuild = require('esbuild');
-  const { outputFiles } = esbuild.buildSync({
+  const options = {
     entryPoints: [entry],
+    absWorkingDir: root,
     bundle: true,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    packages: 'external',
     write: false,
+    metafile: true,
     logLevel: 'error',
-  });
-  code = outputFiles[0].text;
+  };
+  let result;
   try {
-    fs.rmSync(cacheDir, { recursive: true, force: true });
+    result = await esbuild.build({ ...options, plugins: [ownPaths, k8sOnly], logLevel: 'silent' });
+    if (result.warnings.length > 0) result = undefined;
+  } catch {
+    result = undefined;
+  }
+  if (result === undefined) result = await esbuild.build({ ...options, plugins: [ownPaths] });
+  const code = result.outputFiles[0].text;
+  try {
     fs.mkdirSync(cacheDir, { recursive: true });
-    const tmp = `${cached}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, code);
-    fs.renameSync(tmp, cached);
+    // What esbuild read, plus what steers how it reads: this runner, esbuild itself, the TypeScript configuration, and
+    // the lock file npm rewrites on every install.
+    const steering = [
+      __filename,
+      require.resolve('esbuild/package.json'),
+      path.join(root, 'tsconfig.json'),
+      path.join(root, 'package.json'),
+    ];
+    const lock = path.join(root, 'node_modules', '.package-lock.json');
+    if (fs.existsSync(lock)) steering.push(lock);
+    const inputs = {};
+    for (const file of steering) inputs[file] = stamp(file);
+    // The directory of each source too: a file added to or removed from it may change what an import resolves to.
+    for (const f of Object.keys(result.metafile.inputs)) {
+      if (f.startsWith(`${K8S_ONLY}:`)) continue;
+      const file = path.resolve(root, f);
+      inputs[file] = stamp(file);
+      const dir = path.dirname(file);
+      if (!(dir in inputs)) inputs[dir] = stamp(dir);
+    }
+    fs.rmSync(codeCacheFile, { force: true });
+    writeAtomically(bundleFile, code);
+    writeAtomically(inputsFile, JSON.stringify({ bundle: stamp(bundleFile), inputs }));
   } catch {
     // A read-only node_modules only costs the cache.
   }
+  return code;
 }
 
-const filename = path.join(__dirname, 'main.bundle.js');
-const app = new Module(filename, module);
-app.filename = filename;
-app.paths = Module._nodeModulePaths(__dirname);
-app._compile(code, filename);
+function run(code) {
+  const vm = require('vm');
+  const Module = require('module');
+  const key = Buffer.from(`examples code cache ${process.version} ${process.arch} ${code.length} ${cachedStamp()}\n`);
+  let cachedData;
+  try {
+    const cache = fs.readFileSync(codeCacheFile);
+    if (cache.subarray(0, key.length).equals(key)) cachedData = cache.subarray(key.length);
+  } catch {
+    // no code cache yet
+  }
+  const script = new vm.Script(Module.wrap(code), { filename, cachedData });
+  if (cachedData === undefined || script.cachedDataRejected) {
+    process.once('exit', () => {
+      try {
+        writeAtomically(codeCacheFile, Buffer.concat([key, script.createCachedData()]));
+      } catch {
+        // A read-only node_modules only costs the cache.
+      }
+    });
+  }
+  const app = new Module(filename, module);
+  app.filename = filename;
+  app.paths = Module._nodeModulePaths(__dirname);
+  script.runInThisContext().call(app.exports, app.exports, Module.createRequire(filename), app, filename, __dirname);
+}
+
+function cachedStamp() {
+  try {
+    return stamp(bundleFile);
+  } catch {
+    return 'none';
+  }
+}
+
+const code = cachedBundle();
+if (code !== undefined) {
+  run(code);
+} else {
+  buildBundle().then(run, (e) => {
+    process.stderr.write(`${e && e.message ? e.message : e}\n`);
+    process.exitCode = 1;
+  });
+}

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Bundles the `node-services` CLI (and its yaml/commander dependencies) into one file, lib/cli/node-services.js, so
-// that it starts without resolving and loading dozens of modules. The library itself is compiled by tsc to lib/.
+// Bundles the `node-services` CLI (and its js-yaml/commander dependencies) into one file, lib/cli/node-services.js, so
+// that it starts without resolving and loading dozens of modules (bin/node-services adds a V8 code cache on top).
 // The bundle ends with the license notices of every package it inlines (found from esbuild's metafile, so a new
-// dependency of the CLI brings its notice along without anyone listing it).
+// dependency of the CLI brings its notice along without anyone listing it). The library itself is compiled to lib/.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -10,19 +10,27 @@ const esbuild = require('esbuild');
 
 const root = path.join(__dirname, '..');
 const outfile = path.join(root, 'lib', 'cli', 'node-services.js');
-const result = esbuild.buildSync({
-  entryPoints: [path.join(root, 'src', 'cli', 'main.ts')],
-  outfile,
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  // The CLI never loads cdk8s or cdk8s-plus; keep them external so that a stray import would fail loudly, not bloat.
-  external: ['cdk8s', 'cdk8s-plus-28', 'constructs'],
-  logLevel: 'warning',
-  metafile: true,
-  write: false,
-});
+
+// commander loads child_process (and with it net, stream, …) at import, for executable subcommands this CLI does
+// not have; loading it on first use instead saves that work on every start.
+const COMMANDER_CHILD_PROCESS = "const childProcess = require('node:child_process');";
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+      const text = fs.readFileSync(args.path, 'utf8');
+      if (!text.includes(COMMANDER_CHILD_PROCESS)) {
+        return {
+          contents: text,
+          loader: 'js',
+          warnings: [{ text: 'commander no longer loads child_process as expected; it is bundled as is' }],
+        };
+      }
+      const lazy = "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };";
+      return { contents: text.replace(COMMANDER_CHILD_PROCESS, lazy), loader: 'js' };
+    });
+  },
+};
 
 /** The package folders (under node_modules) that the bundle inlines a file of. */
 function inlinedPackages(metafile) {
@@ -42,12 +50,33 @@ function notice(dir) {
   return `${pkg.name}@${pkg.version} (${pkg.license})\n\n${text}`;
 }
 
-const notices = inlinedPackages(result.metafile).map(notice);
-const footer =
-  notices.length === 0
-    ? ''
-    : `\n/*!\n * Third-party packages inlined in this file, with their license notices:\n\n${notices.join('\n\n---\n\n')}\n */\n`;
-fs.mkdirSync(path.dirname(outfile), { recursive: true });
-for (const file of result.outputFiles) {
-  fs.writeFileSync(file.path, file.path === outfile ? file.text + footer : file.contents);
+async function bundle() {
+  const result = await esbuild.build({
+    entryPoints: [path.join(root, 'src', 'cli', 'main.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    // The CLI never loads cdk8s or cdk8s-plus; keep them external so that a stray import would fail loudly, not bloat.
+    external: ['cdk8s', 'cdk8s-plus-28', 'constructs'],
+    plugins: [lazyChildProcess],
+    logLevel: 'warning',
+    metafile: true,
+    write: false,
+  });
+  const notices = inlinedPackages(result.metafile).map(notice);
+  const footer =
+    notices.length === 0
+      ? ''
+      : `\n/*!\n * Third-party packages inlined in this file, with their license notices:\n\n${notices.join('\n\n---\n\n')}\n */\n`;
+  fs.mkdirSync(path.dirname(outfile), { recursive: true });
+  for (const file of result.outputFiles) {
+    fs.writeFileSync(file.path, file.path === outfile ? file.text + footer : file.contents);
+  }
 }
+
+bundle().catch((e) => {
+  process.stderr.write(`${e && e.stack ? e.stack : e}\n`);
+  process.exitCode = 1;
+});

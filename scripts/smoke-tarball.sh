@@ -17,7 +17,7 @@ echo "packed $tarball ($(du -k "$work/$tarball" | cut -f1) KiB)"
 pkgdir="$work/unpacked"
 mkdir -p "$pkgdir"
 tar -xzf "$work/$tarball" -C "$pkgdir"
-for dep in yaml commander; do
+for dep in js-yaml commander; do
   grep -q "^$dep@[0-9.]* (" "$pkgdir/package/lib/cli/node-services.js" || { echo "CLI bundle lacks the license notice of $dep" >&2; exit 1; }
 done
 node -e '

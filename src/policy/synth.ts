@@ -85,6 +85,7 @@ function annotate(construct: IConstruct, declared: ReadonlyMap<string, string>):
   }
 }
 
+/** Writes the suppressions declared anywhere in the App of `root` onto the ApiObjects they cover. */
 function applyDeclared(root: IConstruct): void {
   for (const construct of DECLARED_BY_ROOT.get(root) ?? []) {
     const declared = DECLARED.get(construct);
@@ -151,8 +152,11 @@ export class NodeServiceChecks {
   private report?: PolicyReport;
   /** The copy of {@link report} handed out by {@link lastReport}, made on first access after each run. */
   private publishedReport?: PolicyReport;
-  /** The fingerprint of the inputs {@link report} was computed from (`undefined`: not reusable). */
-  private reportInputs?: string;
+  /**
+   * What {@link report} was computed from: the rendered manifests and the configuration, kept as they are, and their
+   * fingerprint once a later run needed it (`null`: not reusable).
+   */
+  private reportInputs?: { readonly manifests: readonly any[]; readonly config: RuleConfig; fingerprint?: string | null };
   /** How many synthesis methods of the App are running (nested calls count as one synthesis). */
   private synthesisDepth = 0;
   /** A fresh object per synthesis while one runs (renders may be reused within it), else undefined. */
@@ -222,11 +226,9 @@ export class NodeServiceChecks {
       objects.push(child);
       manifests.push(json);
     }
-    const inputs = checkInputFingerprint(manifests, this.ruleConfig);
+    const inputs = { manifests, config: this.ruleConfig, fingerprint: undefined as string | null | undefined };
     let report = this.report;
-    if (report === undefined || inputs === undefined || inputs !== this.reportInputs) {
-      report = checkManifests(manifests, this.ruleConfig);
-    }
+    if (report === undefined || !this.sameInputs(inputs)) report = checkManifests(manifests, this.ruleConfig);
     this.report = report;
     this.reportInputs = inputs;
     this.publishedReport = undefined;
@@ -255,6 +257,21 @@ export class NodeServiceChecks {
       this.logger.log(summary);
     }
     return errors;
+  }
+
+  /**
+   * Whether `inputs` are exactly those of the last run, compared by fingerprint. A synthesis that is never followed by
+   * another pays for no fingerprint: the last run's fingerprint is computed here, when a later run first compares.
+   * That is exact because the manifests are what `toJson()` rendered for this run: fresh objects that nothing else
+   * changes (the render a NodeService shares within one synthesis is not changed after it either).
+   */
+  private sameInputs(inputs: { readonly manifests: readonly any[]; readonly config: RuleConfig; fingerprint?: string | null }): boolean {
+    const last = this.reportInputs;
+    if (last === undefined) return false;
+    if (last.fingerprint === undefined) last.fingerprint = checkInputFingerprint(last.manifests, last.config) ?? null;
+    if (last.fingerprint === null) return false;
+    inputs.fingerprint = checkInputFingerprint(inputs.manifests, inputs.config) ?? null;
+    return inputs.fingerprint === last.fingerprint;
   }
 
   /**
@@ -394,13 +411,6 @@ export class Suppressions {
     if (!declared) {
       declared = new Map();
       DECLARED.set(construct, declared);
-      const own = declared;
-      construct.node.addValidation({
-        validate: () => {
-          annotate(construct, own);
-          return [];
-        },
-      });
     }
     declared.set(ruleId, mergeReason(declared.get(ruleId), text));
     const root = construct.node.root;
@@ -408,6 +418,14 @@ export class Suppressions {
     if (!set) {
       set = new Set();
       DECLARED_BY_ROOT.set(root, set);
+      // One validation per App re-applies every declared suppression at synthesis (to ApiObjects added since); the
+      // App's checks apply them themselves before they render, so with checks this one has nothing left to do.
+      root.node.addValidation({
+        validate: () => {
+          if (!CHECKS.has(root)) applyDeclared(root);
+          return [];
+        },
+      });
     }
     set.add(construct);
     annotate(construct, declared);

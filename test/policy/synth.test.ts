@@ -235,6 +235,22 @@ describe('NodeServiceChecks across repeated validation runs', () => {
     expect(checked()).toBe(1);
   });
 
+  test('a synthesis that is not followed by another computes no input fingerprint; later ones compare with the last', () => {
+    // GIVEN an App with a DaemonSet, the fingerprint function observed
+    const { app, first, checked } = twoChartApp(PolicyLoggers.silent());
+    rawDaemonSet(first, 'a');
+    const fingerprint = jest.spyOn(engine, 'checkInputFingerprint');
+    // WHEN synthesized once THEN the rules ran and no fingerprint was taken
+    app.synthYaml();
+    expect([checked(), fingerprint.mock.calls.length]).toEqual([1, 0]);
+    // WHEN synthesized again unchanged THEN both runs' inputs were fingerprinted once and the report reused
+    app.synthYaml();
+    expect([checked(), fingerprint.mock.calls.length]).toEqual([1, 2]);
+    // WHEN synthesized a third time THEN only the new run's inputs are fingerprinted
+    app.synthYaml();
+    expect([checked(), fingerprint.mock.calls.length]).toEqual([1, 3]);
+  });
+
   test.each([
     [
       'a JSON patch',
@@ -358,6 +374,22 @@ describe('Suppressions.add', () => {
       b: 'device plugins need /dev access; reviewed by the platform team',
       outside: undefined,
     });
+  });
+
+  test('with the checks attached, annotates ApiObjects added after the suppression and marks their findings suppressed', () => {
+    // GIVEN a suppression declared on a group before the checks are attached and before its DaemonSet exists
+    const chart = Testing.chart();
+    const group = new Construct(chart, 'agents');
+    Suppressions.add(group, 'image-not-pinned', 'pinned by digest in the deploy pipeline');
+    const checks = NodeServiceChecks.of(chart, { logger: PolicyLoggers.silent() });
+    rawDaemonSet(group, 'late', (ds) => (mainContainer(ds).image = 'fluent/fluent-bit:latest'));
+    // WHEN synthesized
+    const [manifest] = Testing.synth(chart);
+    // THEN the late DaemonSet carries the annotation and its finding is suppressed, so synthesis passed
+    expect(manifest.metadata.annotations['ignore-check.node-services.cdk8s.io/image-not-pinned']).toBe(
+      'pinned by digest in the deploy pipeline',
+    );
+    expect(checks.lastReport!.findings.filter((f) => f.ruleId === 'image-not-pinned').map((f) => f.suppressed)).toEqual([true]);
   });
 
   test('is idempotent across repeated synthesis and repeated calls', () => {

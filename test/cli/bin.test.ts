@@ -1,0 +1,82 @@
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+const BIN = path.join(__dirname, '..', '..', 'bin', 'node-services');
+
+/** A copy of bin/node-services beside a stand-in bundle whose `main` prints `label` and its arguments. */
+function install(label: string): { dir: string; bundle: string; cache: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bin-test-'));
+  fs.mkdirSync(path.join(dir, 'bin'));
+  fs.mkdirSync(path.join(dir, 'lib', 'cli'), { recursive: true });
+  fs.copyFileSync(BIN, path.join(dir, 'bin', 'node-services'));
+  const bundle = path.join(dir, 'lib', 'cli', 'node-services.js');
+  writeBundle(bundle, label);
+  return { dir, bundle, cache: `${bundle}.cache` };
+}
+
+function writeBundle(file: string, label: string): void {
+  fs.writeFileSync(
+    file,
+    `exports.main = async (argv) => { process.stdout.write(${JSON.stringify(label)} + ' ' + argv.join(',')); return 3; };\n`,
+  );
+}
+
+function run(dir: string): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [path.join(dir, 'bin', 'node-services'), 'lint', 'x.yaml'], { encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('bin/node-services start-up code cache', () => {
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+  test('GIVEN no cache WHEN run twice THEN both runs behave alike, the first writes the cache and the second keeps it', () => {
+    const { dir, cache } = install('first');
+    dirs.push(dir);
+    expect(run(dir)).toEqual({ status: 3, stdout: 'first lint,x.yaml', stderr: '' });
+    expect(fs.existsSync(cache)).toBe(true);
+    expect(fs.readFileSync(cache).subarray(0, 25).toString()).toBe('node-services code cache ');
+    const written = fs.statSync(cache).mtimeMs;
+    expect(run(dir)).toEqual({ status: 3, stdout: 'first lint,x.yaml', stderr: '' });
+    expect(fs.statSync(cache).mtimeMs).toBe(written);
+  });
+
+  test('GIVEN a cached bundle WHEN it is replaced by one of the same size and timestamp THEN the new bundle runs', () => {
+    const { dir, bundle, cache } = install('old');
+    dirs.push(dir);
+    const time = new Date('2026-01-01T00:00:00Z');
+    fs.utimesSync(bundle, time, time);
+    run(dir);
+    const stat = fs.statSync(bundle);
+    const before = fs.readFileSync(cache);
+    // WHEN the content changes but size and modification time are restored
+    writeBundle(bundle, 'new');
+    fs.utimesSync(bundle, time, time);
+    expect([fs.statSync(bundle).size, fs.statSync(bundle).mtimeMs]).toEqual([stat.size, stat.mtimeMs]);
+    // THEN the new code runs, and the cache is written again
+    expect(run(dir).stdout).toBe('new lint,x.yaml');
+    expect(fs.readFileSync(cache).equals(before)).toBe(false);
+    expect(run(dir).stdout).toBe('new lint,x.yaml');
+  });
+
+  test('GIVEN a corrupt cache file THEN the CLI runs normally and replaces it', () => {
+    const { dir, cache } = install('fine');
+    dirs.push(dir);
+    run(dir);
+    const header = fs.readFileSync(cache).subarray(0, fs.readFileSync(cache).indexOf(10) + 1);
+    fs.writeFileSync(cache, Buffer.concat([header, Buffer.from('not a V8 code cache')]));
+    expect(run(dir)).toEqual({ status: 3, stdout: 'fine lint,x.yaml', stderr: '' });
+    expect(fs.readFileSync(cache).length).toBeGreaterThan(header.length + 'not a V8 code cache'.length);
+  });
+
+  test('GIVEN a bundle that fails THEN the error is reported as an internal error with exit code 2', () => {
+    const { dir, bundle } = install('unused');
+    dirs.push(dir);
+    fs.writeFileSync(bundle, `exports.main = async () => { throw new Error('boom'); };\n`);
+    const r = run(dir);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('node-services: internal error: Error: boom');
+  });
+});

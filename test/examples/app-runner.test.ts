@@ -1,0 +1,99 @@
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+const ROOT = path.join(__dirname, '..', '..');
+
+/**
+ * A throw-away project laid out like this repository (examples/app.js, examples/main.ts, node_modules) whose app
+ * synthesizes one ConfigMap named after what `./part` exports, with the runner's cache in a directory of its own.
+ */
+function project(): { dir: string; cache: string; write: (file: string, text: string) => void; synth: () => string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'app-runner-'));
+  const cache = path.join(dir, 'cache');
+  fs.mkdirSync(path.join(dir, 'examples', 'part'), { recursive: true });
+  fs.copyFileSync(path.join(ROOT, 'examples', 'app.js'), path.join(dir, 'examples', 'app.js'));
+  fs.copyFileSync(path.join(ROOT, 'tsconfig.json'), path.join(dir, 'tsconfig.json'));
+  fs.writeFileSync(path.join(dir, 'package.json'), '{ "name": "app-runner-test", "private": true }\n');
+  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  const write = (file: string, text: string) => fs.writeFileSync(path.join(dir, 'examples', file), text);
+  write(
+    'main.ts',
+    `import { ApiObject, App, Chart } from 'cdk8s';
+import { NAME } from './part';
+const app = new App();
+new ApiObject(new Chart(app, 'c'), 'cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: NAME } });
+app.synth();
+`,
+  );
+  write('part/index.ts', `export const NAME = 'from-index';\n`);
+  let n = 0;
+  const synth = () => {
+    const out = path.join(dir, `out-${n++}`);
+    const r = spawnSync(process.execPath, [path.join(dir, 'examples', 'app.js')], {
+      encoding: 'utf8',
+      env: { ...process.env, CDK8S_OUTDIR: out, NODE_SERVICES_EXAMPLES_CACHE: cache },
+    });
+    if (r.status !== 0) throw new Error(`app.js exited ${r.status}: ${r.stderr}`);
+    return fs.readFileSync(path.join(out, 'c.k8s.yaml'), 'utf8');
+  };
+  return { dir, cache, write, synth };
+}
+
+const name = (yaml: string) => /name: (\S+)/.exec(yaml)?.[1];
+
+describe('examples/app.js, the cdk8s app command', () => {
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+  test('GIVEN an unchanged app WHEN synthesized again THEN the cached bundle and code cache are reused', () => {
+    const p = project();
+    dirs.push(p.dir);
+    expect(name(p.synth())).toBe('from-index');
+    const bundle = path.join(p.cache, 'main.bundle.js');
+    const codeCache = path.join(p.cache, 'main.bundle.js.cache');
+    const written = [fs.statSync(bundle).mtimeMs, fs.statSync(codeCache).mtimeMs];
+    expect(name(p.synth())).toBe('from-index');
+    expect([fs.statSync(bundle).mtimeMs, fs.statSync(codeCache).mtimeMs]).toEqual(written);
+  }, 60_000);
+
+  test('GIVEN a cached bundle WHEN a source changes with the same size and modification time THEN it is rebuilt', () => {
+    const p = project();
+    dirs.push(p.dir);
+    const file = path.join(p.dir, 'examples', 'part', 'index.ts');
+    const time = new Date('2026-01-01T00:00:00Z');
+    fs.utimesSync(file, time, time);
+    expect(name(p.synth())).toBe('from-index');
+    // WHEN the content changes, keeping size and modification time
+    p.write('part/index.ts', `export const NAME = 'from-INDEX';\n`);
+    fs.utimesSync(file, time, time);
+    // THEN the next synthesis uses the new source
+    expect(name(p.synth())).toBe('from-INDEX');
+  }, 60_000);
+
+  test('GIVEN a cached bundle WHEN a new file changes what an import resolves to, or is removed again THEN it is rebuilt', () => {
+    const p = project();
+    dirs.push(p.dir);
+    expect(name(p.synth())).toBe('from-index');
+    // WHEN examples/part.ts appears, it takes precedence over examples/part/index.ts
+    p.write('part.ts', `export const NAME = 'from-file';\n`);
+    expect(name(p.synth())).toBe('from-file');
+    // WHEN it is removed again
+    fs.rmSync(path.join(p.dir, 'examples', 'part.ts'));
+    expect(name(p.synth())).toBe('from-index');
+  }, 60_000);
+
+  test('GIVEN a source that uses cdk8s-plus-28 constructs besides its k8s API THEN the app still synthesizes them', () => {
+    const p = project();
+    dirs.push(p.dir);
+    p.write(
+      'part/index.ts',
+      `import * as kplus from 'cdk8s-plus-28';
+import { k8s } from 'cdk8s-plus-28';
+export const NAME = typeof kplus.ConfigMap === 'function' && typeof k8s.KubeConfigMap === 'function' ? 'both-loaded' : 'missing';
+`,
+    );
+    expect(name(p.synth())).toBe('both-loaded');
+  }, 60_000);
+});
