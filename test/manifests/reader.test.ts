@@ -50,7 +50,8 @@ describe('YAML 1.1 scalars, as kubectl reads them', () => {
         const text = chars.join('');
         if (
           /:/.test(text) ||
-          /^[-+]?[0-9_]+[eE]/.test(text) ||
+          // exponents: YAML 1.1 requires a signed exponent, go-yaml also reads unsigned ones (after dropping '_')
+          /^[-+]?[0-9_]*(\.[0-9_.]*)?[eE]/.test(text) ||
           /^[-+]?0[0-9_]*[89]/.test(text) ||
           text === '.' ||
           /^[-+]?\.[eE_]/.test(text)
