@@ -38,19 +38,18 @@ export const CNI_CONF_MOUNT_PATH = '/host/etc/cni/net.d';
 /** The capabilities a CNI agent gets by default: NET_ADMIN (interfaces, routes, iptables) and NET_RAW (raw sockets). */
 export const CNI_PLUGIN_CAPABILITIES: readonly string[] = ['NET_ADMIN', 'NET_RAW'];
 
-/** The init container that installs the CNI plugin binaries and configuration on the node. */
+/**
+ * The init container that installs the CNI plugin binaries and configuration on the node. Its `command` is required
+ * (checked when the preset is built): the install command finds the host's `/opt/cni/bin` at `/host/opt/cni/bin` and
+ * `/etc/cni/net.d` at `/host/etc/cni/net.d` (both writable), copies the plugin binaries and writes the network
+ * configuration there, then exits.
+ */
 export interface CniInstaller extends ContainerProcessOptions {
   /**
    * Image of the installer, pinned (e.g. `docker.io/flannel/flannel-cni-plugin:v1.5.1-flannel2`).
    * @default the agent image
    */
   readonly image?: string;
-  /**
-   * The install command. It finds the host's `/opt/cni/bin` at `/host/opt/cni/bin` and `/etc/cni/net.d` at
-   * `/host/etc/cni/net.d` (both writable), copies the plugin binaries and writes the network configuration there,
-   * then exits.
-   */
-  readonly command: string[];
 }
 
 /**

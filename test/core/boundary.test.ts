@@ -48,7 +48,6 @@ describe('props are declared once', () => {
     runAsUser: 'pod-level (NodeServiceProps) and container-level (ContainerSecurityOptions), as in Kubernetes',
     runAsGroup: 'pod-level (NodeServiceProps) and container-level (ContainerSecurityOptions), as in Kubernetes',
     image: "the CNI installer's image is optional (it defaults to the agent's), a container's is required",
-    command: "the CNI installer's command is required, a container's is optional",
   };
 
   test('GIVEN every props interface THEN no property is declared in two of them, except names for different things', () => {
