@@ -774,7 +774,6 @@ export function registerCoverageCommand(program: Command, io: CliIo, exit: ExitC
       else if (flags.output === 'jsonl') writeJsonLines(out, report, pools);
       else writeText(out, report, workloads, pools, poolLabels, budget, io.isTTY);
       out.flush();
-      progress('done');
       for (const warning of report.warnings) io.err(`warning: ${warning}\n`);
       if (report.workloads.length === 0) io.err('node-services: no DaemonSet found in the given manifests\n');
       const missing = report.workloads.some((w) => w.status === WorkloadStatus.INVALID || w.schedulable < w.desired);

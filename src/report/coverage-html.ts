@@ -169,7 +169,7 @@ function poolTaxSection(p: PoolTaxView, anchor: string, budget: TaxBudget | unde
       ? `<span class="tag t-bad">over allocatable</span> ${escapeHtml(t.overAllocatable.join('; '))}`
       : t.overBudget.length > 0
         ? `<span class="tag t-warn">over budget</span> ${escapeHtml(t.overBudget.join('; '))}`
-        : '<span class="tag t-ok">fits</span>';
+        : '<span class="tag t-ok">fits</span> within allocatable' + (budget ? ' and the budget' : '');
   const rows = t.services
     .map(
       (s) =>
@@ -181,7 +181,7 @@ function poolTaxSection(p: PoolTaxView, anchor: string, budget: TaxBudget | unde
   return (
     `<section class="pool" id="${anchor}" data-pool="${escapeHtml(p.pool)}">\n` +
     `<h3>Pool <code>${escapeHtml(p.pool)}</code> (${plural(p.nodes, 'node')}; fullest node <code>${escapeHtml(p.node)}</code>)</h3>\n` +
-    `<p>${status} CPU ${escapeHtml(formatMilliCpu(t.cpu))} of ${escapeHtml(formatMilliCpu(t.allocatableCpu))} (${escapeHtml(percent(t.cpuPercent))}), ` +
+    `<p>${status}.<br>CPU ${escapeHtml(formatMilliCpu(t.cpu))} of ${escapeHtml(formatMilliCpu(t.allocatableCpu))} (${escapeHtml(percent(t.cpuPercent))}), ` +
     `memory ${escapeHtml(formatBytes(t.memory))} of ${escapeHtml(formatBytes(t.allocatableMemory))} (${escapeHtml(percent(t.memoryPercent))}), ` +
     `${t.pods} of ${t.allocatablePods} pod slots.</p>\n` +
     `<div>CPU requests</div>` +

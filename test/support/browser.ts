@@ -49,12 +49,12 @@ export function requireChromium(): void {
 
 /**
  * Opens the HTML file `file` in a fresh headless Chromium (its own temporary profile), runs `inspect` on the loaded
- * page, takes a full-page screenshot to `screenshot` when given, and closes the browser.
+ * page, takes a screenshot to `screenshot` when given (of the whole page, or of the viewport when `height` is given), and closes the browser.
  */
 export async function openReport<T>(
   file: string,
   inspect: (page: Page) => Promise<T>,
-  options: { screenshot?: string; width?: number } = {},
+  options: { screenshot?: string; width?: number; height?: number } = {},
 ): Promise<Opened<T>> {
   requireChromium();
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'node-services-chromium-'));
@@ -62,7 +62,7 @@ export async function openReport<T>(
   const browser = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     args: ARGS,
-    viewport: { width: options.width ?? 1280, height: 900 },
+    viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
   });
   try {
     const page = await browser.newPage();
@@ -77,7 +77,7 @@ export async function openReport<T>(
     await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
     const loadMs = Date.now() - started;
     const result = await inspect(page);
-    if (options.screenshot !== undefined) await page.screenshot({ path: options.screenshot, fullPage: true });
+    if (options.screenshot !== undefined) await page.screenshot({ path: options.screenshot, fullPage: options.height === undefined });
     return { requests, errors, loadMs, result };
   } finally {
     await browser.close();
