@@ -8,6 +8,7 @@ import * as path from 'path';
 import { benchCoverage } from './coverage';
 import { coverageCliRows } from './coverage-cli';
 import { benchLint } from './lint';
+import { reportRows } from './report';
 import { benchCdk8sCli, benchSynth } from './synth';
 
 interface Row {
@@ -65,6 +66,7 @@ async function main(): Promise<void> {
   });
 
   for (const row of await coverageCliRows(results)) rows.push(row);
+  for (const row of await reportRows(results)) rows.push(row);
 
   const cli = benchCdk8sCli();
   results.cdk8sCli = cli;

@@ -49,7 +49,7 @@ code{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;overflow-wra
 .mark{position:absolute;top:-4px;bottom:-4px;border-left:2px dashed}.mark span{position:absolute;top:24px;left:2px;font-size:11px;white-space:nowrap}
 .m-alloc{border-color:var(--bad)}.m-alloc span{color:var(--bad)}.m-budget{border-color:#1c1f24}
 .swatch{display:inline-block;width:11px;height:11px;border-radius:2px;margin-right:5px;vertical-align:-1px}
-.timeline{display:flex;gap:3px;align-items:stretch;margin:6px 0 4px;max-width:100%;overflow-x:auto}
+.timeline{list-style:none;padding-left:0;display:flex;gap:3px;align-items:stretch;margin:6px 0 4px;max-width:100%;overflow-x:auto}
 .wave{flex:1 1 0;min-width:70px;max-width:180px;background:#e6eef9;border:1px solid #3b6fb6;border-radius:3px;padding:3px 6px;font-size:12px}
 .wave.stuck{background:var(--bad-bg);border:2px solid var(--bad);color:var(--bad);font-weight:600}
 .wave.manual{background:var(--warn-bg);border-color:var(--warn)}
