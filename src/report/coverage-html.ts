@@ -38,9 +38,9 @@ export interface CoverageHtmlInput {
 }
 
 /** Node names listed per group of alike nodes behind a matrix cell. */
-export const SAMPLE_NAMES = 5;
+const SAMPLE_NAMES = 5;
 /** Groups (status, reason, detail) listed per matrix cell; the rest are summed up in one line. */
-export const MAX_GROUPS = 12;
+const MAX_GROUPS = 12;
 
 const STATUSES: ReadonlyArray<{ key: keyof Counts; label: string }> = [
   { key: 'running', label: 'running' },
@@ -211,7 +211,7 @@ function poolTaxSection(p: PoolTaxView, anchor: string, budget: TaxBudget | unde
 /**
  * Renders the HTML coverage report, handing it to `write` in pieces (never one string for the whole report).
  */
-export function renderCoverageHtml(input: CoverageHtmlInput, write: (text: string) => void): void {
+function renderCoverageHtml(input: CoverageHtmlInput, write: (text: string) => void): void {
   const { report, poolOf, pools, budget } = input;
   const poolNames = [...new Set(poolOf)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const cells = buildCells(report, poolOf, poolNames);
