@@ -3,7 +3,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { openReport } from '../support/browser';
+import { openReport, requireChromium } from '../support/browser';
 import { runCli } from '../support/cli';
 import { NODES, POOL_LABEL, exampleReport, shownMatrix } from './support';
 
@@ -30,6 +30,14 @@ function jsonMatrix(json: any, nodes: any[]): Record<string, Record<string, Reco
   }
   return out;
 }
+
+describe('without Chromium', () => {
+  test('GIVEN the browser is missing THEN the browser check fails and says how to install it (it never skips)', () => {
+    expect(() => requireChromium(path.join(dir, 'no-chromium'))).toThrow(
+      /no-chromium is missing: .*apt-get update && apt-get install -y --no-install-recommends chromium/,
+    );
+  });
+});
 
 describe('the HTML coverage report in headless Chromium', () => {
   test('GIVEN the examples and the fixture cluster THEN the matrix has a row per pool, a column per service and the counts of the JSON output', async () => {

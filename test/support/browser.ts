@@ -37,10 +37,10 @@ export interface Opened<T> {
 }
 
 /** Throws, saying how to install it, when Chromium is missing (a missing browser fails a check; it never skips it). */
-export function requireChromium(): void {
-  if (!fs.existsSync(CHROMIUM)) {
+export function requireChromium(executable: string = CHROMIUM): void {
+  if (!fs.existsSync(executable)) {
     throw new Error(
-      `${CHROMIUM} is missing: the HTML report is checked in headless Chromium. Install it with ` +
+      `${executable} is missing: the HTML report is checked in headless Chromium. Install it with ` +
         '`apt-get update && apt-get install -y --no-install-recommends chromium` (Debian/Ubuntu, as root); ' +
         '.ci/run installs it when it is missing.',
     );
