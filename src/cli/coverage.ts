@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Command, Option } from 'commander';
 import type { ExitCode } from './main';
-import { CliIo, InputError, SourcedObject, readObjects } from './io';
+import { CliIo, InputError, SourcedObject, progressOf, readObjects } from './io';
 import { analyzeCoverage } from '../coverage/analyze';
 import { compileWorkload } from '../coverage/compile';
 import { NodeTax, TaxBudget, formatPercent, nodeTax } from '../coverage/node-tax';
@@ -18,11 +18,12 @@ import { formatBytes, formatMilliCpu } from '../coverage/quantity';
 import { ResourceVector, allocatable } from '../coverage/resources';
 import { CoverageReport, CoverageStatus, NodeCoverage, WorkloadCoverage, WorkloadStatus } from '../coverage/types';
 import { NodeStreamError, fileChunks, readObjectStream } from '../manifests/node-stream';
+import { writeCoverageHtmlPage } from '../report/coverage-html';
 
 interface CoverageFlags {
   readonly nodes: string;
   readonly pods?: string;
-  readonly output: 'text' | 'json' | 'jsonl';
+  readonly output: 'text' | 'json' | 'jsonl' | 'html';
   readonly failOnMissing?: boolean;
   readonly kubernetesVersion?: string;
   readonly poolLabel?: string;
@@ -444,7 +445,7 @@ function poolTaxes(
   poolLabel: string | undefined,
   budget: TaxBudget | undefined,
   minor: number | undefined,
-): { pools: PoolTax[]; labels: string[] } {
+): { pools: PoolTax[]; labels: string[]; poolOf: string[] } {
   const analysed = report.workloads.filter((w) => w.status !== WorkloadStatus.INVALID);
   const objects = new Map<string, any>();
   for (const m of manifests) if (m?.kind === 'DaemonSet') objects.set(`${m.metadata?.namespace || 'default'}/${m.metadata?.name}`, m);
@@ -469,12 +470,14 @@ function poolTaxes(
   const allocatables = new Map<string, { vector: ResourceVector; pods: number }>();
   const usedLabels = new Set<string>();
   const pools = new Map<string, { nodes: number; worst: number; share: number }>();
+  const poolOf: string[] = new Array(count);
   for (let i = 0; i < count; i++) {
     const node = nodes[i];
     const labels = node?.metadata?.labels ?? {};
     const key = poolLabel ?? POOL_LABELS.find((l) => typeof labels[l] === 'string');
     if (key !== undefined) usedLabels.add(key);
     const pool = key !== undefined && typeof labels[key] === 'string' ? labels[key] : '(no pool label)';
+    poolOf[i] = pool;
     const alloc = nodeAllocatable(node, allocatables);
     const share = Math.max(
       alloc.vector.cpu > 0 ? cpu[i] / alloc.vector.cpu : 0,
@@ -507,7 +510,7 @@ function poolTaxes(
     });
   }
   out.sort((a, b) => (a.pool < b.pool ? -1 : a.pool > b.pool ? 1 : 0));
-  return { pools: out, labels: [...usedLabels] };
+  return { pools: out, labels: [...usedLabels], poolOf };
 }
 
 function nodeAllocatable(node: any, memo: Map<string, { vector: ResourceVector; pods: number }>): { vector: ResourceVector; pods: number } {
@@ -718,9 +721,9 @@ export function registerCoverageCommand(program: Command, io: CliIo, exit: ExitC
     .addOption(
       new Option(
         '--output <format>',
-        'report format: text, json, or jsonl (compact: one line per DaemonSet and per node that lacks a wanted pod)',
+        'report format: text, json, jsonl (compact: one line per DaemonSet and per node that lacks a wanted pod), or html (one self-contained page: pools × services matrix, node tax bars)',
       )
-        .choices(['text', 'json', 'jsonl'])
+        .choices(['text', 'json', 'jsonl', 'html'])
         .default('text'),
     )
     .option('--fail-on-missing', 'exit with 1 when a node where the controller wants a pod does not run it, or a DaemonSet is invalid')
@@ -748,13 +751,20 @@ export function registerCoverageCommand(program: Command, io: CliIo, exit: ExitC
       }
       const minor = kubernetesMinor(flags.kubernetesVersion);
       const budget = parseBudget(flags.budget);
+      const progress = progressOf(io);
+      progress(`reading nodes (${flags.nodes === '-' ? 'standard input' : flags.nodes})`);
       const nodes = await readKind(flags.nodes, 'Node', '--nodes', io, slimNode);
+      if (flags.pods !== undefined) progress(`reading pods (${flags.pods === '-' ? 'standard input' : flags.pods})`);
       const pods = flags.pods !== undefined ? await readKind(flags.pods, 'Pod', '--pods', io, slimPod) : undefined;
+      progress('reading manifests');
       const workloads = await readManifests(inputs, io);
+      progress(`analyzing ${nodes.length} node${nodes.length === 1 ? '' : 's'}`);
       const report = analyzeCoverage(workloads, nodes, pods, minor !== undefined ? { kubernetesMinor: minor } : undefined);
-      const { pools, labels: poolLabels } = poolTaxes(report, workloads, nodes, flags.poolLabel, budget, minor);
+      const { pools, labels: poolLabels, poolOf } = poolTaxes(report, workloads, nodes, flags.poolLabel, budget, minor);
+      progress(`writing the ${flags.output} report`);
       const out = new ChunkedOut(io);
-      if (flags.output === 'json')
+      if (flags.output === 'html') writeCoverageHtmlPage({ report, poolOf, pools, poolLabels, budget }, (text) => out.write(text));
+      else if (flags.output === 'json')
         writeJson(
           out,
           report,

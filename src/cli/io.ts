@@ -18,6 +18,17 @@ export interface CliIo {
   readonly readStdin: () => Promise<string>;
   /** Whether standard output is a terminal (colours are used only then). */
   readonly isTTY: boolean;
+  /** Whether standard error is a terminal (progress of long runs is shown only then). @default false */
+  readonly errIsTTY?: boolean;
+}
+
+/**
+ * A progress reporter: `node-services: <step>…` lines on standard error when it is a terminal, nothing otherwise (so
+ * CI logs and redirected output stay clean).
+ */
+export function progressOf(io: CliIo): (step: string) => void {
+  if (io.errIsTTY !== true) return () => undefined;
+  return (step) => io.err(`node-services: ${step}…\n`);
 }
 
 /** Reads a file's text (`-` reads stdin); throws an {@link InputError} when it cannot be read. */
@@ -46,5 +57,6 @@ export function processIo(): CliIo {
         process.stdin.on('error', reject);
       }),
     isTTY: Boolean(process.stdout.isTTY),
+    errIsTTY: Boolean(process.stderr.isTTY),
   };
 }

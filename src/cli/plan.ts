@@ -7,16 +7,18 @@
 
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { ExitCode } from './main';
-import { CliIo, InputError, readObjects } from './io';
+import { CliIo, InputError, progressOf, readObjects } from './io';
 import { checkDaemonSets, checkStdin, readNodesOrPods } from './diff';
 import { formatPlanJson, formatPlanText } from '../day2/format';
+import { formatPlanHtml } from '../report/plan-html';
 import { DEFAULT_CANARY_WAVE_SIZE, DEFAULT_PULL_SECONDS, DEFAULT_READY_SECONDS, planRollouts } from '../day2/plan';
 
 interface PlanFlags {
   readonly nodes: string;
   readonly pods?: string;
   readonly old?: string;
-  readonly format: 'text' | 'json';
+  readonly format: 'text' | 'json' | 'html';
+  readonly output?: 'text' | 'json' | 'html';
   readonly pullSeconds: number;
   readonly readySeconds: number;
   readonly canaryWaveSize: number;
@@ -48,7 +50,12 @@ export function registerPlanCommand(program: Command, io: CliIo, exit: ExitCode)
       "the pods (kubectl get pods -A -o json): the DaemonSets' current pods and readiness, and what else uses each node",
     )
     .option('--old <path>', 'the old manifests (file or folder): a DaemonSet changes when its pod template differs')
-    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(
+      new Option('-f, --format <format>', 'output format (html: one self-contained page with the waves on a timeline)')
+        .choices(['text', 'json', 'html'])
+        .default('text'),
+    )
+    .addOption(new Option('--output <format>', 'the same as --format (as in coverage)').choices(['text', 'json', 'html']))
     .addOption(
       new Option('--pull-seconds <n>', 'seconds to pull the new image, per pod').argParser(integer(0)).default(DEFAULT_PULL_SECONDS),
     )
@@ -71,12 +78,22 @@ export function registerPlanCommand(program: Command, io: CliIo, exit: ExitCode)
         ['--pods', flags.pods],
         ['--old', flags.old],
       ]);
+      const formatGiven = program.commands.find((c) => c.name() === 'plan')?.getOptionValueSource('format') === 'cli';
+      if (flags.output !== undefined && formatGiven && flags.output !== flags.format) {
+        throw new InputError(`--output ${flags.output} and --format ${flags.format} disagree; give one of them`);
+      }
+      const format = flags.output ?? flags.format;
+      const progress = progressOf(io);
+      progress('reading manifests');
       const objects = await readObjects([newPath], io);
       checkDaemonSets(objects);
       const old = flags.old !== undefined ? await readObjects([flags.old], io) : undefined;
       if (old !== undefined) checkDaemonSets(old);
+      progress('reading nodes');
       const nodes = await readNodesOrPods(flags.nodes, 'Node', '--nodes', io);
+      if (flags.pods !== undefined) progress('reading pods');
       const pods = flags.pods !== undefined ? await readNodesOrPods(flags.pods, 'Pod', '--pods', io) : undefined;
+      progress(`planning the rollouts over ${nodes.length} node${nodes.length === 1 ? '' : 's'}`);
       const report = planRollouts(objects, {
         nodes,
         pods,
@@ -85,7 +102,8 @@ export function registerPlanCommand(program: Command, io: CliIo, exit: ExitCode)
         readySeconds: flags.readySeconds,
         canaryWaveSize: flags.canaryWaveSize,
       });
-      io.out(flags.format === 'json' ? formatPlanJson(report) : formatPlanText(report));
+      progress(`writing the ${format} plan`);
+      io.out(format === 'json' ? formatPlanJson(report) : format === 'html' ? formatPlanHtml(report) : formatPlanText(report));
       if (report.daemonSets.length === 0) io.err('node-services: no DaemonSet found in the given manifests\n');
       if (flags.failOnStuck && report.daemonSets.some((p) => p.outcome === 'stuck' || p.outcome === 'invalid')) exit.code = 1;
     });

@@ -9,7 +9,7 @@ export interface Run {
 }
 
 /** Runs `node-services <args>` in-process with a fake terminal, returning the exit code and both streams. */
-export async function runCli(args: string[], options: { stdin?: string; isTTY?: boolean } = {}): Promise<Run> {
+export async function runCli(args: string[], options: { stdin?: string; isTTY?: boolean; errIsTTY?: boolean } = {}): Promise<Run> {
   const out: string[] = [];
   const err: string[] = [];
   const io: CliIo = {
@@ -17,6 +17,7 @@ export async function runCli(args: string[], options: { stdin?: string; isTTY?: 
     err: (t) => void err.push(t),
     readStdin: async () => options.stdin ?? '',
     isTTY: options.isTTY ?? false,
+    errIsTTY: options.errIsTTY ?? false,
   };
   const code = await main(args, io);
   return { code, out: out.join(''), err: err.join('') };

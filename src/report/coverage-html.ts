@@ -1,0 +1,354 @@
+/**
+ * The HTML coverage report (`node-services coverage --output html`): a matrix of node pools × node services with each
+ * cell's counts by status, the nodes and reasons behind each cell (grouped, with a bounded sample of node names), the
+ * node tax of each pool as stacked bars, and the DaemonSets' totals. It is rendered from the same objects the JSON
+ * output is serialized from (the coverage report and the node tax per pool), so the two cannot disagree; it
+ * aggregates, so a report of a large fleet stays small.
+ */
+
+import { PALETTE, escapeHtml, htmlPage, plural, sampleNames } from './html';
+import { NodeTax, TaxBudget, formatPercent } from '../coverage/node-tax';
+import { formatBytes, formatMilliCpu } from '../coverage/quantity';
+import { CoverageReport, CoverageStatus, NodeCoverage, WorkloadCoverage, WorkloadStatus } from '../coverage/types';
+
+/** The node tax of one pool, on its fullest node (as in the JSON output's `pools`). */
+export interface PoolTaxView {
+  /** The pool's name (the value of the pool label). */
+  readonly pool: string;
+  /** How many nodes the pool has. */
+  readonly nodes: number;
+  /** The pool's node with the largest tax. */
+  readonly node: string;
+  /** The node tax of that node. */
+  readonly tax: NodeTax;
+}
+
+/** What the HTML coverage report is rendered from. */
+export interface CoverageHtmlInput {
+  /** The coverage analysis. */
+  readonly report: CoverageReport;
+  /** The pool of each node, by node index (the order of `report.workloads[k].nodes`). */
+  readonly poolOf: readonly string[];
+  /** The node tax of each pool. */
+  readonly pools: readonly PoolTaxView[];
+  /** The label keys the pools were read from. */
+  readonly poolLabels: readonly string[];
+  /** The node-tax budget, when one was given. */
+  readonly budget?: TaxBudget;
+}
+
+/** Node names listed per group of alike nodes behind a matrix cell. */
+const SAMPLE_NAMES = 5;
+/** Groups (status, reason, detail) listed per matrix cell; the rest are summed up in one line. */
+const MAX_GROUPS = 12;
+
+const STATUSES: ReadonlyArray<{ key: keyof Counts; label: string }> = [
+  { key: 'running', label: 'running' },
+  { key: 'excluded', label: 'excluded' },
+  { key: 'pending', label: 'pending' },
+  { key: 'notRunning', label: 'not running' },
+];
+
+interface Counts {
+  running: number;
+  excluded: number;
+  pending: number;
+  notRunning: number;
+}
+
+interface Group {
+  readonly status: string;
+  readonly reason: string;
+  readonly detail: string;
+  count: number;
+  readonly names: string[];
+}
+
+/** Counts and reason groups of one (pool, DaemonSet) cell. */
+interface Cell {
+  readonly counts: Counts;
+  readonly groups: Map<string, Group>;
+}
+
+function serviceName(w: WorkloadCoverage): string {
+  return `${w.namespace}/${w.name}`;
+}
+
+function groupOf(n: NodeCoverage): { status: string; reason: string; detail: string } {
+  if (n.runs && n.preempts !== undefined)
+    return { status: n.status, reason: 'preemption', detail: 'runs after preempting lower-priority pods' };
+  return { status: n.status, reason: n.reason, detail: n.detail };
+}
+
+/** The cells of the matrix: `cells[pool][workload]`, for the analysed DaemonSets. */
+function buildCells(report: CoverageReport, poolOf: readonly string[], pools: readonly string[]): Cell[][] {
+  const index = new Map(pools.map((p, i) => [p, i]));
+  const cells = pools.map(() =>
+    report.workloads.map(() => ({ counts: { running: 0, excluded: 0, pending: 0, notRunning: 0 }, groups: new Map<string, Group>() })),
+  );
+  report.workloads.forEach((w, k) => {
+    if (w.status === WorkloadStatus.INVALID) return;
+    for (let i = 0; i < w.nodes.length; i++) {
+      const n = w.nodes[i];
+      const cell = cells[index.get(poolOf[i])!][k];
+      cell.counts[n.status as keyof Counts]++;
+      const g = groupOf(n);
+      const key = `${g.status}\u0000${g.reason}\u0000${g.detail}`;
+      const group = cell.groups.get(key);
+      if (group === undefined) cell.groups.set(key, { ...g, count: 1, names: [n.node] });
+      else {
+        group.count++;
+        if (group.names.length < SAMPLE_NAMES) group.names.push(n.node);
+      }
+    }
+  });
+  return cells;
+}
+
+function tone(c: Counts): 's-ok' | 's-bad' | 's-none' {
+  if (c.pending + c.notRunning > 0) return 's-bad';
+  return c.running > 0 ? 's-ok' : 's-none';
+}
+
+function verdict(c: Counts): string {
+  if (c.pending + c.notRunning > 0) return 'missing';
+  if (c.running > 0) return c.excluded > 0 ? 'partly placed' : 'covered';
+  return c.excluded > 0 ? 'not placed' : 'no nodes';
+}
+
+function statusTag(status: string): string {
+  const cls = status === CoverageStatus.RUNNING ? 't-ok' : status === CoverageStatus.EXCLUDED ? 't-warn' : 't-bad';
+  return `<span class="tag ${cls}">${escapeHtml(status === CoverageStatus.NOT_RUNNING ? 'not running' : status)}</span>`;
+}
+
+function countsOf(w: WorkloadCoverage): Counts {
+  const c: Counts = { running: 0, excluded: 0, pending: 0, notRunning: 0 };
+  for (const n of w.nodes) c[n.status as keyof Counts]++;
+  return c;
+}
+
+function percent(value: number | undefined): string {
+  return value === undefined ? '–' : formatPercent(value);
+}
+
+/** A stacked bar of the services' shares of one resource, with marks at allocatable (100 %) and the budget. */
+function taxBar(
+  label: string,
+  shares: ReadonlyArray<{ name: string; percent: number | undefined; amount: string }>,
+  total: number | undefined,
+  budget: number | undefined,
+  scale: number,
+  colourOf: (name: string) => string,
+): string {
+  const segments = shares
+    .filter((s) => (s.percent ?? 0) > 0)
+    .map(
+      (s) =>
+        `<div class="seg" style="width:${(((s.percent ?? 0) / scale) * 100).toFixed(3)}%;background:${colourOf(s.name)}" title="${escapeHtml(
+          `${s.name}: ${s.amount} (${percent(s.percent)})`,
+        )}"></div>`,
+    )
+    .join('');
+  const marks =
+    (100 <= scale ? `<div class="mark m-alloc" style="left:${((100 / scale) * 100).toFixed(3)}%"><span>allocatable</span></div>` : '') +
+    (budget !== undefined
+      ? `<div class="mark m-budget" style="left:${((budget / scale) * 100).toFixed(3)}%"><span>budget ${escapeHtml(formatPercent(budget))}</span></div>`
+      : '');
+  const text = `${label}: ${percent(total)} of allocatable${budget !== undefined ? `, budget ${formatPercent(budget)}` : ''}`;
+  return `<div class="bar" role="img" aria-label="${escapeHtml(text)}">${segments}${marks}</div>`;
+}
+
+function poolTaxSection(p: PoolTaxView, anchor: string, budget: TaxBudget | undefined, colourOf: (name: string) => string): string {
+  const t = p.tax;
+  const scale = Math.max(
+    10,
+    Math.ceil(Math.max(t.cpuPercent ?? 0, t.memoryPercent ?? 0, budget?.cpuPercent ?? 0, budget?.memoryPercent ?? 0) / 10) * 10 + 5,
+  );
+  const status =
+    t.overAllocatable.length > 0
+      ? `<span class="tag t-bad">over allocatable</span> ${escapeHtml(t.overAllocatable.join('; '))}`
+      : t.overBudget.length > 0
+        ? `<span class="tag t-warn">over budget</span> ${escapeHtml(t.overBudget.join('; '))}`
+        : '<span class="tag t-ok">fits</span> within allocatable' + (budget ? ' and the budget' : '');
+  const rows = t.services
+    .map(
+      (s) =>
+        `<tr><th scope="row"><span class="swatch" style="background:${colourOf(s.name)}"></span>${escapeHtml(s.name)}</th>` +
+        `<td class="num">${escapeHtml(formatMilliCpu(s.cpu))}</td><td class="num">${escapeHtml(percent(s.cpuPercent))}</td>` +
+        `<td class="num">${escapeHtml(formatBytes(s.memory))}</td><td class="num">${escapeHtml(percent(s.memoryPercent))}</td></tr>`,
+    )
+    .join('\n');
+  return (
+    `<section class="pool" id="${anchor}" data-pool="${escapeHtml(p.pool)}">\n` +
+    `<h3>Pool <code>${escapeHtml(p.pool)}</code> (${plural(p.nodes, 'node')}; fullest node <code>${escapeHtml(p.node)}</code>)</h3>\n` +
+    `<p>${status}.<br>CPU ${escapeHtml(formatMilliCpu(t.cpu))} of ${escapeHtml(formatMilliCpu(t.allocatableCpu))} (${escapeHtml(percent(t.cpuPercent))}), ` +
+    `memory ${escapeHtml(formatBytes(t.memory))} of ${escapeHtml(formatBytes(t.allocatableMemory))} (${escapeHtml(percent(t.memoryPercent))}), ` +
+    `${t.pods} of ${t.allocatablePods} pod slots.</p>\n` +
+    `<div>CPU requests</div>` +
+    taxBar(
+      'CPU requests',
+      t.services.map((s) => ({ name: s.name, percent: s.cpuPercent, amount: formatMilliCpu(s.cpu) })),
+      t.cpuPercent,
+      budget?.cpuPercent,
+      scale,
+      colourOf,
+    ) +
+    `\n<div>Memory requests</div>` +
+    taxBar(
+      'Memory requests',
+      t.services.map((s) => ({ name: s.name, percent: s.memoryPercent, amount: formatBytes(s.memory) })),
+      t.memoryPercent,
+      budget?.memoryPercent,
+      scale,
+      colourOf,
+    ) +
+    `\n<table class="tax"><caption>Node tax of pool ${escapeHtml(p.pool)} by service (share of allocatable; the bars' colours)</caption>\n` +
+    '<thead><tr><th scope="col">Service</th><th scope="col">CPU</th><th scope="col">CPU %</th><th scope="col">Memory</th><th scope="col">Memory %</th></tr></thead>\n' +
+    `<tbody>\n${rows}\n</tbody></table>\n</section>\n`
+  );
+}
+
+/**
+ * Renders the HTML coverage report, handing it to `write` in pieces (never one string for the whole report).
+ */
+function renderCoverageHtml(input: CoverageHtmlInput, write: (text: string) => void): void {
+  const { report, poolOf, pools, budget } = input;
+  const poolNames = [...new Set(poolOf)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const cells = buildCells(report, poolOf, poolNames);
+  const nodesPerPool = new Map<string, number>();
+  for (const p of poolOf) nodesPerPool.set(p, (nodesPerPool.get(p) ?? 0) + 1);
+  const workloads = report.workloads;
+  const colours = new Map(workloads.map((w, k) => [serviceName(w), PALETTE[k % PALETTE.length]]));
+  const colourOf = (name: string) => colours.get(name) ?? PALETTE[PALETTE.length - 1];
+  const missing = workloads.filter((w) => w.status === WorkloadStatus.INVALID || w.schedulable < w.desired).length;
+  const labels = input.poolLabels.length > 0 ? input.poolLabels.map((l) => `<code>${escapeHtml(l)}</code>`).join(', ') : 'no pool label';
+
+  let body =
+    `<header><h1>Node-service coverage</h1>\n<p class="lead">${plural(workloads.length, 'DaemonSet')} over ${plural(report.nodes, 'node')} ` +
+    `in ${plural(poolNames.length, 'pool')} (${labels})` +
+    (report.skipped > 0 ? `; ${plural(report.skipped, 'other object')} skipped` : '') +
+    `. <strong>${missing === 0 ? 'Every DaemonSet runs wherever it is wanted.' : `${plural(missing, 'DaemonSet')} miss nodes or are invalid.`}</strong></p></header>\n`;
+  body +=
+    '<nav><ul><li><a href="#matrix">Coverage matrix</a></li><li><a href="#tax">Node tax per pool</a></li>' +
+    '<li><a href="#daemonsets">DaemonSets</a></li><li><a href="#details">Nodes and reasons</a></li></ul></nav>\n';
+  write(body);
+
+  // The matrix.
+  write(
+    '<section id="matrix"><h2>Coverage matrix</h2>\n' +
+      "<p>Each cell counts the pool's nodes by what happens to the DaemonSet's pod there: <strong>running</strong>; " +
+      '<strong>excluded</strong> (the controller creates no pod: nodeSelector, node affinity or an untolerated taint); ' +
+      '<strong>pending</strong> (created but the scheduler cannot place it); <strong>not running</strong> (bound, but the kubelet does not run it). ' +
+      'A cell links to the nodes and reasons behind it.</p>\n' +
+      '<table class="matrix"><caption>Node pools × node services: nodes per status</caption>\n<thead><tr><th scope="col">Pool (nodes)</th>',
+  );
+  write(
+    workloads
+      .map(
+        (w) =>
+          `<th scope="col" data-service="${escapeHtml(serviceName(w))}"><code>${escapeHtml(w.namespace)}/</code><br>${escapeHtml(w.name)}</th>`,
+      )
+      .join('') + '</tr></thead>\n<tbody>\n',
+  );
+  poolNames.forEach((pool, p) => {
+    let row = `<tr data-pool="${escapeHtml(pool)}"><th scope="row"><code>${escapeHtml(pool)}</code> (${nodesPerPool.get(pool)})</th>`;
+    workloads.forEach((w, k) => {
+      if (w.status === WorkloadStatus.INVALID) {
+        row += `<td data-status="invalid"><a class="cell s-bad" href="#ds-${k}"><span class="verdict">invalid</span><span>not analysed</span></a></td>`;
+        return;
+      }
+      const c = cells[p][k].counts;
+      const lines = STATUSES.filter((s) => c[s.key] > 0)
+        .map((s) => `<span data-count="${s.key}" data-value="${c[s.key]}">${c[s.key]} ${s.label}</span>`)
+        .join('');
+      const attrs = STATUSES.map((s) => ` data-${s.key.toLowerCase()}="${c[s.key]}"`).join('');
+      row += `<td${attrs}><a class="cell ${tone(c)}" href="#c-${p}-${k}"><span class="verdict">${verdict(c)}</span>${lines}</a></td>`;
+    });
+    write(`${row}</tr>\n`);
+  });
+  write('</tbody></table></section>\n');
+
+  // The node tax.
+  write(
+    `<section id="tax"><h2>Node tax per pool</h2>\n<p>What the node services that land on each pool's fullest node request, ` +
+      `as shares of its allocatable CPU and memory` +
+      (budget
+        ? `, against the budget (${[budget.cpuPercent !== undefined ? `CPU ${formatPercent(budget.cpuPercent)}` : '', budget.memoryPercent !== undefined ? `memory ${formatPercent(budget.memoryPercent)}` : ''].filter(Boolean).join(', ')})`
+        : '') +
+      '. Each colour is one service, named in the table below its bars.</p>\n',
+  );
+  if (pools.length === 0 || workloads.every((w) => w.status === WorkloadStatus.INVALID)) write('<p>No analysed DaemonSet.</p>\n');
+  else pools.forEach((pool, i) => write(poolTaxSection(pool, `tax-${i}`, budget, colourOf)));
+  write('</section>\n');
+
+  // The DaemonSets' totals.
+  write(
+    '<section id="daemonsets"><h2>DaemonSets</h2>\n<table class="daemonsets"><caption>Per DaemonSet: nodes where the controller wants a pod (desired), where it runs (schedulable), and nodes per status</caption>\n' +
+      '<thead><tr><th scope="col">DaemonSet</th><th scope="col">Desired</th><th scope="col">Schedulable</th><th scope="col">Running</th><th scope="col">Excluded</th><th scope="col">Pending</th><th scope="col">Not running</th></tr></thead>\n<tbody>\n',
+  );
+  workloads.forEach((w, k) => {
+    const head = `<tr id="ds-${k}" data-service="${escapeHtml(serviceName(w))}"><th scope="row">${escapeHtml(w.kind)} <code>${escapeHtml(serviceName(w))}</code></th>`;
+    if (w.status === WorkloadStatus.INVALID) {
+      const findings = (w.findings ?? []).map((f) => `<li>${escapeHtml(f)}</li>`).join('');
+      write(`${head}<td colspan="6"><span class="tag t-bad">invalid</span> not analysed:<ul>${findings}</ul></td></tr>\n`);
+      return;
+    }
+    const c = countsOf(w);
+    write(
+      `${head}<td class="num">${w.desired}</td><td class="num">${w.schedulable}</td>` +
+        STATUSES.map((s) => `<td class="num" data-count="${s.key}">${c[s.key]}</td>`).join('') +
+        '</tr>\n',
+    );
+  });
+  write('</tbody></table></section>\n');
+
+  // The nodes and reasons behind each cell.
+  write(
+    `<section id="details"><h2>Nodes and reasons</h2>\n<p>Per pool and DaemonSet, the nodes grouped by status and reason, ` +
+      `with up to ${SAMPLE_NAMES} node names per group.</p>\n`,
+  );
+  poolNames.forEach((pool, p) => {
+    workloads.forEach((w, k) => {
+      if (w.status === WorkloadStatus.INVALID) return;
+      const groups = [...cells[p][k].groups.values()].sort((a, b) => b.count - a.count);
+      if (groups.length === 0) return;
+      const shown = groups.slice(0, MAX_GROUPS);
+      const rest = groups.slice(MAX_GROUPS);
+      const items = shown
+        .map(
+          (g) =>
+            `<li>${statusTag(g.status)} ${plural(g.count, 'node')}${g.reason !== 'ok' ? ` — <strong>${escapeHtml(g.reason)}</strong>` : ''}` +
+            `${g.detail !== '' ? `: ${escapeHtml(g.detail)}` : ''} <br>${sampleNames(g.names, g.count, SAMPLE_NAMES)}</li>`,
+        )
+        .join('\n');
+      const more =
+        rest.length > 0
+          ? `\n<li>and ${plural(rest.length, 'more group')} of ${plural(
+              rest.reduce((s, g) => s + g.count, 0),
+              'node',
+            )} (the JSON output lists every node)</li>`
+          : '';
+      write(
+        `<section class="detail" id="c-${p}-${k}"><h3><code>${escapeHtml(serviceName(w))}</code> on pool <code>${escapeHtml(pool)}</code></h3>\n` +
+          `<ul class="groups">\n${items}${more}\n</ul></section>\n`,
+      );
+    });
+  });
+  write('</section>\n');
+
+  if (report.warnings.length > 0) {
+    write(
+      `<section id="warnings"><h2>Warnings</h2>\n<ul>${report.warnings.map((x) => `<li>${escapeHtml(x)}</li>`).join('\n')}</ul></section>\n`,
+    );
+  }
+  write('<footer>Generated by <code>node-services coverage --output html</code>; the same facts as <code>--output json</code>.</footer>\n');
+}
+
+/** The HTML coverage report as one page (see {@link renderCoverageHtml}), written through `write`. */
+export function writeCoverageHtmlPage(input: CoverageHtmlInput, write: (text: string) => void): void {
+  const page = htmlPage('Node-service coverage', '\u0000');
+  const [head, tail] = page.split('\u0000');
+  write(head);
+  renderCoverageHtml(input, write);
+  write(tail);
+}
