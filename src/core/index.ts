@@ -8,3 +8,4 @@ export * from './options';
 export * from './node-service';
 export * from './node-pool';
 export * from './canary';
+export { ConfigHash, CONFIG_HASH_ANNOTATION } from './config-hash';

@@ -21,9 +21,10 @@ import { KIND_ANNOTATION, kindProfile, NEVER_SURGE, NodeServiceKind } from '../p
 import { suppressionAnnotationKey } from '../policy/suppression';
 import { ApiPermission } from './api-access';
 import { Canary } from './canary';
+import { ConfigHash, CONFIG_HASH_ANNOTATION } from './config-hash';
 import { ContainerSpec } from './container';
 import { ProblemCollector } from './errors';
-import { recommendedLabels, selectorLabels } from './labels';
+import { recommendedLabels, selectorLabels, SERVICE_LABEL, TRACK_LABEL, trackLabels } from './labels';
 import { NodePool } from './node-pool';
 import type { DnsPolicy, NodeServiceProps } from './node-service';
 import { RuleSuppression } from './options';
@@ -104,6 +105,15 @@ function resolveMetadata(props: NodeServiceProps, kind: NodeServiceKind, chartNa
         'use the matching prop, or a label key of your own',
       );
     }
+  }
+  for (const key of [SERVICE_LABEL, TRACK_LABEL]) {
+    if (props.labels?.[key] !== undefined)
+      problems.add(
+        `labels["${key}"]`,
+        props.labels[key],
+        'is set by the service itself (it groups the DaemonSets of the service)',
+        'use a label key of your own',
+      );
   }
   checkAnnotations('annotations', props.annotations, problems);
   checkAnnotations('podAnnotations', props.podAnnotations, problems);
@@ -277,11 +287,19 @@ function resolveCanary(
       renames.push([`${field}.image`, o.images?.[c.name] !== undefined ? `canary.images["${c.name}"]` : 'canary.image']);
     if (isMain && o.args) renames.push([`${field}.args`, 'canary.args']);
     if (isMain && o.env) for (const k of Object.keys(o.env)) renames.push([`${field}.env["${k}"]`, `canary.env["${k}"]`]);
+    let mounts = c.mounts;
+    if (isMain && o.mounts) {
+      const replaced = new Set(o.mounts.map((m) => m.mountPath));
+      const kept = (c.mounts ?? []).filter((m) => !replaced.has(m.mountPath));
+      mounts = [...kept, ...o.mounts];
+      o.mounts.forEach((_, i) => renames.push([`${field}.mounts[${kept.length + i}]`, `canary.mounts[${i}]`]));
+    }
     return {
       ...c,
       image,
       ...(isMain && o.args ? { args: o.args } : {}),
       ...(isMain && o.env ? { env: { ...(c.env ?? {}), ...o.env } } : {}),
+      ...(mounts !== c.mounts ? { mounts } : {}),
     };
   };
   const instance = `${meta.instance}-canary`;
@@ -295,6 +313,7 @@ function resolveCanary(
       component: meta.component,
       partOf: meta.partOf,
     }),
+    ...trackLabels(meta.instance, 'canary'),
   };
   const pod: PodIntent = {
     ...base,
@@ -309,7 +328,7 @@ function resolveCanary(
   own.forEach((p) => {
     if (p.field.startsWith('canary')) problems.addRendered(p);
   });
-  const changesSomething = renames.length > 0 || o.version !== undefined;
+  const changesSomething = renames.length > 0 || o.version !== undefined || o.mounts !== undefined;
   return { canary, selector: selectorLabels(props.name, instance), labels, pod, changesSomething };
 }
 
@@ -338,7 +357,7 @@ export function resolveIntent(props: NodeServiceProps, chartNamespace: string | 
   const pod: PodIntent = {
     kind,
     profile: kindProfile(kind),
-    labels: meta.labels,
+    labels: { ...meta.labels, ...trackLabels(meta.instance, 'stable') },
     annotations: { ...(props.podAnnotations ?? {}) },
     containers: props.containers,
     initContainers: props.initContainers ?? [],
@@ -357,6 +376,7 @@ export function resolveIntent(props: NodeServiceProps, chartNamespace: string | 
     runAsUser: props.runAsUser,
     runAsGroup: props.runAsGroup,
     fsGroup: props.fsGroup,
+    configHash: resolveConfigHash(props, problems),
   };
   const annotations = resolveAnnotations(props, kind, rollout, problems);
   return {
@@ -376,6 +396,26 @@ export function resolveIntent(props: NodeServiceProps, chartNamespace: string | 
     pod,
     canary: resolveCanary(props, { ...pod, affinityTerms: placement.affinityTerms }, meta, problems),
   };
+}
+
+/** Resolves `configHash`; the annotation it sets cannot also be given in `podAnnotations`. */
+function resolveConfigHash(props: NodeServiceProps, problems: ProblemCollector): ConfigHash {
+  const hash = props.configHash ?? ConfigHash.auto();
+  if (hash.mode === 'Value' && (hash.value === undefined || hash.value === ''))
+    problems.add(
+      'configHash',
+      hash.value,
+      'ConfigHash.of needs a non-empty value',
+      'pass the version or checksum of the external configuration',
+    );
+  if (props.podAnnotations?.[CONFIG_HASH_ANNOTATION] !== undefined && hash.mode !== 'Disabled')
+    problems.add(
+      `podAnnotations["${CONFIG_HASH_ANNOTATION}"]`,
+      props.podAnnotations[CONFIG_HASH_ANNOTATION],
+      'is set by configHash',
+      'use configHash: ConfigHash.of(value), or drop the annotation',
+    );
+  return hash;
 }
 
 function checkPools(field: string, pools: NodePool[], problems: ProblemCollector): void {

@@ -15,7 +15,7 @@ import { ContainerSpec } from './container';
 import { checkAtSynth } from './app-checks';
 import { presetProblems, ProblemCollector } from './errors';
 import { DEFAULT_NAMESPACE, resolveIntent, ServiceIntent } from './intent';
-import { ANNOTATION_PREFIX } from './labels';
+import { ANNOTATION_PREFIX, SERVICE_LABEL } from './labels';
 import { NodePool } from './node-pool';
 import { MetadataOptions, NODE_SERVICE_SHAPE, PlacementOptions, PodOptions, RolloutOptions } from './options';
 import { buildPodTemplate } from './pod';
@@ -112,6 +112,13 @@ export class NodeService extends Construct {
   public readonly labels: { [key: string]: string };
   /** The ServiceAccount name the pods run as, if any. */
   public readonly serviceAccountName?: string;
+  /**
+   * Labels shared by the pods of every DaemonSet of the service (stable and canary): `app.kubernetes.io/name` and
+   * `node-services.cdk8s.io/service` (the instance). Monitoring selects the pods by them.
+   */
+  public readonly podSelector: { [key: string]: string };
+  /** The names of every DaemonSet of the service (the stable one first, then the canary). */
+  public readonly daemonSetNames: string[];
   /** The canary DaemonSet, when a canary is configured. */
   public readonly canaryDaemonSet?: k8s.KubeDaemonSet;
   /** The canary split, when configured. */
@@ -142,7 +149,18 @@ export class NodeService extends Construct {
     this.canary = intent.canary?.canary;
     this.pools = intent.pools;
     this.excludePools = intent.excludePools;
-    this.daemonSet = this.createDaemonSet('Resource', intent.name, intent.labels, intent.annotations, intent.selector, template, intent);
+    this.podSelector = { ...intent.selector, [SERVICE_LABEL]: intent.instance };
+    delete this.podSelector['app.kubernetes.io/instance'];
+    this.daemonSetNames = intent.canary ? [intent.name, `${intent.name}-canary`] : [intent.name];
+    this.daemonSet = this.createDaemonSet(
+      'Resource',
+      intent.name,
+      intent.pod.labels,
+      intent.annotations,
+      intent.selector,
+      template,
+      intent,
+    );
     if (intent.canary && canaryTemplate) {
       const c = intent.canary;
       const annotations = {
@@ -153,7 +171,7 @@ export class NodeService extends Construct {
       this.canaryDaemonSet = this.createDaemonSet(
         'Canary',
         `${intent.name}-canary`,
-        c.labels,
+        c.pod.labels,
         annotations,
         c.selector,
         canaryTemplate,

@@ -7,6 +7,7 @@
 import { NodeServiceKind } from '../policy/kinds';
 import { ApiPermission } from './api-access';
 import { Canary } from './canary';
+import { ConfigHash } from './config-hash';
 import type { EnvField, ImagePullPolicy, Resources } from './container';
 import { EnvSource, Mount, Probe, SeccompProfile } from './container';
 import { HostPath, HostPathType, MountPropagation } from './host-path';
@@ -134,6 +135,13 @@ export interface RolloutOptions {
    * @default no canary
    */
   readonly canary?: Canary;
+  /**
+   * The pod-template annotation `node-services.cdk8s.io/config-hash`, a hash of the content of the app's ConfigMaps
+   * and Secrets that the containers mount or take env from: changing their content rolls the pods. `ConfigHash.of(v)`
+   * adds a value for configuration managed outside the app; `ConfigHash.disabled()` opts out.
+   * @default ConfigHash.auto()
+   */
+  readonly configHash?: ConfigHash;
 }
 
 /** Pod-level settings: scheduling priority, identity and API access, shutdown, policy exceptions. */
@@ -364,6 +372,16 @@ const poolShape = instance(NodePool, 'NodePool.of({ name, labels, taints }) or N
   allocatable: opt(map(str)),
 });
 const stringList = list(str);
+const mountsShape = list(
+  instance(Mount, 'Mount.emptyDir, Mount.configMap, Mount.secret or Mount.fromConfigMap', {
+    mountPath: req(str),
+    volumeName: req(str),
+    readOnly: req(bool),
+    subPath: opt(str),
+    _source: req(json),
+    _config: opt(json),
+  }),
+);
 const stringMap = map(str);
 
 /** Shape of {@link MetadataOptions}. @internal */
@@ -416,9 +434,19 @@ export const ROLLOUT_SHAPE: ShapeTable = {
       key: req(str),
       value: req(str),
       options: req(
-        object('CanaryOptions', { image: opt(str), images: opt(stringMap), args: opt(stringList), env: opt(stringMap), version: opt(str) }),
+        object('CanaryOptions', {
+          image: opt(str),
+          images: opt(stringMap),
+          args: opt(stringList),
+          env: opt(stringMap),
+          mounts: opt(mountsShape),
+          version: opt(str),
+        }),
       ),
     }),
+  ),
+  configHash: opt(
+    instance(ConfigHash, 'ConfigHash.auto(), ConfigHash.disabled() or ConfigHash.of(value)', { mode: req(str), value: opt(str) }),
   ),
 };
 
@@ -461,23 +489,14 @@ export const CONTAINER_PROCESS_SHAPE: ShapeTable = {
   fieldEnv: opt(stringMap),
   envFrom: opt(
     list(
-      instance(EnvSource, 'EnvSource.configMap(name) or EnvSource.secret(name)', {
+      instance(EnvSource, 'EnvSource.configMap(name), EnvSource.secret(name) or EnvSource.fromConfigMap(configMap)', {
         name: req(str),
         _spec: req(object('EnvFromSource', { configMapRef: opt(json), secretRef: opt(json), prefix: opt(str) })),
+        _config: opt(json),
       }),
     ),
   ),
-  mounts: opt(
-    list(
-      instance(Mount, 'Mount.emptyDir, Mount.configMap or Mount.secret', {
-        mountPath: req(str),
-        volumeName: req(str),
-        readOnly: req(bool),
-        subPath: opt(str),
-        _source: req(json),
-      }),
-    ),
-  ),
+  mounts: opt(mountsShape),
   resources: opt(object('Resources', RESOURCES_SHAPE)),
   seccompProfile: opt(
     instance(SeccompProfile, 'SeccompProfile.runtimeDefault(), localhost(path) or unconfined(reason)', {

@@ -18,6 +18,7 @@ import {
   tolerationProblems,
 } from '../k8s';
 import { KindProfile, NodeServiceKind } from '../policy/kinds';
+import { ConfigHash, CONFIG_HASH_ANNOTATION, ConfigSource, hasConfigHash, lazyConfigHash } from './config-hash';
 import { ContainerSpec, ImagePullPolicy } from './container';
 import {
   checkPrivilege,
@@ -56,6 +57,7 @@ export interface PodIntent {
   readonly runAsUser?: number;
   readonly runAsGroup?: number;
   readonly fsGroup?: number;
+  readonly configHash: ConfigHash;
 }
 
 /** Checks a key/value map of labels (or node-selector entries). @internal */
@@ -207,10 +209,15 @@ export function buildPodTemplate(intent: PodIntent, problems: ProblemCollector):
     ...(intent.runAsGroup !== undefined ? { runAsGroup: intent.runAsGroup } : {}),
     ...(intent.fsGroup !== undefined ? { fsGroup: intent.fsGroup } : {}),
   };
+  const sources: ConfigSource[] = [...intent.containers, ...intent.initContainers]
+    .flatMap((c) => [...(c.mounts ?? []).map((m) => m._config), ...(c.envFrom ?? []).map((e) => e._config)])
+    .filter((s): s is ConfigSource => s !== undefined);
+  const annotations: { [key: string]: string } = { ...intent.annotations };
+  if (hasConfigHash(intent.configHash, sources)) annotations[CONFIG_HASH_ANNOTATION] = lazyConfigHash(intent.configHash, sources);
   return {
     metadata: {
       labels: { ...intent.labels },
-      ...(Object.keys(intent.annotations).length > 0 ? { annotations: { ...intent.annotations } } : {}),
+      ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
     },
     spec: {
       ...(intent.serviceAccountName ? { serviceAccountName: intent.serviceAccountName } : {}),
