@@ -97,6 +97,8 @@ function addAgents(scope: Construct): void {
     args: ['--config=/fluent-bit/etc/fluent-bit.conf'],
     // A ConfigMap of the app: the pod template carries a hash of its content, so changing it rolls the pods.
     mounts: [Mount.fromConfigMapObject(config, '/fluent-bit/etc')],
+    // Applications reach the agent's HTTP endpoint on their own node: fluent-bit-local.node-services.svc:2020.
+    localService: { name: 'fluent-bit-local' },
     // Nodes labelled node-services.example.com/canary=true run the next configuration first.
     canary: Canary.byNodeLabel('node-services.example.com/canary', 'true', {
       mounts: [Mount.fromConfigMapObject(nextConfig, '/fluent-bit/etc')],

@@ -6,6 +6,7 @@
 
 import { k8s } from 'cdk8s-plus-28';
 import {
+  dns1035LabelError,
   dns1123LabelError,
   dns1123SubdomainError,
   intOrPercentError,
@@ -57,6 +58,13 @@ export interface ServiceIntent {
   readonly excludePools: NodePool[];
   readonly pod: PodIntent;
   readonly canary?: CanaryIntent;
+  readonly localService?: LocalServiceIntent;
+}
+
+/** The node-local Service of a service. @internal */
+export interface LocalServiceIntent {
+  readonly name: string;
+  readonly ports: k8s.ServicePort[];
 }
 
 /** The canary half of a service. @internal */
@@ -395,6 +403,7 @@ export function resolveIntent(props: NodeServiceProps, chartNamespace: string | 
     excludePools: placement.excludePools,
     pod,
     canary: resolveCanary(props, { ...pod, affinityTerms: placement.affinityTerms }, meta, problems),
+    localService: resolveLocalService(props, problems),
   };
 }
 
@@ -416,6 +425,47 @@ function resolveConfigHash(props: NodeServiceProps, problems: ProblemCollector):
       'use configHash: ConfigHash.of(value), or drop the annotation',
     );
   return hash;
+}
+
+/** Resolves `localService`: its name and the named ports of the long-running containers it exposes. */
+function resolveLocalService(props: NodeServiceProps, problems: ProblemCollector): LocalServiceIntent | undefined {
+  const o = props.localService;
+  if (!o) return undefined;
+  const name = o.name ?? props.name;
+  if (o.name !== undefined)
+    problems.check('localService.name', o.name, dns1035LabelError(o.name), 'use a Service name such as "fluent-bit-local"');
+  const declared = new Map<string, k8s.ServicePort>();
+  for (const c of props.containers) {
+    for (const p of c.ports ?? []) {
+      if (typeof p?.name === 'string' && !declared.has(p.name)) {
+        const protocol = p.protocol && p.protocol !== 'TCP' ? { protocol: p.protocol } : {};
+        declared.set(p.name, { name: p.name, port: p.containerPort, targetPort: k8s.IntOrString.fromString(p.name), ...protocol });
+      }
+    }
+  }
+  const wanted = o.ports ?? [...declared.keys()];
+  if (wanted.length === 0)
+    problems.add(
+      o.ports ? 'localService.ports' : 'localService',
+      o.ports ?? {},
+      'exposes no port (the containers declare none)',
+      'declare a named container port, or drop localService',
+    );
+  const ports: k8s.ServicePort[] = [];
+  wanted.forEach((portName, i) => {
+    const port = declared.get(portName);
+    if (!port) {
+      problems.add(
+        `localService.ports[${i}]`,
+        portName,
+        'names no port of the containers',
+        `use one of ${[...declared.keys()].map((n) => `"${n}"`).join(', ') || 'the declared port names'}`,
+      );
+    } else if (!ports.includes(port)) {
+      ports.push(port);
+    }
+  });
+  return { name, ports };
 }
 
 function checkPools(field: string, pools: NodePool[], problems: ProblemCollector): void {

@@ -17,7 +17,7 @@ import { presetProblems, ProblemCollector } from './errors';
 import { DEFAULT_NAMESPACE, resolveIntent, ServiceIntent } from './intent';
 import { ANNOTATION_PREFIX, SERVICE_LABEL } from './labels';
 import { NodePool } from './node-pool';
-import { MetadataOptions, NODE_SERVICE_SHAPE, PlacementOptions, PodOptions, RolloutOptions } from './options';
+import { MetadataOptions, NetworkAccessOptions, NODE_SERVICE_SHAPE, PlacementOptions, PodOptions, RolloutOptions } from './options';
 import { buildPodTemplate } from './pod';
 import { checkShape } from './shape';
 
@@ -50,7 +50,7 @@ export enum DnsPolicy {
 }
 
 /** Props of {@link NodeService}. */
-export interface NodeServiceProps extends MetadataOptions, PlacementOptions, RolloutOptions, PodOptions {
+export interface NodeServiceProps extends MetadataOptions, PlacementOptions, RolloutOptions, PodOptions, NetworkAccessOptions {
   /** Name of the DaemonSet and `app.kubernetes.io/name` (a DNS-1123 label, e.g. `fluent-bit`). */
   readonly name: string;
   /**
@@ -119,6 +119,8 @@ export class NodeService extends Construct {
   public readonly podSelector: { [key: string]: string };
   /** The names of every DaemonSet of the service (the stable one first, then the canary). */
   public readonly daemonSetNames: string[];
+  /** The node-local Service (`internalTrafficPolicy: Local`), when `localService` is given. */
+  public readonly localService?: k8s.KubeService;
   /** The canary DaemonSet, when a canary is configured. */
   public readonly canaryDaemonSet?: k8s.KubeDaemonSet;
   /** The canary split, when configured. */
@@ -179,6 +181,17 @@ export class NodeService extends Construct {
       );
     }
     if (intent.apiAccess.length > 0) this.createApiAccess(intent.apiAccess, intent.automount);
+    if (intent.localService) {
+      this.localService = new k8s.KubeService(this, 'LocalService', {
+        metadata: { name: intent.localService.name, namespace: intent.namespace, labels: { ...intent.labels } },
+        spec: {
+          type: 'ClusterIP',
+          selector: { ...this.podSelector },
+          internalTrafficPolicy: 'Local',
+          ports: intent.localService.ports,
+        },
+      });
+    }
     // Every node service is checked against the rule catalogue at synth (once per app, whatever the number of services).
     NodeServiceChecks.of(this);
     if (this.pools.length > 0 || this.excludePools.length > 0) {

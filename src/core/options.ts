@@ -184,6 +184,32 @@ export interface PodOptions {
   readonly suppressions?: RuleSuppression[];
 }
 
+/** A Service for clients on the same node (see {@link NetworkAccessOptions.localService}). */
+export interface LocalServiceOptions {
+  /**
+   * Name of the Service (a DNS-1035 label); clients send to `<name>.<namespace>.svc`.
+   * @default the service's name
+   */
+  readonly name?: string;
+  /**
+   * Names of the container ports the Service exposes.
+   * @default every named port of the long-running containers
+   */
+  readonly ports?: string[];
+}
+
+/** How clients and other pods reach the service. */
+export interface NetworkAccessOptions {
+  /**
+   * Create a Service with `internalTrafficPolicy: Local` for the service's ports: a client's traffic goes to the pod on
+   * its own node (applications send logs, traces or metrics to the agent next to them), never across nodes. Selects
+   * the pods of every DaemonSet of the service (stable and canary). With `hostNetwork`, clients can also use the node
+   * IP from the downward API (`EnvField.NODE_IP`, `status.hostIP`) and the port.
+   * @default no Service
+   */
+  readonly localService?: LocalServiceOptions;
+}
+
 /** A container's process: command, environment, mounts, resources and syscall filter (containers and installers alike). */
 export interface ContainerProcessOptions {
   /**
@@ -480,6 +506,11 @@ export const RESOURCES_SHAPE: ShapeTable = {
   extended: opt(stringMap),
 };
 
+/** Shape of {@link NetworkAccessOptions}. @internal */
+export const NETWORK_ACCESS_SHAPE: ShapeTable = {
+  localService: opt(object('LocalServiceOptions', { name: opt(str), ports: opt(stringList) })),
+};
+
 /** Shape of {@link ContainerProcessOptions}. @internal */
 export const CONTAINER_PROCESS_SHAPE: ShapeTable = {
   command: opt(stringList),
@@ -580,7 +611,13 @@ export const PRESET_EXTRAS_SHAPE: ShapeTable = {
 };
 
 /** The option groups shared by `NodeService` and every preset. @internal */
-export const SERVICE_GROUPS_SHAPE: ShapeTable = { ...METADATA_SHAPE, ...PLACEMENT_SHAPE, ...ROLLOUT_SHAPE, ...POD_SHAPE };
+export const SERVICE_GROUPS_SHAPE: ShapeTable = {
+  ...METADATA_SHAPE,
+  ...PLACEMENT_SHAPE,
+  ...ROLLOUT_SHAPE,
+  ...POD_SHAPE,
+  ...NETWORK_ACCESS_SHAPE,
+};
 
 /** Shape of the props every preset accepts. @internal */
 export const PRESET_SHAPE: ShapeTable = {

@@ -21,6 +21,16 @@ export function dns1123LabelError(value: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Why `value` is not a DNS-1035 label (a DNS-1123 label that starts with a letter: Service names), or `undefined`.
+ */
+export function dns1035LabelError(value: string): string | undefined {
+  const error = dns1123LabelError(value);
+  if (error) return error;
+  if (!/^[a-z]/.test(value)) return 'must start with a lower-case letter (DNS-1035 label)';
+  return undefined;
+}
+
 /** Why `value` is not a DNS-1123 subdomain (dot-separated DNS-1123 labels, at most 253 characters), or `undefined`. */
 export function dns1123SubdomainError(value: string): string | undefined {
   if (typeof value !== 'string' || value.length === 0) return 'must not be empty';

@@ -14,6 +14,7 @@ import {
   ContainerSecurityOptions,
   MetadataOptions,
   PlacementOptions,
+  NetworkAccessOptions,
   PodOptions,
   PRESET_SHAPE,
   RolloutOptions,
@@ -26,7 +27,7 @@ import { MIN_REASON_LENGTH } from '../k8s/numbers';
 
 /** Props every preset accepts: every option group of `NodeService`, the main container's options, and extras. */
 export interface NodeServicePresetProps
-  extends MetadataOptions, PlacementOptions, RolloutOptions, PodOptions, ContainerOptions, ContainerSecurityOptions {
+  extends MetadataOptions, PlacementOptions, RolloutOptions, PodOptions, NetworkAccessOptions, ContainerOptions, ContainerSecurityOptions {
   /**
    * Name of the DaemonSet and `app.kubernetes.io/name`.
    * @default the preset's conventional name (e.g. `log-agent`)
