@@ -3,7 +3,6 @@
  * per prop, generated from the TypeScript declarations and the shape tables), and one error lists every problem.
  */
 
-import * as path from 'path';
 import * as ts from 'typescript';
 import { Construct } from 'constructs';
 import {
@@ -19,43 +18,16 @@ import {
 } from '../../src';
 import { CONTAINER_SPEC_SHAPE } from '../../src/core/options';
 import { wrongValueFor } from '../../src/core/shape';
+import { apiProgram, interfacesIn, propertiesOf } from '../support/props';
 import { testChart } from '../support/synth';
 
-const ROOT = path.join(__dirname, '..', '..');
-const program = ts.createProgram([path.join(ROOT, 'src/index.ts')], {
-  strict: true,
-  target: ts.ScriptTarget.ES2020,
-  module: ts.ModuleKind.CommonJS,
-  moduleResolution: ts.ModuleResolutionKind.Node10,
-});
-const checker = program.getTypeChecker();
+const checker = apiProgram().getTypeChecker();
 
 /** The interfaces that make up the props of the constructs: the option groups, the props and the container spec. */
 function propInterfaces(): ts.InterfaceDeclaration[] {
-  const out: ts.InterfaceDeclaration[] = [];
-  for (const sf of program.getSourceFiles()) {
-    if (!/src[\\/](core|presets)[\\/]/.test(sf.fileName)) continue;
-    sf.forEachChild((n) => {
-      if (
-        ts.isInterfaceDeclaration(n) &&
-        /(Props|Options|ContainerSpec|CniInstaller)$/.test(n.name.text) &&
-        !/^((Probe|HttpProbe|Toleration|HostPath|WritableHostPath|Mount|EmptyDir|Canary)Options|NodePoolProps)$/.test(n.name.text)
-      ) {
-        out.push(n);
-      }
-    });
-  }
-  return out;
-}
-
-/** The property names of an exported interface, inherited ones included. */
-function propertiesOf(name: string): string[] {
-  const decl = propInterfaces().find((i) => i.name.text === name);
-  if (!decl) throw new Error(`no interface ${name}`);
-  return checker
-    .getTypeAtLocation(decl)
-    .getProperties()
-    .map((p) => p.getName());
+  return interfacesIn(['core', 'presets'], /(Props|Options|ContainerSpec|CniInstaller)$/).filter(
+    (n) => !/^((Probe|HttpProbe|Toleration|HostPath|WritableHostPath|Mount|EmptyDir|Canary)Options|NodePoolProps)$/.test(n.name.text),
+  );
 }
 
 /** Whether the declared type of a property is a string (or a string enum). */

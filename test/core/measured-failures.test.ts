@@ -195,3 +195,30 @@ describe('messages', () => {
     expect(found.map(([f]) => f).sort()).toEqual(['args', 'extraCapabilitiesReason', 'image']);
   });
 });
+
+describe('preset args', () => {
+  test('GIVEN extraArgs THEN they follow the default args, which bind the changed port', () => {
+    const chart = testChart();
+    new MonitoringAgent(chart, 'm', { image, port: 9200, extraArgs: ['--collector.systemd'] });
+    const c = synth(chart).find((o) => o.kind === 'DaemonSet').spec.template.spec.containers[0];
+    expect(c.args).toContain('--web.listen-address=:9200');
+    expect(c.args[c.args.length - 1]).toBe('--collector.systemd');
+    expect(c.ports).toEqual([{ name: 'metrics', containerPort: 9200, hostPort: 9200, protocol: 'TCP' }]);
+  });
+
+  test('GIVEN args that bind the port THEN they replace the defaults', () => {
+    const chart = testChart();
+    new MonitoringAgent(chart, 'm', { image, port: 9200, args: ['--web.listen-address=:9200'] });
+    expect(synth(chart).find((o) => o.kind === 'DaemonSet').spec.template.spec.containers[0].args).toEqual(['--web.listen-address=:9200']);
+  });
+
+  test('GIVEN args that do not bind the changed port THEN construction fails saying so', () => {
+    const found = problems((s) => new MonitoringAgent(s, 'm', { image, port: 9200, args: ['--collector.systemd'] }));
+    expect(found.map(([f]) => f)).toEqual(['args']);
+  });
+
+  test('GIVEN a bad extra argument THEN it is named as written', () => {
+    const found = problems((s) => new MonitoringAgent(s, 'm', { image, extraArgs: ['--ok', 5 as any] }));
+    expect(found.map(([f]) => f)).toEqual(['extraArgs[1]']);
+  });
+});
