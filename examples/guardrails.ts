@@ -30,6 +30,7 @@ export function addGuardrails(scope: Construct, namespace: string, services: Nod
       'registry.k8s.io/sig-storage',
       'docker.io/falcosecurity',
       'nvcr.io/nvidia/k8s',
+      'registry.example.com/platform',
     ],
   });
 }

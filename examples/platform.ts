@@ -8,7 +8,7 @@
 import { App, Chart } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { Canary, LogAgent, MonitoringAgent, Mount, NodeService } from '../src';
+import { Canary, LogAgent, MonitoringAgent, Mount, NodeService, Probe } from '../src';
 import { addAlerts, addGuardrails } from './guardrails';
 import { addInfrastructure } from './infrastructure';
 import { POOLS } from './pools';
@@ -105,8 +105,23 @@ function addAgents(scope: Construct): void {
     }),
   });
 
+  // node-exporter's textfile collector reads metrics a sidecar writes to a shared scratch directory.
+  const textfile = Mount.emptyDir('/textfile', { volumeName: 'textfile', sizeLimit: '16Mi' });
   new MonitoringAgent(scope, 'metrics', {
     image: 'quay.io/prometheus/node-exporter:v1.8.2',
     pools: [POOLS.general, POOLS.gpu, POOLS.edge, POOLS.controlPlane],
+    extraArgs: ['--collector.textfile.directory=/textfile'],
+    mounts: [textfile],
+    sidecars: [
+      {
+        name: 'textfile-metrics',
+        image: 'registry.example.com/platform/node-textfile-metrics:1.4.0',
+        args: ['--output=/textfile', '--interval=60s'],
+        readiness: Probe.exec(['/node-textfile-metrics', '--check', '--output=/textfile']),
+        resources: { cpuRequest: '5m', memoryRequest: '16Mi', memoryLimit: '32Mi' },
+        mounts: [textfile],
+        runAsUser: 65534,
+      },
+    ],
   });
 }

@@ -9,3 +9,4 @@ export * from './node-service';
 export * from './node-pool';
 export * from './canary';
 export { ConfigHash, CONFIG_HASH_ANNOTATION } from './config-hash';
+export * from './image-pull-secret';

@@ -16,6 +16,7 @@ import {
   qualifiedNameError,
   quantityError,
   reasonError,
+  secretNameError,
 } from '../k8s';
 import { findRule, unknownRuleMessage } from '../policy/config';
 import { KIND_ANNOTATION, kindProfile, NEVER_SURGE, NodeServiceKind } from '../policy/kinds';
@@ -385,6 +386,7 @@ export function resolveIntent(props: NodeServiceProps, chartNamespace: string | 
     runAsGroup: props.runAsGroup,
     fsGroup: props.fsGroup,
     configHash: resolveConfigHash(props, problems),
+    imagePullSecrets: resolveImagePullSecrets(props, problems),
   };
   const annotations = resolveAnnotations(props, kind, rollout, problems);
   return {
@@ -405,6 +407,22 @@ export function resolveIntent(props: NodeServiceProps, chartNamespace: string | 
     canary: resolveCanary(props, { ...pod, affinityTerms: placement.affinityTerms }, meta, problems),
     localService: resolveLocalService(props, problems),
   };
+}
+
+/** Resolves `imagePullSecrets` to Secret names (each once). */
+function resolveImagePullSecrets(props: NodeServiceProps, problems: ProblemCollector): string[] {
+  const names: string[] = [];
+  (props.imagePullSecrets ?? []).forEach((s, i) => {
+    problems.check(
+      `imagePullSecrets[${i}]`,
+      s.name,
+      secretNameError(s.name),
+      'use the name of a Secret of type kubernetes.io/dockerconfigjson',
+    );
+    if (names.includes(s.name)) problems.add(`imagePullSecrets[${i}]`, s.name, 'is listed twice', 'list each Secret once');
+    else names.push(s.name);
+  });
+  return names;
 }
 
 /** Resolves `configHash`; the annotation it sets cannot also be given in `podAnnotations`. */

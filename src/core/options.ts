@@ -11,6 +11,7 @@ import { ConfigHash } from './config-hash';
 import type { EnvField, ImagePullPolicy, Resources } from './container';
 import { EnvSource, Mount, Probe, SeccompProfile } from './container';
 import { HostPath, HostPathType, MountPropagation } from './host-path';
+import { ImagePullSecret } from './image-pull-secret';
 import { NodePool, Taint } from './node-pool';
 import { NodeAffinityTerm, NodeRequirement, TaintEffect, Toleration } from './placement';
 import { Rollout } from './rollout';
@@ -182,6 +183,12 @@ export interface PodOptions {
    * @default none
    */
   readonly suppressions?: RuleSuppression[];
+  /**
+   * Registry credentials for pulling the images (`ImagePullSecret.fromName('regcred')` or
+   * `ImagePullSecret.fromSecret(secret)`), Secrets in the service's namespace.
+   * @default none (the images are public, or the nodes have credentials)
+   */
+  readonly imagePullSecrets?: ImagePullSecret[];
 }
 
 /** A Service for clients on the same node (see {@link NetworkAccessOptions.localService}). */
@@ -493,6 +500,9 @@ export const POD_SHAPE: ShapeTable = {
   terminationGracePeriodSeconds: opt(int),
   fsGroup: opt(int),
   suppressions: opt(list(object('RuleSuppression', { ruleId: req(str), reason: req(str) }))),
+  imagePullSecrets: opt(
+    list(instance(ImagePullSecret, 'ImagePullSecret.fromName(name) or ImagePullSecret.fromSecret(secret)', { name: req(str) })),
+  ),
 };
 
 /** Shape of {@link Resources}. @internal */
@@ -608,6 +618,8 @@ export const PRESET_EXTRAS_SHAPE: ShapeTable = {
   extraCapabilities: opt(stringList),
   extraCapabilitiesReason: opt(str),
   includeVirtualNodes: opt(bool),
+  sidecars: opt(list(object('ContainerSpec', CONTAINER_SPEC_SHAPE))),
+  extraInitContainers: opt(list(object('ContainerSpec', CONTAINER_SPEC_SHAPE))),
 };
 
 /** The option groups shared by `NodeService` and every preset. @internal */

@@ -58,6 +58,7 @@ export interface PodIntent {
   readonly runAsGroup?: number;
   readonly fsGroup?: number;
   readonly configHash: ConfigHash;
+  readonly imagePullSecrets: string[];
 }
 
 /** Checks a key/value map of labels (or node-selector entries). @internal */
@@ -227,6 +228,7 @@ export function buildPodTemplate(intent: PodIntent, problems: ProblemCollector):
       dnsPolicy: intent.dnsPolicy,
       enableServiceLinks: false,
       ...(intent.priorityClassName ? { priorityClassName: intent.priorityClassName } : {}),
+      ...(intent.imagePullSecrets.length > 0 ? { imagePullSecrets: intent.imagePullSecrets.map((name) => ({ name })) } : {}),
       restartPolicy: 'Always',
       terminationGracePeriodSeconds: intent.terminationGracePeriodSeconds,
       securityContext,

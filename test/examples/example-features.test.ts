@@ -70,3 +70,29 @@ describe('examples: the log agent', () => {
     }
   });
 });
+
+describe('examples: pod plumbing and node-local access', () => {
+  const { objects } = platform();
+  const all = objects();
+
+  test('a node-local Service selects the log agent pods of both tracks', () => {
+    const svc = all.find((o) => o.kind === 'Service' && o.metadata.name === 'fluent-bit-local');
+    expect(svc.spec.internalTrafficPolicy).toBe('Local');
+    for (const name of ['fluent-bit', 'fluent-bit-canary']) {
+      const labels = daemonSet(all, name).spec.template.metadata.labels;
+      for (const [k, v] of Object.entries(svc.spec.selector)) expect([name, k, labels[k]]).toEqual([name, k, v]);
+    }
+  });
+
+  test('the GPU monitor pulls with an image pull secret; the metrics agent runs a sidecar with the secure defaults', () => {
+    expect(daemonSet(all, 'dcgm-exporter').spec.template.spec.imagePullSecrets).toEqual([{ name: 'ngc-registry' }]);
+    const pod = daemonSet(all, 'node-exporter').spec.template.spec;
+    const sidecar = pod.containers.find((c: any) => c.name === 'textfile-metrics');
+    expect(sidecar.securityContext).toMatchObject({
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      capabilities: { drop: ['ALL'] },
+    });
+    expect(pod.volumes.filter((v: any) => v.name === 'textfile')).toHaveLength(1);
+  });
+});
