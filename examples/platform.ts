@@ -8,7 +8,7 @@
 import { App, Chart } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { Canary, LogAgent, MonitoringAgent, Mount, NodeService, Probe } from '../src';
+import { Canary, LogAgent, MonitoringAgent, Mount, NetworkPeer, NodeService, Probe } from '../src';
 import { addAlerts, addGuardrails } from './guardrails';
 import { addInfrastructure } from './infrastructure';
 import { POOLS } from './pools';
@@ -99,6 +99,15 @@ function addAgents(scope: Construct): void {
     mounts: [Mount.fromConfigMapObject(config, '/fluent-bit/etc')],
     // Applications reach the agent's HTTP endpoint on their own node: fluent-bit-local.node-services.svc:2020.
     localService: { name: 'fluent-bit-local' },
+    // Only Prometheus (monitoring namespace) and the node's applications reach the HTTP port; everything else is denied.
+    networkPolicy: {
+      ingress: [
+        {
+          ports: ['http'],
+          from: [NetworkPeer.namespace('monitoring'), NetworkPeer.namespacesWithLabels({ 'example.com/tenant': 'true' })],
+        },
+      ],
+    },
     // Nodes labelled node-services.example.com/canary=true run the next configuration first.
     canary: Canary.byNodeLabel('node-services.example.com/canary', 'true', {
       mounts: [Mount.fromConfigMapObject(nextConfig, '/fluent-bit/etc')],

@@ -10,3 +10,4 @@ export * from './node-pool';
 export * from './canary';
 export { ConfigHash, CONFIG_HASH_ANNOTATION } from './config-hash';
 export * from './image-pull-secret';
+export * from './network-policy';

@@ -6,6 +6,7 @@
 
 import { k8s } from 'cdk8s-plus-28';
 import {
+  cidrError,
   dns1035LabelError,
   dns1123LabelError,
   dns1123SubdomainError,
@@ -13,6 +14,7 @@ import {
   isZeroIntOrPercent,
   int32Error,
   labelValueError,
+  portNumberError,
   qualifiedNameError,
   quantityError,
   reasonError,
@@ -30,6 +32,7 @@ import { recommendedLabels, selectorLabels, SERVICE_LABEL, TRACK_LABEL, trackLab
 import { NodePool } from './node-pool';
 import type { DnsPolicy, NodeServiceProps } from './node-service';
 import { RuleSuppression } from './options';
+import { NetworkPeer } from './network-policy';
 import { NodeAffinityTerm, NodeRequirement, TaintEffect, Toleration } from './placement';
 import { buildPodTemplate, checkAnnotations, checkLabels, imageVersion, PodIntent } from './pod';
 import { Rollout } from './rollout';
@@ -60,6 +63,7 @@ export interface ServiceIntent {
   readonly pod: PodIntent;
   readonly canary?: CanaryIntent;
   readonly localService?: LocalServiceIntent;
+  readonly networkPolicy?: k8s.NetworkPolicySpec;
 }
 
 /** The node-local Service of a service. @internal */
@@ -406,6 +410,7 @@ export function resolveIntent(props: NodeServiceProps, chartNamespace: string | 
     pod,
     canary: resolveCanary(props, { ...pod, affinityTerms: placement.affinityTerms }, meta, problems),
     localService: resolveLocalService(props, problems),
+    networkPolicy: resolveNetworkPolicy(props, problems),
   };
 }
 
@@ -445,13 +450,80 @@ function resolveConfigHash(props: NodeServiceProps, problems: ProblemCollector):
   return hash;
 }
 
-/** Resolves `localService`: its name and the named ports of the long-running containers it exposes. */
-function resolveLocalService(props: NodeServiceProps, problems: ProblemCollector): LocalServiceIntent | undefined {
-  const o = props.localService;
+/** The NetworkPolicy form of a peer, checked: label maps, namespace names, CIDRs. */
+function resolvePeer(peer: NetworkPeer, field: string, problems: ProblemCollector): k8s.NetworkPolicyPeer {
+  const p = peer._peer ?? {};
+  for (const part of ['namespaceSelector', 'podSelector'] as const) {
+    if (p[part]) checkLabels(`${field}.${part}`, p[part].matchLabels, problems);
+  }
+  if (p.ipBlock) {
+    problems.check(`${field}.cidr`, p.ipBlock.cidr, cidrError(p.ipBlock.cidr), 'use a CIDR such as "10.0.0.0/8"');
+    (p.ipBlock.except ?? []).forEach((e: unknown, i: number) =>
+      problems.check(`${field}.except[${i}]`, e, cidrError(e), 'use a CIDR inside the block, such as "10.1.0.0/16"'),
+    );
+  }
+  return p as k8s.NetworkPolicyPeer;
+}
+
+/** Resolves `networkPolicy`: ingress rules name declared ports (by number and protocol), peers are checked. */
+function resolveNetworkPolicy(props: NodeServiceProps, problems: ProblemCollector): k8s.NetworkPolicySpec | undefined {
+  const o = props.networkPolicy;
   if (!o) return undefined;
-  const name = o.name ?? props.name;
-  if (o.name !== undefined)
-    problems.check('localService.name', o.name, dns1035LabelError(o.name), 'use a Service name such as "fluent-bit-local"');
+  const declared = declaredPorts(props);
+  const ingress: k8s.NetworkPolicyIngressRule[] = (o.ingress ?? []).map((rule, i) => {
+    const f = `networkPolicy.ingress[${i}]`;
+    if (rule.ports.length === 0) problems.add(`${f}.ports`, rule.ports, 'names no port', 'name the container ports the sources may reach');
+    if (rule.from.length === 0)
+      problems.add(
+        `${f}.from`,
+        rule.from,
+        'names no source (an empty list would admit every source)',
+        'name the sources, e.g. NetworkPeer.namespace("monitoring")',
+      );
+    const ports = rule.ports.flatMap((name, j) => {
+      const port = declared.get(name);
+      if (!port) {
+        problems.add(
+          `${f}.ports[${j}]`,
+          name,
+          'names no port of the containers',
+          `use one of ${[...declared.keys()].map((n) => `"${n}"`).join(', ') || 'the declared port names'}`,
+        );
+        return [];
+      }
+      return [{ port: k8s.IntOrString.fromNumber(port.port), protocol: port.protocol ?? 'TCP' }];
+    });
+    return { ports, from: rule.from.map((peer, j) => resolvePeer(peer, `${f}.from[${j}]`, problems)) };
+  });
+  const egress = o.egress?.map((rule, i) => {
+    const f = `networkPolicy.egress[${i}]`;
+    if (rule.to.length === 0)
+      problems.add(
+        `${f}.to`,
+        rule.to,
+        'names no destination (an empty list would admit every destination)',
+        'name the destinations, or drop the rule',
+      );
+    (rule.ports ?? []).forEach((p, j) =>
+      problems.check(`${f}.ports[${j}].port`, p.port, portNumberError(p.port), 'use a port number from 1 to 65535'),
+    );
+    return {
+      to: rule.to.map((peer, j) => resolvePeer(peer, `${f}.to[${j}]`, problems)),
+      ...(rule.ports
+        ? { ports: rule.ports.map((p) => ({ port: k8s.IntOrString.fromNumber(p.port), protocol: p.protocol ?? 'TCP' })) }
+        : {}),
+    };
+  });
+  return {
+    podSelector: {},
+    policyTypes: egress ? ['Ingress', 'Egress'] : ['Ingress'],
+    ingress,
+    ...(egress ? { egress } : {}),
+  };
+}
+
+/** The named container ports of the long-running containers, first declaration of each name. */
+function declaredPorts(props: NodeServiceProps): Map<string, k8s.ServicePort> {
   const declared = new Map<string, k8s.ServicePort>();
   for (const c of props.containers) {
     for (const p of c.ports ?? []) {
@@ -461,6 +533,17 @@ function resolveLocalService(props: NodeServiceProps, problems: ProblemCollector
       }
     }
   }
+  return declared;
+}
+
+/** Resolves `localService`: its name and the named ports of the long-running containers it exposes. */
+function resolveLocalService(props: NodeServiceProps, problems: ProblemCollector): LocalServiceIntent | undefined {
+  const o = props.localService;
+  if (!o) return undefined;
+  const name = o.name ?? props.name;
+  if (o.name !== undefined)
+    problems.check('localService.name', o.name, dns1035LabelError(o.name), 'use a Service name such as "fluent-bit-local"');
+  const declared = declaredPorts(props);
   const wanted = o.ports ?? [...declared.keys()];
   if (wanted.length === 0)
     problems.add(

@@ -121,6 +121,8 @@ export class NodeService extends Construct {
   public readonly daemonSetNames: string[];
   /** The node-local Service (`internalTrafficPolicy: Local`), when `localService` is given. */
   public readonly localService?: k8s.KubeService;
+  /** The NetworkPolicy of the pods, when `networkPolicy` is given. */
+  public readonly networkPolicy?: k8s.KubeNetworkPolicy;
   /** The canary DaemonSet, when a canary is configured. */
   public readonly canaryDaemonSet?: k8s.KubeDaemonSet;
   /** The canary split, when configured. */
@@ -181,6 +183,13 @@ export class NodeService extends Construct {
       );
     }
     if (intent.apiAccess.length > 0) this.createApiAccess(intent.apiAccess, intent.automount);
+    if (intent.networkPolicy) {
+      const spec = { ...intent.networkPolicy, podSelector: { matchLabels: { ...this.podSelector } } };
+      this.networkPolicy = new k8s.KubeNetworkPolicy(this, 'NetworkPolicy', {
+        metadata: { name: intent.name, namespace: intent.namespace, labels: { ...intent.labels } },
+        spec,
+      });
+    }
     if (intent.localService) {
       this.localService = new k8s.KubeService(this, 'LocalService', {
         metadata: { name: intent.localService.name, namespace: intent.namespace, labels: { ...intent.labels } },
@@ -204,6 +213,7 @@ export class NodeService extends Construct {
       priorityClassName: intent.pod.priorityClassName,
       daemonSet: this.daemonSet,
       idleCanary: intent.canary !== undefined && !intent.canary.changesSomething,
+      hostNetworkPolicy: intent.networkPolicy !== undefined && intent.pod.hostNetwork,
     });
   }
 

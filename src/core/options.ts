@@ -12,6 +12,7 @@ import type { EnvField, ImagePullPolicy, Resources } from './container';
 import { EnvSource, Mount, Probe, SeccompProfile } from './container';
 import { HostPath, HostPathType, MountPropagation } from './host-path';
 import { ImagePullSecret } from './image-pull-secret';
+import { NetworkPeer, NetworkPolicyOptions } from './network-policy';
 import { NodePool, Taint } from './node-pool';
 import { NodeAffinityTerm, NodeRequirement, TaintEffect, Toleration } from './placement';
 import { Rollout } from './rollout';
@@ -215,6 +216,13 @@ export interface NetworkAccessOptions {
    * @default no Service
    */
   readonly localService?: LocalServiceOptions;
+  /**
+   * A NetworkPolicy for the pods of every DaemonSet of the service: ingress only to the declared ports from the declared
+   * sources (everything else denied), egress restricted when given. Host-network pods are not subject to
+   * NetworkPolicy: such a service gets a synth-time warning (`network-policy-host-network`) instead of a false promise.
+   * @default no NetworkPolicy
+   */
+  readonly networkPolicy?: NetworkPolicyOptions;
 }
 
 /** A container's process: command, environment, mounts, resources and syscall filter (containers and installers alike). */
@@ -416,6 +424,7 @@ const mountsShape = list(
   }),
 );
 const stringMap = map(str);
+const peerShape = instance(NetworkPeer, 'NetworkPeer.namespace, namespacesWithLabels, pods or cidr', { _peer: req(json) });
 
 /** Shape of {@link MetadataOptions}. @internal */
 export const METADATA_SHAPE: ShapeTable = {
@@ -519,6 +528,19 @@ export const RESOURCES_SHAPE: ShapeTable = {
 /** Shape of {@link NetworkAccessOptions}. @internal */
 export const NETWORK_ACCESS_SHAPE: ShapeTable = {
   localService: opt(object('LocalServiceOptions', { name: opt(str), ports: opt(stringList) })),
+  networkPolicy: opt(
+    object('NetworkPolicyOptions', {
+      ingress: opt(list(object('NetworkIngressRule', { ports: req(stringList), from: req(list(peerShape)) }))),
+      egress: opt(
+        list(
+          object('NetworkEgressRule', {
+            to: req(list(peerShape)),
+            ports: opt(list(object('NetworkEgressPort', { port: req(int), protocol: opt(oneOf('Protocol', ['TCP', 'UDP', 'SCTP'])) }))),
+          }),
+        ),
+      ),
+    }),
+  ),
 };
 
 /** Shape of {@link ContainerProcessOptions}. @internal */

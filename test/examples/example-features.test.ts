@@ -84,6 +84,16 @@ describe('examples: pod plumbing and node-local access', () => {
     }
   });
 
+  test('a NetworkPolicy admits only the monitoring and tenant namespaces to the log agent HTTP port, for both tracks', () => {
+    const np = all.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === 'fluent-bit');
+    expect(np.spec.policyTypes).toEqual(['Ingress']);
+    expect(np.spec.ingress.map((r: any) => r.ports)).toEqual([[{ port: 2020, protocol: 'TCP' }]]);
+    for (const name of ['fluent-bit', 'fluent-bit-canary']) {
+      const labels = daemonSet(all, name).spec.template.metadata.labels;
+      for (const [k, v] of Object.entries(np.spec.podSelector.matchLabels)) expect([name, k, labels[k]]).toEqual([name, k, v]);
+    }
+  });
+
   test('the GPU monitor pulls with an image pull secret; the metrics agent runs a sidecar with the secure defaults', () => {
     expect(daemonSet(all, 'dcgm-exporter').spec.template.spec.imagePullSecrets).toEqual([{ name: 'ngc-registry' }]);
     const pod = daemonSet(all, 'node-exporter').spec.template.spec;
