@@ -59,8 +59,8 @@ export interface ConfigSource {
   readonly scope: IConstruct;
 }
 
-/** The API object behind `scope` (a raw ApiObject, or the one a cdk8s-plus resource renders), if any. @internal */
-export function apiObjectOf(scope: unknown): ApiObject | undefined {
+/** The API object behind `scope` (a raw ApiObject, or the one a cdk8s-plus resource renders), if any. */
+function apiObjectOf(scope: unknown): ApiObject | undefined {
   if (ApiObject.isApiObject(scope)) return scope;
   const child = (scope as IConstruct | undefined)?.node?.defaultChild;
   return ApiObject.isApiObject(child) ? child : undefined;

@@ -544,11 +544,11 @@ function resolveLocalService(props: NodeServiceProps, problems: ProblemCollector
   if (o.name !== undefined)
     problems.check('localService.name', o.name, dns1035LabelError(o.name), 'use a Service name such as "fluent-bit-local"');
   const declared = declaredPorts(props);
-  const wanted = o.ports ?? [...declared.keys()];
+  const wanted = o.portNames ?? [...declared.keys()];
   if (wanted.length === 0)
     problems.add(
-      o.ports ? 'localService.ports' : 'localService',
-      o.ports ?? {},
+      o.portNames ? 'localService.portNames' : 'localService',
+      o.portNames ?? {},
       'exposes no port (the containers declare none)',
       'declare a named container port, or drop localService',
     );
@@ -557,7 +557,7 @@ function resolveLocalService(props: NodeServiceProps, problems: ProblemCollector
     const port = declared.get(portName);
     if (!port) {
       problems.add(
-        `localService.ports[${i}]`,
+        `localService.portNames[${i}]`,
         portName,
         'names no port of the containers',
         `use one of ${[...declared.keys()].map((n) => `"${n}"`).join(', ') || 'the declared port names'}`,

@@ -203,7 +203,7 @@ export interface LocalServiceOptions {
    * Names of the container ports the Service exposes.
    * @default every named port of the long-running containers
    */
-  readonly ports?: string[];
+  readonly portNames?: string[];
 }
 
 /** How clients and other pods reach the service. */
@@ -527,7 +527,7 @@ export const RESOURCES_SHAPE: ShapeTable = {
 
 /** Shape of {@link NetworkAccessOptions}. @internal */
 export const NETWORK_ACCESS_SHAPE: ShapeTable = {
-  localService: opt(object('LocalServiceOptions', { name: opt(str), ports: opt(stringList) })),
+  localService: opt(object('LocalServiceOptions', { name: opt(str), portNames: opt(stringList) })),
   networkPolicy: opt(
     object('NetworkPolicyOptions', {
       ingress: opt(list(object('NetworkIngressRule', { ports: req(stringList), from: req(list(peerShape)) }))),

@@ -196,8 +196,8 @@ function runbook(alert: NodeServiceAlert, s: ServiceAlertInput): string {
   }
 }
 
-/** A PromQL matcher of `label` for every name in `names`: `="a"` for one, `=~"a|a-canary"` for several. @internal */
-export function namesMatcher(label: string, names: string[]): string {
+/** A PromQL matcher of `label` for every name in `names`: `="a"` for one, `=~"a|a-canary"` for several. */
+function namesMatcher(label: string, names: string[]): string {
   if (names.length === 1) return `${label}="${names[0]}"`;
   return `${label}=~"${names.map((n) => n.replace(/[.]/g, '\\\\.')).join('|')}"`;
 }

@@ -46,7 +46,10 @@ describe('localService', () => {
 
   test('a chosen name and ports, on a preset', () => {
     const chart = testChart();
-    const agent = new LogAgent(chart, 'logs', { image: 'fluent/fluent-bit:3.1.9', localService: { name: 'logs-local', ports: ['http'] } });
+    const agent = new LogAgent(chart, 'logs', {
+      image: 'fluent/fluent-bit:3.1.9',
+      localService: { name: 'logs-local', portNames: ['http'] },
+    });
     const svc = only(synth(chart), 'Service');
     expect(svc.metadata.name).toBe('logs-local');
     expect(svc.spec.ports).toEqual([{ name: 'http', port: 2020, targetPort: 'http' }]);
@@ -61,12 +64,14 @@ describe('localService', () => {
 
   test('wrong input: type, a bad name, an unknown port, no ports', () => {
     expect(errorOf((s) => new NodeService(s, 'svc', { ...base, localService: true as any }))).toContain('localService');
-    expect(errorOf((s) => new NodeService(s, 'svc', { ...base, localService: { ports: 'http' as any } }))).toContain('localService.ports');
+    expect(errorOf((s) => new NodeService(s, 'svc', { ...base, localService: { portNames: 'http' as any } }))).toContain(
+      'localService.portNames',
+    );
     const message = errorOf(
-      (s) => new NodeService(s, 'svc', { ...base, localService: { name: '1otel', ports: ['otlp-grpc', 'metrics'] } }),
+      (s) => new NodeService(s, 'svc', { ...base, localService: { name: '1otel', portNames: ['otlp-grpc', 'metrics'] } }),
     );
     expect(message).toContain('localService.name = "1otel": must start with a lower-case letter (DNS-1035 label)');
-    expect(message).toContain('localService.ports[1] = "metrics": names no port of the containers');
+    expect(message).toContain('localService.portNames[1] = "metrics": names no port of the containers');
     const noPorts = errorOf(
       (s) =>
         new NodeService(s, 'svc', {
