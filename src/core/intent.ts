@@ -391,6 +391,9 @@ export function resolveIntent(props: NodeServiceProps, chartNamespace: string | 
     fsGroup: props.fsGroup,
     configHash: resolveConfigHash(props, problems),
     imagePullSecrets: resolveImagePullSecrets(props, problems),
+    runtimeClassName: props.runtimeClassName,
+    hostAliases: props.hostAliases ?? [],
+    dnsConfig: props.dnsConfig,
   };
   const annotations = resolveAnnotations(props, kind, rollout, problems);
   return {

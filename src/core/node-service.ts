@@ -47,6 +47,8 @@ export enum DnsPolicy {
   CLUSTER_FIRST_WITH_HOST_NET = 'ClusterFirstWithHostNet',
   /** The node's resolver: for services that must not depend on cluster DNS (CNI) or resolve nothing. */
   DEFAULT = 'Default',
+  /** Only the resolver settings of `dnsConfig` (which then needs at least one nameserver). */
+  NONE = 'None',
 }
 
 /** Props of {@link NodeService}. */

@@ -146,6 +146,33 @@ export interface RolloutOptions {
   readonly configHash?: ConfigHash;
 }
 
+/** An entry of the pods' `/etc/hosts`. */
+export interface HostAlias {
+  /** The IP address (IPv4 or IPv6). */
+  readonly ip: string;
+  /** Host names for the address (DNS subdomains). */
+  readonly hostnames: string[];
+}
+
+/** Resolver settings of the pods, added to those of the DNS policy (or the only ones, with `DnsPolicy.NONE`). */
+export interface DnsConfig {
+  /**
+   * Name server IP addresses (at most 3).
+   * @default none (those of the DNS policy)
+   */
+  readonly nameservers?: string[];
+  /**
+   * Search domains (at most 32).
+   * @default none (those of the DNS policy)
+   */
+  readonly searches?: string[];
+  /**
+   * Resolver options, name to value (`''` for an option without a value), e.g. `{ ndots: '2' }`.
+   * @default none
+   */
+  readonly options?: { [name: string]: string };
+}
+
 /** Pod-level settings: scheduling priority, identity and API access, shutdown, policy exceptions. */
 export interface PodOptions {
   /**
@@ -190,6 +217,22 @@ export interface PodOptions {
    * @default none (the images are public, or the nodes have credentials)
    */
   readonly imagePullSecrets?: ImagePullSecret[];
+  /**
+   * RuntimeClass of the pods, e.g. `nvidia` for the NVIDIA container runtime on GPU nodes (when it is not the nodes'
+   * default runtime).
+   * @default the nodes' default runtime
+   */
+  readonly runtimeClassName?: string;
+  /**
+   * Extra entries of the pods' `/etc/hosts` (for host-network pods, the node's own file is used instead).
+   * @default none
+   */
+  readonly hostAliases?: HostAlias[];
+  /**
+   * Resolver settings added to the DNS policy's (with `DnsPolicy.NONE`, the only ones: then at least one nameserver).
+   * @default none
+   */
+  readonly dnsConfig?: DnsConfig;
 }
 
 /** A Service for clients on the same node (see {@link NetworkAccessOptions.localService}). */
@@ -509,6 +552,9 @@ export const POD_SHAPE: ShapeTable = {
   terminationGracePeriodSeconds: opt(int),
   fsGroup: opt(int),
   suppressions: opt(list(object('RuleSuppression', { ruleId: req(str), reason: req(str) }))),
+  runtimeClassName: opt(str),
+  hostAliases: opt(list(object('HostAlias', { ip: req(str), hostnames: req(stringList) }))),
+  dnsConfig: opt(object('DnsConfig', { nameservers: opt(stringList), searches: opt(stringList), options: opt(stringMap) })),
   imagePullSecrets: opt(
     list(instance(ImagePullSecret, 'ImagePullSecret.fromName(name) or ImagePullSecret.fromSecret(secret)', { name: req(str) })),
   ),
@@ -627,7 +673,7 @@ export const NODE_SERVICE_OWN_SHAPE: ShapeTable = {
   initContainers: opt(list(object('ContainerSpec', CONTAINER_SPEC_SHAPE))),
   hostNetwork: opt(bool),
   hostPID: opt(bool),
-  dnsPolicy: opt(oneOf('DnsPolicy', ['ClusterFirst', 'ClusterFirstWithHostNet', 'Default'])),
+  dnsPolicy: opt(oneOf('DnsPolicy', ['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None'])),
   runAsUser: opt(int),
   runAsGroup: opt(int),
 };

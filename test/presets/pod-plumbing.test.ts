@@ -1,5 +1,5 @@
 import * as kplus from 'cdk8s-plus-28';
-import { HostPath, ImagePullSecret, LogAgent, MonitoringAgent, Probe } from '../../src';
+import { DnsPolicy, HostPath, ImagePullSecret, LogAgent, MonitoringAgent, NodeService, Probe } from '../../src';
 import { validateAll } from '../support/schema';
 import { errorOf, only, synth, testChart } from '../support/synth';
 
@@ -85,5 +85,71 @@ describe('sidecars and extra init containers on presets', () => {
     expect(errorOf((s) => new LogAgent(s, 'logs', { image: 'fluent/fluent-bit:3.1.9', extraInitContainers: [42] as any }))).toContain(
       'extraInitContainers[0]',
     );
+  });
+});
+
+describe('runtimeClassName, hostAliases, dnsConfig', () => {
+  test('rendered on the pod, on presets too', () => {
+    const chart = testChart();
+    new LogAgent(chart, 'logs', {
+      image: 'fluent/fluent-bit:3.1.9',
+      runtimeClassName: 'gvisor',
+      hostAliases: [{ ip: '10.0.0.10', hostnames: ['logs.internal', 'aggregator.internal'] }],
+      dnsConfig: { searches: ['corp.example.com'], options: { ndots: '2', 'single-request-reopen': '' } },
+    });
+    const objects = synth(chart);
+    validateAll(objects);
+    const pod = only(objects, 'DaemonSet').spec.template.spec;
+    expect(pod.runtimeClassName).toBe('gvisor');
+    expect(pod.hostAliases).toEqual([{ ip: '10.0.0.10', hostnames: ['logs.internal', 'aggregator.internal'] }]);
+    expect(pod.dnsConfig).toEqual({
+      searches: ['corp.example.com'],
+      options: [{ name: 'ndots', value: '2' }, { name: 'single-request-reopen' }],
+    });
+  });
+
+  test('DnsPolicy.NONE with a dnsConfig on NodeService', () => {
+    const chart = testChart();
+    new NodeService(chart, 'svc', {
+      name: 'resolver-test',
+      containers: [{ name: 'c', image: 'registry.example.com/c:1.0.0', readiness: Probe.exec(['true']) }],
+      dnsPolicy: DnsPolicy.NONE,
+      dnsConfig: { nameservers: ['169.254.20.10'] },
+    });
+    const pod = only(synth(chart), 'DaemonSet').spec.template.spec;
+    expect([pod.dnsPolicy, pod.dnsConfig]).toEqual(['None', { nameservers: ['169.254.20.10'] }]);
+  });
+
+  test('wrong input', () => {
+    const image = 'fluent/fluent-bit:3.1.9';
+    expect(errorOf((s) => new LogAgent(s, 'l', { image, runtimeClassName: 7 as any }))).toContain('runtimeClassName');
+    expect(errorOf((s) => new LogAgent(s, 'l', { image, runtimeClassName: 'NVIDIA' }))).toContain('runtimeClassName = "NVIDIA"');
+    const aliases = errorOf(
+      (s) =>
+        new LogAgent(s, 'l', {
+          image,
+          hostAliases: [
+            { ip: '10.0.0.300', hostnames: ['Bad_Host'] },
+            { ip: '::1', hostnames: [] },
+          ],
+        }),
+    );
+    expect(aliases).toContain('hostAliases[0].ip = "10.0.0.300": must be an IP address');
+    expect(aliases).toContain('hostAliases[0].hostnames[0] = "Bad_Host"');
+    expect(aliases).toContain('hostAliases[1].hostnames = []');
+    expect(errorOf((s) => new LogAgent(s, 'l', { image, dnsConfig: { nameservers: ['dns.example.com'] } }))).toContain(
+      'must be an IP address',
+    );
+    expect(errorOf((s) => new LogAgent(s, 'l', { image, dnsConfig: { options: 'ndots:2' as any } }))).toContain('dnsConfig.options');
+    expect(
+      errorOf(
+        (s) =>
+          new NodeService(s, 'svc', {
+            name: 'x',
+            containers: [{ name: 'c', image: 'registry.example.com/c:1.0.0' }],
+            dnsPolicy: DnsPolicy.NONE,
+          }),
+      ),
+    ).toContain("dnsPolicy 'None' needs a dnsConfig with at least one nameserver");
   });
 });
