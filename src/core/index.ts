@@ -11,3 +11,4 @@ export * from './canary';
 export { ConfigHash, CONFIG_HASH_ANNOTATION } from './config-hash';
 export * from './image-pull-secret';
 export * from './network-policy';
+export * from './priority-class';

@@ -33,6 +33,7 @@ import { NodePool } from './node-pool';
 import type { DnsPolicy, NodeServiceProps } from './node-service';
 import { RuleSuppression } from './options';
 import { NetworkPeer } from './network-policy';
+import type { PriorityClassOptions } from './priority-class';
 import { NodeAffinityTerm, NodeRequirement, TaintEffect, Toleration } from './placement';
 import { buildPodTemplate, checkAnnotations, checkLabels, imageVersion, PodIntent } from './pod';
 import { Rollout } from './rollout';
@@ -64,6 +65,7 @@ export interface ServiceIntent {
   readonly canary?: CanaryIntent;
   readonly localService?: LocalServiceIntent;
   readonly networkPolicy?: k8s.NetworkPolicySpec;
+  readonly priorityClass?: PriorityClassOptions;
 }
 
 /** The node-local Service of a service. @internal */
@@ -382,7 +384,7 @@ export function resolveIntent(props: NodeServiceProps, chartNamespace: string | 
       ? withRequirement(placement.affinityTerms, NodeRequirement.notIn(canary.key, [canary.value]))
       : placement.affinityTerms,
     tolerations: placement.tolerations,
-    priorityClassName: props.priorityClassName,
+    priorityClassName: props.priorityClass?.options.name ?? props.priorityClassName,
     serviceAccountName: identity.serviceAccountName,
     automountServiceAccountToken: identity.automount,
     terminationGracePeriodSeconds: props.terminationGracePeriodSeconds ?? 30,
@@ -414,7 +416,40 @@ export function resolveIntent(props: NodeServiceProps, chartNamespace: string | 
     canary: resolveCanary(props, { ...pod, affinityTerms: placement.affinityTerms }, meta, problems),
     localService: resolveLocalService(props, problems),
     networkPolicy: resolveNetworkPolicy(props, problems),
+    priorityClass: resolvePriorityClass(props, problems),
   };
+}
+
+/** The highest value of a PriorityClass that is not a system class. */
+const MAX_USER_PRIORITY = 1_000_000_000;
+
+/** Resolves `priorityClass`: a name that is not reserved, a value below the system classes', not with `priorityClassName`. */
+function resolvePriorityClass(props: NodeServiceProps, problems: ProblemCollector): PriorityClassOptions | undefined {
+  const o = props.priorityClass?.options;
+  if (!o) return undefined;
+  problems.check('priorityClass.name', o.name, dns1123SubdomainError(o.name), 'use a lower-case name such as "node-agents-high"');
+  if (typeof o.name === 'string' && o.name.startsWith('system-'))
+    problems.add(
+      'priorityClass.name',
+      o.name,
+      "the 'system-' prefix is reserved for the built-in classes",
+      'use priorityClassName for a system class, or another name',
+    );
+  if (typeof o.value === 'number' && (o.value > MAX_USER_PRIORITY || int32Error(o.value)))
+    problems.add(
+      'priorityClass.value',
+      o.value,
+      `must be a whole number of at most ${MAX_USER_PRIORITY} (higher values are reserved for system classes)`,
+      'use e.g. 1000000',
+    );
+  if (props.priorityClassName !== undefined)
+    problems.add(
+      'priorityClassName',
+      props.priorityClassName,
+      'cannot be combined with priorityClass (which names the class it creates)',
+      'use one or the other',
+    );
+  return o;
 }
 
 /** Resolves `imagePullSecrets` to Secret names (each once). */

@@ -123,6 +123,8 @@ export class NodeService extends Construct {
   public readonly daemonSetNames: string[];
   /** The node-local Service (`internalTrafficPolicy: Local`), when `localService` is given. */
   public readonly localService?: k8s.KubeService;
+  /** The PriorityClass created for the pods, when `priorityClass` is given. */
+  public readonly priorityClass?: k8s.KubePriorityClass;
   /** The NetworkPolicy of the pods, when `networkPolicy` is given. */
   public readonly networkPolicy?: k8s.KubeNetworkPolicy;
   /** The canary DaemonSet, when a canary is configured. */
@@ -185,6 +187,18 @@ export class NodeService extends Construct {
       );
     }
     if (intent.apiAccess.length > 0) this.createApiAccess(intent.apiAccess, intent.automount);
+    if (intent.priorityClass) {
+      const pc = intent.priorityClass;
+      this.priorityClass = new k8s.KubePriorityClass(this, 'PriorityClass', {
+        metadata: { name: pc.name, labels: { ...intent.labels } },
+        value: pc.value,
+        globalDefault: false,
+        preemptionPolicy: pc.preemptionPolicy ?? 'PreemptLowerPriority',
+        ...(pc.description ? { description: pc.description } : {}),
+      });
+      // Cluster-scoped: never the chart's namespace.
+      if (Chart.of(this).namespace) this.priorityClass.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
+    }
     if (intent.networkPolicy) {
       const spec = { ...intent.networkPolicy, podSelector: { matchLabels: { ...this.podSelector } } };
       this.networkPolicy = new k8s.KubeNetworkPolicy(this, 'NetworkPolicy', {

@@ -13,6 +13,7 @@ import { EnvSource, Mount, Probe, SeccompProfile } from './container';
 import { HostPath, HostPathType, MountPropagation } from './host-path';
 import { ImagePullSecret } from './image-pull-secret';
 import { NetworkPeer, NetworkPolicyOptions } from './network-policy';
+import { PreemptionPolicy, PriorityClassSpec } from './priority-class';
 import { NodePool, Taint } from './node-pool';
 import { NodeAffinityTerm, NodeRequirement, TaintEffect, Toleration } from './placement';
 import { Rollout } from './rollout';
@@ -180,6 +181,13 @@ export interface PodOptions {
    * @default none (presets: their own)
    */
   readonly priorityClassName?: string;
+  /**
+   * A PriorityClass created with the service, which its pods run under (instead of `priorityClassName`), for when the
+   * `system-*` classes do not fit. If the namespace admits priority classes through a ResourceQuota scope (as
+   * `NodeServicesNamespace` does for the `system-*` classes), add this class to the quota's scope too.
+   * @default none
+   */
+  readonly priorityClass?: PriorityClassSpec;
   /**
    * Kubernetes API access: creates a ServiceAccount named like the service and a ClusterRole + binding with exactly
    * these permissions (no wildcards, no Secrets), and mounts the token. `[]` means no API access.
@@ -538,6 +546,18 @@ export const ROLLOUT_SHAPE: ShapeTable = {
 /** Shape of {@link PodOptions}. @internal */
 export const POD_SHAPE: ShapeTable = {
   priorityClassName: opt(str),
+  priorityClass: opt(
+    instance(PriorityClassSpec, 'PriorityClassSpec.create({ name, value })', {
+      options: req(
+        object('PriorityClassOptions', {
+          name: req(str),
+          value: req(int),
+          preemptionPolicy: opt(oneOf('PreemptionPolicy', Object.values(PreemptionPolicy))),
+          description: opt(str),
+        }),
+      ),
+    }),
+  ),
   apiAccess: opt(
     list(
       instance(ApiPermission, 'ApiPermission.read(resources) or ApiPermission.of(apiGroup, resources, verbs)', {
