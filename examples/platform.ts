@@ -127,6 +127,7 @@ function addAgents(scope: Construct): void {
         image: 'registry.example.com/platform/node-textfile-metrics:1.4.0',
         args: ['--output=/textfile', '--interval=60s'],
         readiness: Probe.exec(['/node-textfile-metrics', '--check', '--output=/textfile']),
+        liveness: Probe.exec(['/node-textfile-metrics', '--check', '--output=/textfile'], { periodSeconds: 60 }),
         resources: { cpuRequest: '5m', memoryRequest: '16Mi', memoryLimit: '32Mi' },
         mounts: [textfile],
         runAsUser: 65534,
