@@ -32,11 +32,25 @@ export function addGuardrails(scope: Construct, namespace: string, services: Nod
       'registry.k8s.io/sig-storage',
       'docker.io/falcosecurity',
       'nvcr.io/nvidia/k8s',
+      'registry.example.com/platform',
     ],
   });
 }
 
 /** Adds coverage alerts for `services` to `scope`. */
 export function addAlerts(scope: Construct, services: NodeService[]): void {
-  new NodeServiceAlerts(scope, 'alerts', { services, ruleLabels: { release: 'kube-prometheus-stack' } });
+  // The log agent's metrics are scraped by a PodMonitor that selects the pods of its stable and canary DaemonSets.
+  const targets = services.map((s) =>
+    s.name === 'fluent-bit'
+      ? {
+          name: s.name,
+          namespace: s.namespace,
+          kind: s.kind,
+          podSelector: s.podSelector,
+          daemonSetNames: s.daemonSetNames,
+          metrics: { port: 'http', path: '/api/v2/metrics/prometheus' },
+        }
+      : s,
+  );
+  new NodeServiceAlerts(scope, 'alerts', { services: targets, ruleLabels: { release: 'kube-prometheus-stack' } });
 }

@@ -6,7 +6,7 @@
 import { createHash } from 'crypto';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { ApiPermission, CniPlugin, CsiNode, EnvField, GpuMonitor, Mount, SecurityAgent, SecurityAgentMode } from '../src';
+import { ApiPermission, CniPlugin, CsiNode, EnvField, GpuMonitor, ImagePullSecret, Mount, SecurityAgent, SecurityAgentMode } from '../src';
 import { POOLS } from './pools';
 
 const FLANNEL_CNI_CONF = `{
@@ -101,5 +101,7 @@ export function addInfrastructure(scope: Construct): void {
     // GPU nodes only: verified at synth, both ways.
     pools: [POOLS.gpu],
     excludePools: [POOLS.general, POOLS.edge, POOLS.controlPlane],
+    // NGC registry credentials (a kubernetes.io/dockerconfigjson Secret created out of band).
+    imagePullSecrets: [ImagePullSecret.fromName('ngc-registry')],
   });
 }

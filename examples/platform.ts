@@ -5,11 +5,10 @@
  * at synth; and coverage alerts for every node service.
  */
 
-import { createHash } from 'crypto';
 import { App, Chart } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { LogAgent, MonitoringAgent, Mount, NodeService } from '../src';
+import { Canary, LogAgent, MonitoringAgent, Mount, NetworkPeer, NodeService, Probe } from '../src';
 import { addAlerts, addGuardrails } from './guardrails';
 import { addInfrastructure } from './infrastructure';
 import { POOLS } from './pools';
@@ -74,12 +73,20 @@ const FLUENT_BIT_CONFIG = `[SERVICE]
 `;
 
 function addAgents(scope: Construct): void {
-  new k8s.KubeConfigMap(scope, 'fluent-bit-config', {
+  const config = new k8s.KubeConfigMap(scope, 'fluent-bit-config', {
     metadata: {
       name: 'fluent-bit-config',
       labels: { 'app.kubernetes.io/name': 'fluent-bit', 'app.kubernetes.io/managed-by': 'cdk8s-node-services' },
     },
     data: { 'fluent-bit.conf': FLUENT_BIT_CONFIG },
+  });
+  // The next configuration, tried on the canary nodes first (promote it by mounting it on the stable service).
+  const nextConfig = new k8s.KubeConfigMap(scope, 'fluent-bit-config-next', {
+    metadata: {
+      name: 'fluent-bit-config-next',
+      labels: { 'app.kubernetes.io/name': 'fluent-bit', 'app.kubernetes.io/managed-by': 'cdk8s-node-services' },
+    },
+    data: { 'fluent-bit.conf': FLUENT_BIT_CONFIG.replace('Mem_Buf_Limit     32MB', 'Mem_Buf_Limit     64MB') },
   });
 
   new LogAgent(scope, 'logs', {
@@ -88,13 +95,43 @@ function addAgents(scope: Construct): void {
     // Every node, the control plane included (an explicit decision), verified at synth.
     pools: [POOLS.general, POOLS.gpu, POOLS.edge, POOLS.controlPlane],
     args: ['--config=/fluent-bit/etc/fluent-bit.conf'],
-    mounts: [Mount.configMap('fluent-bit-config', '/fluent-bit/etc')],
-    // Roll the pods when the configuration changes.
-    podAnnotations: { 'checksum/config': createHash('sha256').update(FLUENT_BIT_CONFIG).digest('hex') },
+    // A ConfigMap of the app: the pod template carries a hash of its content, so changing it rolls the pods.
+    mounts: [Mount.fromConfigMapObject(config, '/fluent-bit/etc')],
+    // Applications reach the agent's HTTP endpoint on their own node: fluent-bit-local.node-services.svc:2020.
+    localService: { name: 'fluent-bit-local' },
+    // Only Prometheus (monitoring namespace) and the node's applications reach the HTTP port; everything else is denied.
+    networkPolicy: {
+      ingress: [
+        {
+          ports: ['http'],
+          from: [NetworkPeer.namespace('monitoring'), NetworkPeer.namespacesWithLabels({ 'example.com/tenant': 'true' })],
+        },
+      ],
+    },
+    // Nodes labelled node-services.example.com/canary=true run the next configuration first.
+    canary: Canary.byNodeLabel('node-services.example.com/canary', 'true', {
+      mounts: [Mount.fromConfigMapObject(nextConfig, '/fluent-bit/etc')],
+    }),
   });
 
+  // node-exporter's textfile collector reads metrics a sidecar writes to a shared scratch directory.
+  const textfile = Mount.emptyDir('/textfile', { volumeName: 'textfile', sizeLimit: '16Mi' });
   new MonitoringAgent(scope, 'metrics', {
     image: 'quay.io/prometheus/node-exporter:v1.8.2',
     pools: [POOLS.general, POOLS.gpu, POOLS.edge, POOLS.controlPlane],
+    extraArgs: ['--collector.textfile.directory=/textfile'],
+    mounts: [textfile],
+    sidecars: [
+      {
+        name: 'textfile-metrics',
+        image: 'registry.example.com/platform/node-textfile-metrics:1.4.0',
+        args: ['--output=/textfile', '--interval=60s'],
+        readiness: Probe.exec(['/node-textfile-metrics', '--check', '--output=/textfile']),
+        liveness: Probe.exec(['/node-textfile-metrics', '--check', '--output=/textfile'], { periodSeconds: 60 }),
+        resources: { cpuRequest: '5m', memoryRequest: '16Mi', memoryLimit: '32Mi' },
+        mounts: [textfile],
+        runAsUser: 65534,
+      },
+    ],
   });
 }

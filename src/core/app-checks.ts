@@ -35,6 +35,8 @@ export interface ServiceFacts {
   readonly daemonSet: ApiObject;
   /** Whether a canary is configured and changes nothing but the canary label. */
   readonly idleCanary: boolean;
+  /** Whether the service has a NetworkPolicy but its pods use the host network (which NetworkPolicy does not govern). */
+  readonly hostNetworkPolicy?: boolean;
 }
 
 function identity(o: ApiObject): string {
@@ -95,7 +97,12 @@ export function checkAtSynth(facts: ServiceFacts): void {
       const path = facts.construct.node.path;
       if (facts.idleCanary) {
         checks._warn(
-          `canary-changes-nothing: [${path}] the canary runs the same pods as the stable DaemonSet (set image, images, args, env or version)`,
+          `canary-changes-nothing: [${path}] the canary runs the same pods as the stable DaemonSet (set image, images, args, env, mounts or version)`,
+        );
+      }
+      if (facts.hostNetworkPolicy) {
+        checks._warn(
+          `network-policy-host-network: [${path}] the pods use the host network, and NetworkPolicy does not apply to host-network pods: the NetworkPolicy does not isolate them (restrict access with host firewall rules, or bind the ports to 127.0.0.1)`,
         );
       }
       const pc = facts.priorityClassName;

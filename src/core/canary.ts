@@ -4,6 +4,8 @@
  * of the two. Label a few nodes to move them to the canary; remove the label to roll back.
  */
 
+import type { Mount } from './container';
+
 /** What the canary changes; everything else is identical to the stable service. */
 export interface CanaryOptions {
   /**
@@ -26,6 +28,12 @@ export interface CanaryOptions {
    * @default none
    */
   readonly env?: { [name: string]: string };
+  /**
+   * Mounts of the main container in the canary: each replaces the stable mount at the same `mountPath` (e.g. a new
+   * ConfigMap at the config directory, so the canary nodes run the new configuration first) or is added.
+   * @default the stable mounts
+   */
+  readonly mounts?: Mount[];
   /**
    * `app.kubernetes.io/version` of the canary.
    * @default the canary image's tag

@@ -25,6 +25,7 @@ import {
 import { describeHostPathAllowlist, isHostPathAllowed, KindProfile, NodeServiceKind } from '../policy/kinds';
 import { ContainerSpec, Probe, Protocol, Resources } from './container';
 import { ProblemCollector } from './errors';
+import { configSourceProblem } from './config-hash';
 import { HostPath, MountPropagation } from './host-path';
 
 /** Default resources of a container when none are given. */
@@ -116,6 +117,8 @@ export function renderEnv(
       envFromPrefixError(spec.prefix),
       'use a prefix such as "APP_" (letters, digits, "_", "-", ".")',
     );
+    const kindProblem = configSourceProblem(e._config);
+    if (kindProblem) problems.add(ef, e.name, kindProblem, `use EnvSource.from${e._config!.kind}Object for a ${e._config!.kind}`);
     return spec as k8s.EnvFromSource;
   });
   return { env, envFrom };
@@ -322,6 +325,8 @@ function checkMountSource(m: NonNullable<ContainerSpec['mounts']>[number], mf: s
       secretNameError(s.secret.secretName),
       'use the Secret name (lower-case, e.g. "agent-tls")',
     );
+  const kindProblem = configSourceProblem(m._config);
+  if (kindProblem) problems.add(mf, m.volumeName, kindProblem, `use Mount.from${m._config!.kind}Object for a ${m._config!.kind}`);
   if (s.emptyDir?.sizeLimit !== undefined)
     problems.check(`${mf}.sizeLimit`, s.emptyDir.sizeLimit, quantityError(s.emptyDir.sizeLimit), "use a quantity such as '64Mi'");
   if (m.subPath !== undefined && (m.subPath.startsWith('/') || m.subPath.split('/').includes('..'))) {

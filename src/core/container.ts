@@ -4,7 +4,9 @@
  * default.
  */
 
+import type { ApiObject } from 'cdk8s';
 import type { IConfigMap, ISecret } from 'cdk8s-plus-28';
+import type { ConfigSource } from './config-hash';
 import { HostPath } from './host-path';
 import type { ContainerOptions, ContainerSecurityOptions, PrivilegeOptions } from './options';
 
@@ -205,9 +207,14 @@ export class EnvSource {
     return new EnvSource({ configMapRef: { name }, ...(prefix ? { prefix } : {}) }, name);
   }
 
-  /** All keys of a cdk8s-plus ConfigMap. */
+  /** All keys of a cdk8s-plus ConfigMap; one defined in the app rolls the pods when its content changes (see `configHash`). */
   public static fromConfigMap(configMap: IConfigMap, prefix?: string): EnvSource {
-    return EnvSource.configMap(configMap.name, prefix);
+    return EnvSource.referencing({ kind: 'ConfigMap', scope: configMap }, 'configMapRef', configMap?.name, prefix);
+  }
+
+  /** All keys of a ConfigMap given as a raw API object of the app (kind `ConfigMap`); it rolls the pods when its content changes. */
+  public static fromConfigMapObject(configMap: ApiObject, prefix?: string): EnvSource {
+    return EnvSource.referencing({ kind: 'ConfigMap', scope: configMap }, 'configMapRef', configMap?.name, prefix);
   }
 
   /** All keys of the named Secret. */
@@ -215,19 +222,31 @@ export class EnvSource {
     return new EnvSource({ secretRef: { name }, ...(prefix ? { prefix } : {}) }, name);
   }
 
-  /** All keys of a cdk8s-plus Secret. */
+  /** All keys of a cdk8s-plus Secret; one defined in the app rolls the pods when its content changes (see `configHash`). */
   public static fromSecret(secret: ISecret, prefix?: string): EnvSource {
-    return EnvSource.secret(secret.name, prefix);
+    return EnvSource.referencing({ kind: 'Secret', scope: secret }, 'secretRef', secret?.name, prefix);
+  }
+
+  /** All keys of a Secret given as a raw API object of the app (kind `Secret`); it rolls the pods when its content changes. */
+  public static fromSecretObject(secret: ApiObject, prefix?: string): EnvSource {
+    return EnvSource.referencing({ kind: 'Secret', scope: secret }, 'secretRef', secret?.name, prefix);
+  }
+
+  private static referencing(config: ConfigSource, ref: string, name: string, prefix: string | undefined): EnvSource {
+    return new EnvSource({ [ref]: { name }, ...(prefix ? { prefix } : {}) }, name, config);
   }
 
   /** @internal */
   public readonly _spec: any;
   /** The referenced object's name. */
   public readonly name: string;
+  /** @internal */
+  public readonly _config?: ConfigSource;
 
-  private constructor(spec: any, name: string) {
+  private constructor(spec: any, name: string, config?: ConfigSource) {
     this._spec = spec;
     this.name = name;
+    this._config = config;
   }
 }
 
@@ -283,9 +302,17 @@ export class Mount {
     return new Mount(mountPath, name, { configMap: { name: configMapName } }, options.readOnly ?? true, options.subPath);
   }
 
-  /** A cdk8s-plus ConfigMap (read-only by default). */
+  /**
+   * A cdk8s-plus ConfigMap (read-only by default); one defined in the app rolls the pods when its content changes (see
+   * `configHash`).
+   */
   public static fromConfigMap(configMap: IConfigMap, mountPath: string, options: MountOptions = {}): Mount {
-    return Mount.configMap(configMap.name, mountPath, options);
+    return Mount.configMap(configMap?.name, mountPath, options).referencing({ kind: 'ConfigMap', scope: configMap });
+  }
+
+  /** A ConfigMap given as a raw API object of the app (kind `ConfigMap`, read-only by default); it rolls the pods when its content changes. */
+  public static fromConfigMapObject(configMap: ApiObject, mountPath: string, options: MountOptions = {}): Mount {
+    return Mount.configMap(configMap?.name, mountPath, options).referencing({ kind: 'ConfigMap', scope: configMap });
   }
 
   /** The named Secret (read-only by default). */
@@ -295,9 +322,17 @@ export class Mount {
     return new Mount(mountPath, name, { secret: { secretName } }, options.readOnly ?? true, options.subPath);
   }
 
-  /** A cdk8s-plus Secret (read-only by default). */
+  /**
+   * A cdk8s-plus Secret (read-only by default); one defined in the app rolls the pods when its content changes (see
+   * `configHash`).
+   */
   public static fromSecret(secret: ISecret, mountPath: string, options: MountOptions = {}): Mount {
-    return Mount.secret(secret.name, mountPath, options);
+    return Mount.secret(secret?.name, mountPath, options).referencing({ kind: 'Secret', scope: secret });
+  }
+
+  /** A Secret given as a raw API object of the app (kind `Secret`, read-only by default); it rolls the pods when its content changes. */
+  public static fromSecretObject(secret: ApiObject, mountPath: string, options: MountOptions = {}): Mount {
+    return Mount.secret(secret?.name, mountPath, options).referencing({ kind: 'Secret', scope: secret });
   }
 
   /** Where the volume appears in the container. */
@@ -310,13 +345,20 @@ export class Mount {
   public readonly subPath?: string;
   /** @internal */
   public readonly _source: any;
+  /** @internal */
+  public readonly _config?: ConfigSource;
 
-  private constructor(mountPath: string, volumeName: string, source: any, readOnly: boolean, subPath?: string) {
+  private constructor(mountPath: string, volumeName: string, source: any, readOnly: boolean, subPath?: string, config?: ConfigSource) {
     this.mountPath = mountPath;
     this.volumeName = volumeName;
     this._source = source;
     this.readOnly = readOnly;
     this.subPath = subPath;
+    this._config = config;
+  }
+
+  private referencing(config: ConfigSource): Mount {
+    return new Mount(this.mountPath, this.volumeName, this._source, this.readOnly, this.subPath, config);
   }
 }
 

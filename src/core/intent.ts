@@ -6,28 +6,35 @@
 
 import { k8s } from 'cdk8s-plus-28';
 import {
+  cidrError,
+  dns1035LabelError,
   dns1123LabelError,
   dns1123SubdomainError,
   intOrPercentError,
   isZeroIntOrPercent,
   int32Error,
   labelValueError,
+  portNumberError,
   qualifiedNameError,
   quantityError,
   reasonError,
+  secretNameError,
 } from '../k8s';
 import { findRule, unknownRuleMessage } from '../policy/config';
 import { KIND_ANNOTATION, kindProfile, NEVER_SURGE, NodeServiceKind } from '../policy/kinds';
 import { suppressionAnnotationKey } from '../policy/suppression';
 import { ApiPermission } from './api-access';
 import { Canary } from './canary';
+import { ConfigHash, CONFIG_HASH_ANNOTATION } from './config-hash';
 import { ContainerSpec } from './container';
 import { ProblemCollector } from './errors';
-import { recommendedLabels, selectorLabels } from './labels';
+import { recommendedLabels, selectorLabels, SERVICE_LABEL, TRACK_LABEL, trackLabels } from './labels';
 import { checkPoolBudget } from './node-budget';
 import { NodePool } from './node-pool';
 import type { DnsPolicy, NodeServiceProps } from './node-service';
 import { RuleSuppression } from './options';
+import { NetworkPeer } from './network-policy';
+import type { PriorityClassOptions } from './priority-class';
 import { NodeAffinityTerm, NodeRequirement, TaintEffect, Toleration } from './placement';
 import { buildPodTemplate, checkAnnotations, checkLabels, imageVersion, PodIntent } from './pod';
 import { Rollout } from './rollout';
@@ -57,6 +64,15 @@ export interface ServiceIntent {
   readonly excludePools: NodePool[];
   readonly pod: PodIntent;
   readonly canary?: CanaryIntent;
+  readonly localService?: LocalServiceIntent;
+  readonly networkPolicy?: k8s.NetworkPolicySpec;
+  readonly priorityClass?: PriorityClassOptions;
+}
+
+/** The node-local Service of a service. @internal */
+export interface LocalServiceIntent {
+  readonly name: string;
+  readonly ports: k8s.ServicePort[];
 }
 
 /** The canary half of a service. @internal */
@@ -105,6 +121,15 @@ function resolveMetadata(props: NodeServiceProps, kind: NodeServiceKind, chartNa
         'use the matching prop, or a label key of your own',
       );
     }
+  }
+  for (const key of [SERVICE_LABEL, TRACK_LABEL]) {
+    if (props.labels?.[key] !== undefined)
+      problems.add(
+        `labels["${key}"]`,
+        props.labels[key],
+        'is set by the service itself (it groups the DaemonSets of the service)',
+        'use a label key of your own',
+      );
   }
   checkAnnotations('annotations', props.annotations, problems);
   checkAnnotations('podAnnotations', props.podAnnotations, problems);
@@ -278,11 +303,19 @@ function resolveCanary(
       renames.push([`${field}.image`, o.images?.[c.name] !== undefined ? `canary.images["${c.name}"]` : 'canary.image']);
     if (isMain && o.args) renames.push([`${field}.args`, 'canary.args']);
     if (isMain && o.env) for (const k of Object.keys(o.env)) renames.push([`${field}.env["${k}"]`, `canary.env["${k}"]`]);
+    let mounts = c.mounts;
+    if (isMain && o.mounts) {
+      const replaced = new Set(o.mounts.map((m) => m.mountPath));
+      const kept = (c.mounts ?? []).filter((m) => !replaced.has(m.mountPath));
+      mounts = [...kept, ...o.mounts];
+      o.mounts.forEach((_, i) => renames.push([`${field}.mounts[${kept.length + i}]`, `canary.mounts[${i}]`]));
+    }
     return {
       ...c,
       image,
       ...(isMain && o.args ? { args: o.args } : {}),
       ...(isMain && o.env ? { env: { ...(c.env ?? {}), ...o.env } } : {}),
+      ...(mounts !== c.mounts ? { mounts } : {}),
     };
   };
   const instance = `${meta.instance}-canary`;
@@ -296,6 +329,7 @@ function resolveCanary(
       component: meta.component,
       partOf: meta.partOf,
     }),
+    ...trackLabels(meta.instance, 'canary'),
   };
   const pod: PodIntent = {
     ...base,
@@ -310,7 +344,7 @@ function resolveCanary(
   own.forEach((p) => {
     if (p.field.startsWith('canary')) problems.addRendered(p);
   });
-  const changesSomething = renames.length > 0 || o.version !== undefined;
+  const changesSomething = renames.length > 0 || o.version !== undefined || o.mounts !== undefined;
   return { canary, selector: selectorLabels(props.name, instance), labels, pod, changesSomething };
 }
 
@@ -339,7 +373,7 @@ export function resolveIntent(props: NodeServiceProps, chartNamespace: string | 
   const pod: PodIntent = {
     kind,
     profile: kindProfile(kind),
-    labels: meta.labels,
+    labels: { ...meta.labels, ...trackLabels(meta.instance, 'stable') },
     annotations: { ...(props.podAnnotations ?? {}) },
     containers: props.containers,
     initContainers: props.initContainers ?? [],
@@ -351,13 +385,18 @@ export function resolveIntent(props: NodeServiceProps, chartNamespace: string | 
       ? withRequirement(placement.affinityTerms, NodeRequirement.notIn(canary.key, [canary.value]))
       : placement.affinityTerms,
     tolerations: placement.tolerations,
-    priorityClassName: props.priorityClassName,
+    priorityClassName: props.priorityClass?.options.name ?? props.priorityClassName,
     serviceAccountName: identity.serviceAccountName,
     automountServiceAccountToken: identity.automount,
     terminationGracePeriodSeconds: props.terminationGracePeriodSeconds ?? 30,
     runAsUser: props.runAsUser,
     runAsGroup: props.runAsGroup,
     fsGroup: props.fsGroup,
+    configHash: resolveConfigHash(props, problems),
+    imagePullSecrets: resolveImagePullSecrets(props, problems),
+    runtimeClassName: props.runtimeClassName,
+    hostAliases: props.hostAliases ?? [],
+    dnsConfig: props.dnsConfig,
   };
   const annotations = resolveAnnotations(props, kind, rollout, problems);
   return {
@@ -376,7 +415,197 @@ export function resolveIntent(props: NodeServiceProps, chartNamespace: string | 
     excludePools: placement.excludePools,
     pod,
     canary: resolveCanary(props, { ...pod, affinityTerms: placement.affinityTerms }, meta, problems),
+    localService: resolveLocalService(props, problems),
+    networkPolicy: resolveNetworkPolicy(props, problems),
+    priorityClass: resolvePriorityClass(props, problems),
   };
+}
+
+/** The highest value of a PriorityClass that is not a system class. */
+const MAX_USER_PRIORITY = 1_000_000_000;
+
+/** Resolves `priorityClass`: a name that is not reserved, a value below the system classes', not with `priorityClassName`. */
+function resolvePriorityClass(props: NodeServiceProps, problems: ProblemCollector): PriorityClassOptions | undefined {
+  const o = props.priorityClass?.options;
+  if (!o) return undefined;
+  problems.check('priorityClass.name', o.name, dns1123SubdomainError(o.name), 'use a lower-case name such as "node-agents-high"');
+  if (typeof o.name === 'string' && o.name.startsWith('system-'))
+    problems.add(
+      'priorityClass.name',
+      o.name,
+      "the 'system-' prefix is reserved for the built-in classes",
+      'use priorityClassName for a system class, or another name',
+    );
+  if (typeof o.value === 'number' && (o.value > MAX_USER_PRIORITY || int32Error(o.value)))
+    problems.add(
+      'priorityClass.value',
+      o.value,
+      `must be a whole number of at most ${MAX_USER_PRIORITY} (higher values are reserved for system classes)`,
+      'use e.g. 1000000',
+    );
+  if (props.priorityClassName !== undefined)
+    problems.add(
+      'priorityClassName',
+      props.priorityClassName,
+      'cannot be combined with priorityClass (which names the class it creates)',
+      'use one or the other',
+    );
+  return o;
+}
+
+/** Resolves `imagePullSecrets` to Secret names (each once). */
+function resolveImagePullSecrets(props: NodeServiceProps, problems: ProblemCollector): string[] {
+  const names: string[] = [];
+  (props.imagePullSecrets ?? []).forEach((s, i) => {
+    problems.check(
+      `imagePullSecrets[${i}]`,
+      s.name,
+      secretNameError(s.name),
+      'use the name of a Secret of type kubernetes.io/dockerconfigjson',
+    );
+    if (names.includes(s.name)) problems.add(`imagePullSecrets[${i}]`, s.name, 'is listed twice', 'list each Secret once');
+    else names.push(s.name);
+  });
+  return names;
+}
+
+/** Resolves `configHash`; the annotation it sets cannot also be given in `podAnnotations`. */
+function resolveConfigHash(props: NodeServiceProps, problems: ProblemCollector): ConfigHash {
+  const hash = props.configHash ?? ConfigHash.auto();
+  if (hash.mode === 'Value' && (hash.value === undefined || hash.value === ''))
+    problems.add(
+      'configHash',
+      hash.value,
+      'ConfigHash.of needs a non-empty value',
+      'pass the version or checksum of the external configuration',
+    );
+  if (props.podAnnotations?.[CONFIG_HASH_ANNOTATION] !== undefined && hash.mode !== 'Disabled')
+    problems.add(
+      `podAnnotations["${CONFIG_HASH_ANNOTATION}"]`,
+      props.podAnnotations[CONFIG_HASH_ANNOTATION],
+      'is set by configHash',
+      'use configHash: ConfigHash.of(value), or drop the annotation',
+    );
+  return hash;
+}
+
+/** The NetworkPolicy form of a peer, checked: label maps, namespace names, CIDRs. */
+function resolvePeer(peer: NetworkPeer, field: string, problems: ProblemCollector): k8s.NetworkPolicyPeer {
+  const p = peer._peer ?? {};
+  for (const part of ['namespaceSelector', 'podSelector'] as const) {
+    if (p[part]) checkLabels(`${field}.${part}`, p[part].matchLabels, problems);
+  }
+  if (p.ipBlock) {
+    problems.check(`${field}.cidr`, p.ipBlock.cidr, cidrError(p.ipBlock.cidr), 'use a CIDR such as "10.0.0.0/8"');
+    (p.ipBlock.except ?? []).forEach((e: unknown, i: number) =>
+      problems.check(`${field}.except[${i}]`, e, cidrError(e), 'use a CIDR inside the block, such as "10.1.0.0/16"'),
+    );
+  }
+  return p as k8s.NetworkPolicyPeer;
+}
+
+/** Resolves `networkPolicy`: ingress rules name declared ports (by number and protocol), peers are checked. */
+function resolveNetworkPolicy(props: NodeServiceProps, problems: ProblemCollector): k8s.NetworkPolicySpec | undefined {
+  const o = props.networkPolicy;
+  if (!o) return undefined;
+  const declared = declaredPorts(props);
+  const ingress: k8s.NetworkPolicyIngressRule[] = (o.ingress ?? []).map((rule, i) => {
+    const f = `networkPolicy.ingress[${i}]`;
+    if (rule.ports.length === 0) problems.add(`${f}.ports`, rule.ports, 'names no port', 'name the container ports the sources may reach');
+    if (rule.from.length === 0)
+      problems.add(
+        `${f}.from`,
+        rule.from,
+        'names no source (an empty list would admit every source)',
+        'name the sources, e.g. NetworkPeer.namespace("monitoring")',
+      );
+    const ports = rule.ports.flatMap((name, j) => {
+      const port = declared.get(name);
+      if (!port) {
+        problems.add(
+          `${f}.ports[${j}]`,
+          name,
+          'names no port of the containers',
+          `use one of ${[...declared.keys()].map((n) => `"${n}"`).join(', ') || 'the declared port names'}`,
+        );
+        return [];
+      }
+      return [{ port: k8s.IntOrString.fromNumber(port.port), protocol: port.protocol ?? 'TCP' }];
+    });
+    return { ports, from: rule.from.map((peer, j) => resolvePeer(peer, `${f}.from[${j}]`, problems)) };
+  });
+  const egress = o.egress?.map((rule, i) => {
+    const f = `networkPolicy.egress[${i}]`;
+    if (rule.to.length === 0)
+      problems.add(
+        `${f}.to`,
+        rule.to,
+        'names no destination (an empty list would admit every destination)',
+        'name the destinations, or drop the rule',
+      );
+    (rule.ports ?? []).forEach((p, j) =>
+      problems.check(`${f}.ports[${j}].port`, p.port, portNumberError(p.port), 'use a port number from 1 to 65535'),
+    );
+    return {
+      to: rule.to.map((peer, j) => resolvePeer(peer, `${f}.to[${j}]`, problems)),
+      ...(rule.ports
+        ? { ports: rule.ports.map((p) => ({ port: k8s.IntOrString.fromNumber(p.port), protocol: p.protocol ?? 'TCP' })) }
+        : {}),
+    };
+  });
+  return {
+    podSelector: {},
+    policyTypes: egress ? ['Ingress', 'Egress'] : ['Ingress'],
+    ingress,
+    ...(egress ? { egress } : {}),
+  };
+}
+
+/** The named container ports of the long-running containers, first declaration of each name. */
+function declaredPorts(props: NodeServiceProps): Map<string, k8s.ServicePort> {
+  const declared = new Map<string, k8s.ServicePort>();
+  for (const c of props.containers) {
+    for (const p of c.ports ?? []) {
+      if (typeof p?.name === 'string' && !declared.has(p.name)) {
+        const protocol = p.protocol && p.protocol !== 'TCP' ? { protocol: p.protocol } : {};
+        declared.set(p.name, { name: p.name, port: p.containerPort, targetPort: k8s.IntOrString.fromString(p.name), ...protocol });
+      }
+    }
+  }
+  return declared;
+}
+
+/** Resolves `localService`: its name and the named ports of the long-running containers it exposes. */
+function resolveLocalService(props: NodeServiceProps, problems: ProblemCollector): LocalServiceIntent | undefined {
+  const o = props.localService;
+  if (!o) return undefined;
+  const name = o.name ?? props.name;
+  if (o.name !== undefined)
+    problems.check('localService.name', o.name, dns1035LabelError(o.name), 'use a Service name such as "fluent-bit-local"');
+  const declared = declaredPorts(props);
+  const wanted = o.portNames ?? [...declared.keys()];
+  if (wanted.length === 0)
+    problems.add(
+      o.portNames ? 'localService.portNames' : 'localService',
+      o.portNames ?? {},
+      'exposes no port (the containers declare none)',
+      'declare a named container port, or drop localService',
+    );
+  const ports: k8s.ServicePort[] = [];
+  wanted.forEach((portName, i) => {
+    const port = declared.get(portName);
+    if (!port) {
+      problems.add(
+        `localService.portNames[${i}]`,
+        portName,
+        'names no port of the containers',
+        `use one of ${[...declared.keys()].map((n) => `"${n}"`).join(', ') || 'the declared port names'}`,
+      );
+    } else if (!ports.includes(port)) {
+      ports.push(port);
+    }
+  });
+  return { name, ports };
 }
 
 function checkPools(field: string, pools: NodePool[], problems: ProblemCollector): void {

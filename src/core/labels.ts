@@ -39,3 +39,14 @@ export function recommendedLabels(v: RecommendedLabelValues): { [key: string]: s
 export function selectorLabels(name: string, instance: string): { [key: string]: string } {
   return { 'app.kubernetes.io/name': name, 'app.kubernetes.io/instance': instance };
 }
+
+/** Label on every DaemonSet of a service and its pods: the service's instance, shared by the stable and canary tracks. */
+export const SERVICE_LABEL = `${ANNOTATION_PREFIX}/service`;
+
+/** Label on every DaemonSet of a service and its pods that tells them apart: `stable` or `canary`. */
+export const TRACK_LABEL = `${ANNOTATION_PREFIX}/track`;
+
+/** The labels (outside the immutable selector) that group the DaemonSets of a service and tell them apart. */
+export function trackLabels(instance: string, track: 'stable' | 'canary'): { [key: string]: string } {
+  return { [SERVICE_LABEL]: instance, [TRACK_LABEL]: track };
+}

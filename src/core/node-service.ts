@@ -15,9 +15,9 @@ import { ContainerSpec } from './container';
 import { checkAtSynth } from './app-checks';
 import { presetProblems, ProblemCollector } from './errors';
 import { DEFAULT_NAMESPACE, resolveIntent, ServiceIntent } from './intent';
-import { ANNOTATION_PREFIX } from './labels';
+import { ANNOTATION_PREFIX, SERVICE_LABEL } from './labels';
 import { NodePool } from './node-pool';
-import { MetadataOptions, NODE_SERVICE_SHAPE, PlacementOptions, PodOptions, RolloutOptions } from './options';
+import { MetadataOptions, NetworkAccessOptions, NODE_SERVICE_SHAPE, PlacementOptions, PodOptions, RolloutOptions } from './options';
 import { buildPodTemplate } from './pod';
 import { checkShape } from './shape';
 import { registerNodeTax } from './node-tax-check';
@@ -48,10 +48,12 @@ export enum DnsPolicy {
   CLUSTER_FIRST_WITH_HOST_NET = 'ClusterFirstWithHostNet',
   /** The node's resolver: for services that must not depend on cluster DNS (CNI) or resolve nothing. */
   DEFAULT = 'Default',
+  /** Only the resolver settings of `dnsConfig` (which then needs at least one nameserver). */
+  NONE = 'None',
 }
 
 /** Props of {@link NodeService}. */
-export interface NodeServiceProps extends MetadataOptions, PlacementOptions, RolloutOptions, PodOptions {
+export interface NodeServiceProps extends MetadataOptions, PlacementOptions, RolloutOptions, PodOptions, NetworkAccessOptions {
   /** Name of the DaemonSet and `app.kubernetes.io/name` (a DNS-1123 label, e.g. `fluent-bit`). */
   readonly name: string;
   /**
@@ -113,6 +115,19 @@ export class NodeService extends Construct {
   public readonly labels: { [key: string]: string };
   /** The ServiceAccount name the pods run as, if any. */
   public readonly serviceAccountName?: string;
+  /**
+   * Labels shared by the pods of every DaemonSet of the service (stable and canary): `app.kubernetes.io/name` and
+   * `node-services.cdk8s.io/service` (the instance). Monitoring selects the pods by them.
+   */
+  public readonly podSelector: { [key: string]: string };
+  /** The names of every DaemonSet of the service (the stable one first, then the canary). */
+  public readonly daemonSetNames: string[];
+  /** The node-local Service (`internalTrafficPolicy: Local`), when `localService` is given. */
+  public readonly localService?: k8s.KubeService;
+  /** The PriorityClass created for the pods, when `priorityClass` is given. */
+  public readonly priorityClass?: k8s.KubePriorityClass;
+  /** The NetworkPolicy of the pods, when `networkPolicy` is given. */
+  public readonly networkPolicy?: k8s.KubeNetworkPolicy;
   /** The canary DaemonSet, when a canary is configured. */
   public readonly canaryDaemonSet?: k8s.KubeDaemonSet;
   /** The canary split, when configured. */
@@ -143,7 +158,18 @@ export class NodeService extends Construct {
     this.canary = intent.canary?.canary;
     this.pools = intent.pools;
     this.excludePools = intent.excludePools;
-    this.daemonSet = this.createDaemonSet('Resource', intent.name, intent.labels, intent.annotations, intent.selector, template, intent);
+    this.podSelector = { ...intent.selector, [SERVICE_LABEL]: intent.instance };
+    delete this.podSelector['app.kubernetes.io/instance'];
+    this.daemonSetNames = intent.canary ? [intent.name, `${intent.name}-canary`] : [intent.name];
+    this.daemonSet = this.createDaemonSet(
+      'Resource',
+      intent.name,
+      intent.pod.labels,
+      intent.annotations,
+      intent.selector,
+      template,
+      intent,
+    );
     if (intent.canary && canaryTemplate) {
       const c = intent.canary;
       const annotations = {
@@ -154,7 +180,7 @@ export class NodeService extends Construct {
       this.canaryDaemonSet = this.createDaemonSet(
         'Canary',
         `${intent.name}-canary`,
-        c.labels,
+        c.pod.labels,
         annotations,
         c.selector,
         canaryTemplate,
@@ -162,6 +188,36 @@ export class NodeService extends Construct {
       );
     }
     if (intent.apiAccess.length > 0) this.createApiAccess(intent.apiAccess, intent.automount);
+    if (intent.priorityClass) {
+      const pc = intent.priorityClass;
+      this.priorityClass = new k8s.KubePriorityClass(this, 'PriorityClass', {
+        metadata: { name: pc.name, labels: { ...intent.labels } },
+        value: pc.value,
+        globalDefault: false,
+        preemptionPolicy: pc.preemptionPolicy ?? 'PreemptLowerPriority',
+        ...(pc.description ? { description: pc.description } : {}),
+      });
+      // Cluster-scoped: never the chart's namespace.
+      if (Chart.of(this).namespace) this.priorityClass.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
+    }
+    if (intent.networkPolicy) {
+      const spec = { ...intent.networkPolicy, podSelector: { matchLabels: { ...this.podSelector } } };
+      this.networkPolicy = new k8s.KubeNetworkPolicy(this, 'NetworkPolicy', {
+        metadata: { name: intent.name, namespace: intent.namespace, labels: { ...intent.labels } },
+        spec,
+      });
+    }
+    if (intent.localService) {
+      this.localService = new k8s.KubeService(this, 'LocalService', {
+        metadata: { name: intent.localService.name, namespace: intent.namespace, labels: { ...intent.labels } },
+        spec: {
+          type: 'ClusterIP',
+          selector: { ...this.podSelector },
+          internalTrafficPolicy: 'Local',
+          ports: intent.localService.ports,
+        },
+      });
+    }
     // Every node service is checked against the rule catalogue at synth (once per app, whatever the number of services).
     NodeServiceChecks.of(this);
     registerNodeTax(this, {
@@ -179,6 +235,7 @@ export class NodeService extends Construct {
       priorityClassName: intent.pod.priorityClassName,
       daemonSet: this.daemonSet,
       idleCanary: intent.canary !== undefined && !intent.canary.changesSomething,
+      hostNetworkPolicy: intent.networkPolicy !== undefined && intent.pod.hostNetwork,
     });
   }
 

@@ -7,9 +7,13 @@
 import { NodeServiceKind } from '../policy/kinds';
 import { ApiPermission } from './api-access';
 import { Canary } from './canary';
+import { ConfigHash } from './config-hash';
 import type { EnvField, ImagePullPolicy, Resources } from './container';
 import { EnvSource, Mount, Probe, SeccompProfile } from './container';
 import { HostPath, HostPathType, MountPropagation } from './host-path';
+import { ImagePullSecret } from './image-pull-secret';
+import { NetworkPeer, NetworkPolicyOptions } from './network-policy';
+import { PreemptionPolicy, PriorityClassSpec } from './priority-class';
 import { NodeBudget } from './node-budget';
 import { NodePool, Taint } from './node-pool';
 import { NodeAffinityTerm, NodeRequirement, TaintEffect, Toleration } from './placement';
@@ -135,6 +139,40 @@ export interface RolloutOptions {
    * @default no canary
    */
   readonly canary?: Canary;
+  /**
+   * The pod-template annotation `node-services.cdk8s.io/config-hash`, a hash of the content of the app's ConfigMaps
+   * and Secrets that the containers mount or take env from: changing their content rolls the pods. `ConfigHash.of(v)`
+   * adds a value for configuration managed outside the app; `ConfigHash.disabled()` opts out.
+   * @default ConfigHash.auto()
+   */
+  readonly configHash?: ConfigHash;
+}
+
+/** An entry of the pods' `/etc/hosts`. */
+export interface HostAlias {
+  /** The IP address (IPv4 or IPv6). */
+  readonly ip: string;
+  /** Host names for the address (DNS subdomains). */
+  readonly hostnames: string[];
+}
+
+/** Resolver settings of the pods, added to those of the DNS policy (or the only ones, with `DnsPolicy.NONE`). */
+export interface DnsConfig {
+  /**
+   * Name server IP addresses (at most 3).
+   * @default none (those of the DNS policy)
+   */
+  readonly nameservers?: string[];
+  /**
+   * Search domains (at most 32).
+   * @default none (those of the DNS policy)
+   */
+  readonly searches?: string[];
+  /**
+   * Resolver options, name to value (`''` for an option without a value), e.g. `{ ndots: '2' }`.
+   * @default none
+   */
+  readonly options?: { [name: string]: string };
 }
 
 /** Pod-level settings: scheduling priority, identity and API access, shutdown, policy exceptions. */
@@ -144,6 +182,13 @@ export interface PodOptions {
    * @default none (presets: their own)
    */
   readonly priorityClassName?: string;
+  /**
+   * A PriorityClass created with the service, which its pods run under (instead of `priorityClassName`), for when the
+   * `system-*` classes do not fit. If the namespace admits priority classes through a ResourceQuota scope (as
+   * `NodeServicesNamespace` does for the `system-*` classes), add this class to the quota's scope too.
+   * @default none
+   */
+  readonly priorityClass?: PriorityClassSpec;
   /**
    * Kubernetes API access: creates a ServiceAccount named like the service and a ClusterRole + binding with exactly
    * these permissions (no wildcards, no Secrets), and mounts the token. `[]` means no API access.
@@ -175,6 +220,61 @@ export interface PodOptions {
    * @default none
    */
   readonly suppressions?: RuleSuppression[];
+  /**
+   * Registry credentials for pulling the images (`ImagePullSecret.fromName('regcred')` or
+   * `ImagePullSecret.fromSecret(secret)`), Secrets in the service's namespace.
+   * @default none (the images are public, or the nodes have credentials)
+   */
+  readonly imagePullSecrets?: ImagePullSecret[];
+  /**
+   * RuntimeClass of the pods, e.g. `nvidia` for the NVIDIA container runtime on GPU nodes (when it is not the nodes'
+   * default runtime).
+   * @default the nodes' default runtime
+   */
+  readonly runtimeClassName?: string;
+  /**
+   * Extra entries of the pods' `/etc/hosts` (for host-network pods, the node's own file is used instead).
+   * @default none
+   */
+  readonly hostAliases?: HostAlias[];
+  /**
+   * Resolver settings added to the DNS policy's (with `DnsPolicy.NONE`, the only ones: then at least one nameserver).
+   * @default none
+   */
+  readonly dnsConfig?: DnsConfig;
+}
+
+/** A Service for clients on the same node (see {@link NetworkAccessOptions.localService}). */
+export interface LocalServiceOptions {
+  /**
+   * Name of the Service (a DNS-1035 label); clients send to `<name>.<namespace>.svc`.
+   * @default the service's name
+   */
+  readonly name?: string;
+  /**
+   * Names of the container ports the Service exposes.
+   * @default every named port of the long-running containers
+   */
+  readonly portNames?: string[];
+}
+
+/** How clients and other pods reach the service. */
+export interface NetworkAccessOptions {
+  /**
+   * Create a Service with `internalTrafficPolicy: Local` for the service's ports: a client's traffic goes to the pod on
+   * its own node (applications send logs, traces or metrics to the agent next to them), never across nodes. Selects
+   * the pods of every DaemonSet of the service (stable and canary). With `hostNetwork`, clients can also use the node
+   * IP from the downward API (`EnvField.NODE_IP`, `status.hostIP`) and the port.
+   * @default no Service
+   */
+  readonly localService?: LocalServiceOptions;
+  /**
+   * A NetworkPolicy for the pods of every DaemonSet of the service: ingress only to the declared ports from the declared
+   * sources (everything else denied), egress restricted when given. Host-network pods are not subject to
+   * NetworkPolicy: such a service gets a synth-time warning (`network-policy-host-network`) instead of a false promise.
+   * @default no NetworkPolicy
+   */
+  readonly networkPolicy?: NetworkPolicyOptions;
 }
 
 /** A container's process: command, environment, mounts, resources and syscall filter (containers and installers alike). */
@@ -366,7 +466,18 @@ const poolShape = instance(NodePool, 'NodePool.of({ name, labels, taints }) or N
   budget: opt(instance(NodeBudget, 'NodeBudget.of({ cpuPercent, memoryPercent })')),
 });
 const stringList = list(str);
+const mountsShape = list(
+  instance(Mount, 'Mount.emptyDir, Mount.configMap, Mount.secret or Mount.fromConfigMap', {
+    mountPath: req(str),
+    volumeName: req(str),
+    readOnly: req(bool),
+    subPath: opt(str),
+    _source: req(json),
+    _config: opt(json),
+  }),
+);
 const stringMap = map(str);
+const peerShape = instance(NetworkPeer, 'NetworkPeer.namespace, namespacesWithLabels, pods or cidr', { _peer: req(json) });
 
 /** Shape of {@link MetadataOptions}. @internal */
 export const METADATA_SHAPE: ShapeTable = {
@@ -418,15 +529,37 @@ export const ROLLOUT_SHAPE: ShapeTable = {
       key: req(str),
       value: req(str),
       options: req(
-        object('CanaryOptions', { image: opt(str), images: opt(stringMap), args: opt(stringList), env: opt(stringMap), version: opt(str) }),
+        object('CanaryOptions', {
+          image: opt(str),
+          images: opt(stringMap),
+          args: opt(stringList),
+          env: opt(stringMap),
+          mounts: opt(mountsShape),
+          version: opt(str),
+        }),
       ),
     }),
+  ),
+  configHash: opt(
+    instance(ConfigHash, 'ConfigHash.auto(), ConfigHash.disabled() or ConfigHash.of(value)', { mode: req(str), value: opt(str) }),
   ),
 };
 
 /** Shape of {@link PodOptions}. @internal */
 export const POD_SHAPE: ShapeTable = {
   priorityClassName: opt(str),
+  priorityClass: opt(
+    instance(PriorityClassSpec, 'PriorityClassSpec.create({ name, value })', {
+      options: req(
+        object('PriorityClassOptions', {
+          name: req(str),
+          value: req(int),
+          preemptionPolicy: opt(oneOf('PreemptionPolicy', Object.values(PreemptionPolicy))),
+          description: opt(str),
+        }),
+      ),
+    }),
+  ),
   apiAccess: opt(
     list(
       instance(ApiPermission, 'ApiPermission.read(resources) or ApiPermission.of(apiGroup, resources, verbs)', {
@@ -441,6 +574,12 @@ export const POD_SHAPE: ShapeTable = {
   terminationGracePeriodSeconds: opt(int),
   fsGroup: opt(int),
   suppressions: opt(list(object('RuleSuppression', { ruleId: req(str), reason: req(str) }))),
+  runtimeClassName: opt(str),
+  hostAliases: opt(list(object('HostAlias', { ip: req(str), hostnames: req(stringList) }))),
+  dnsConfig: opt(object('DnsConfig', { nameservers: opt(stringList), searches: opt(stringList), options: opt(stringMap) })),
+  imagePullSecrets: opt(
+    list(instance(ImagePullSecret, 'ImagePullSecret.fromName(name) or ImagePullSecret.fromSecret(secret)', { name: req(str) })),
+  ),
 };
 
 /** Shape of {@link Resources}. @internal */
@@ -454,6 +593,24 @@ export const RESOURCES_SHAPE: ShapeTable = {
   extended: opt(stringMap),
 };
 
+/** Shape of {@link NetworkAccessOptions}. @internal */
+export const NETWORK_ACCESS_SHAPE: ShapeTable = {
+  localService: opt(object('LocalServiceOptions', { name: opt(str), portNames: opt(stringList) })),
+  networkPolicy: opt(
+    object('NetworkPolicyOptions', {
+      ingress: opt(list(object('NetworkIngressRule', { ports: req(stringList), from: req(list(peerShape)) }))),
+      egress: opt(
+        list(
+          object('NetworkEgressRule', {
+            to: req(list(peerShape)),
+            ports: opt(list(object('NetworkEgressPort', { port: req(int), protocol: opt(oneOf('Protocol', ['TCP', 'UDP', 'SCTP'])) }))),
+          }),
+        ),
+      ),
+    }),
+  ),
+};
+
 /** Shape of {@link ContainerProcessOptions}. @internal */
 export const CONTAINER_PROCESS_SHAPE: ShapeTable = {
   command: opt(stringList),
@@ -463,23 +620,14 @@ export const CONTAINER_PROCESS_SHAPE: ShapeTable = {
   fieldEnv: opt(stringMap),
   envFrom: opt(
     list(
-      instance(EnvSource, 'EnvSource.configMap(name) or EnvSource.secret(name)', {
+      instance(EnvSource, 'EnvSource.configMap(name), EnvSource.secret(name) or EnvSource.fromConfigMap(configMap)', {
         name: req(str),
         _spec: req(object('EnvFromSource', { configMapRef: opt(json), secretRef: opt(json), prefix: opt(str) })),
+        _config: opt(json),
       }),
     ),
   ),
-  mounts: opt(
-    list(
-      instance(Mount, 'Mount.emptyDir, Mount.configMap or Mount.secret', {
-        mountPath: req(str),
-        volumeName: req(str),
-        readOnly: req(bool),
-        subPath: opt(str),
-        _source: req(json),
-      }),
-    ),
-  ),
+  mounts: opt(mountsShape),
   resources: opt(object('Resources', RESOURCES_SHAPE)),
   seccompProfile: opt(
     instance(SeccompProfile, 'SeccompProfile.runtimeDefault(), localhost(path) or unconfined(reason)', {
@@ -547,7 +695,7 @@ export const NODE_SERVICE_OWN_SHAPE: ShapeTable = {
   initContainers: opt(list(object('ContainerSpec', CONTAINER_SPEC_SHAPE))),
   hostNetwork: opt(bool),
   hostPID: opt(bool),
-  dnsPolicy: opt(oneOf('DnsPolicy', ['ClusterFirst', 'ClusterFirstWithHostNet', 'Default'])),
+  dnsPolicy: opt(oneOf('DnsPolicy', ['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None'])),
   runAsUser: opt(int),
   runAsGroup: opt(int),
 };
@@ -560,10 +708,18 @@ export const PRESET_EXTRAS_SHAPE: ShapeTable = {
   extraCapabilities: opt(stringList),
   extraCapabilitiesReason: opt(str),
   includeVirtualNodes: opt(bool),
+  sidecars: opt(list(object('ContainerSpec', CONTAINER_SPEC_SHAPE))),
+  extraInitContainers: opt(list(object('ContainerSpec', CONTAINER_SPEC_SHAPE))),
 };
 
 /** The option groups shared by `NodeService` and every preset. @internal */
-export const SERVICE_GROUPS_SHAPE: ShapeTable = { ...METADATA_SHAPE, ...PLACEMENT_SHAPE, ...ROLLOUT_SHAPE, ...POD_SHAPE };
+export const SERVICE_GROUPS_SHAPE: ShapeTable = {
+  ...METADATA_SHAPE,
+  ...PLACEMENT_SHAPE,
+  ...ROLLOUT_SHAPE,
+  ...POD_SHAPE,
+  ...NETWORK_ACCESS_SHAPE,
+};
 
 /** Shape of the props every preset accepts. @internal */
 export const PRESET_SHAPE: ShapeTable = {

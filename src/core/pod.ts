@@ -14,10 +14,15 @@ import {
   nodeSelectorRequirementError,
   parseImage,
   priorityClassNameError,
+  runtimeClassNameError,
+  dns1123SubdomainError,
+  dnsConfigError,
+  isIpAddress,
   qualifiedNameError,
   tolerationProblems,
 } from '../k8s';
 import { KindProfile, NodeServiceKind } from '../policy/kinds';
+import { ConfigHash, CONFIG_HASH_ANNOTATION, ConfigSource, hasConfigHash, lazyConfigHash } from './config-hash';
 import { ContainerSpec, ImagePullPolicy } from './container';
 import {
   checkPrivilege,
@@ -31,6 +36,7 @@ import {
   renderSecurityContext,
 } from './container-render';
 import { ProblemCollector } from './errors';
+import type { DnsConfig, HostAlias } from './options';
 import { NodeAffinityTerm, Toleration } from './placement';
 
 export { MIN_REASON_LENGTH };
@@ -56,6 +62,11 @@ export interface PodIntent {
   readonly runAsUser?: number;
   readonly runAsGroup?: number;
   readonly fsGroup?: number;
+  readonly configHash: ConfigHash;
+  readonly imagePullSecrets: string[];
+  readonly runtimeClassName?: string;
+  readonly hostAliases: HostAlias[];
+  readonly dnsConfig?: DnsConfig;
 }
 
 /** Checks a key/value map of labels (or node-selector entries). @internal */
@@ -182,6 +193,35 @@ function checkPodFields(intent: PodIntent, problems: ProblemCollector): void {
       'use whole seconds, e.g. 30',
     );
   }
+  if (intent.runtimeClassName !== undefined)
+    problems.check(
+      'runtimeClassName',
+      intent.runtimeClassName,
+      runtimeClassNameError(intent.runtimeClassName),
+      'use a RuntimeClass name such as "nvidia"',
+    );
+  intent.hostAliases.forEach((a, i) => {
+    if (!isIpAddress(a.ip)) problems.add(`hostAliases[${i}].ip`, a.ip, 'must be an IP address', 'use an IPv4 or IPv6 address');
+    if (a.hostnames.length === 0)
+      problems.add(`hostAliases[${i}].hostnames`, a.hostnames, 'must name at least one host', 'add a host name');
+    a.hostnames.forEach((h, j) =>
+      problems.check(
+        `hostAliases[${i}].hostnames[${j}]`,
+        h,
+        dns1123SubdomainError(h),
+        'use a lower-case host name such as "registry.internal"',
+      ),
+    );
+  });
+  problems.check(
+    'dnsConfig',
+    intent.dnsConfig,
+    dnsConfigError(intent.dnsPolicy, intent.dnsConfig),
+    intent.dnsPolicy === 'None' ? 'give at least one nameserver IP address' : 'see DnsConfig',
+  );
+  if (intent.dnsConfig?.options)
+    for (const name of Object.keys(intent.dnsConfig.options))
+      if (name === '') problems.add('dnsConfig.options', name, 'option names must not be empty', 'use an option such as "ndots"');
   for (const prop of ['runAsUser', 'runAsGroup', 'fsGroup'] as const) {
     if (intent[prop] !== undefined) problems.check(prop, intent[prop], int32Error(intent[prop]), 'use an ID from 0 to 2147483647');
   }
@@ -207,10 +247,15 @@ export function buildPodTemplate(intent: PodIntent, problems: ProblemCollector):
     ...(intent.runAsGroup !== undefined ? { runAsGroup: intent.runAsGroup } : {}),
     ...(intent.fsGroup !== undefined ? { fsGroup: intent.fsGroup } : {}),
   };
+  const sources: ConfigSource[] = [...intent.containers, ...intent.initContainers]
+    .flatMap((c) => [...(c.mounts ?? []).map((m) => m._config), ...(c.envFrom ?? []).map((e) => e._config)])
+    .filter((s): s is ConfigSource => s !== undefined);
+  const annotations: { [key: string]: string } = { ...intent.annotations };
+  if (hasConfigHash(intent.configHash, sources)) annotations[CONFIG_HASH_ANNOTATION] = lazyConfigHash(intent.configHash, sources);
   return {
     metadata: {
       labels: { ...intent.labels },
-      ...(Object.keys(intent.annotations).length > 0 ? { annotations: { ...intent.annotations } } : {}),
+      ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
     },
     spec: {
       ...(intent.serviceAccountName ? { serviceAccountName: intent.serviceAccountName } : {}),
@@ -220,6 +265,10 @@ export function buildPodTemplate(intent: PodIntent, problems: ProblemCollector):
       dnsPolicy: intent.dnsPolicy,
       enableServiceLinks: false,
       ...(intent.priorityClassName ? { priorityClassName: intent.priorityClassName } : {}),
+      ...(intent.runtimeClassName ? { runtimeClassName: intent.runtimeClassName } : {}),
+      ...(intent.hostAliases.length > 0 ? { hostAliases: intent.hostAliases.map((a) => ({ ip: a.ip, hostnames: [...a.hostnames] })) } : {}),
+      ...(intent.dnsConfig ? { dnsConfig: renderDnsConfig(intent.dnsConfig) } : {}),
+      ...(intent.imagePullSecrets.length > 0 ? { imagePullSecrets: intent.imagePullSecrets.map((name) => ({ name })) } : {}),
       restartPolicy: 'Always',
       terminationGracePeriodSeconds: intent.terminationGracePeriodSeconds,
       securityContext,
@@ -230,6 +279,15 @@ export function buildPodTemplate(intent: PodIntent, problems: ProblemCollector):
       containers,
       ...(ctx.volumes.size > 0 ? { volumes: [...ctx.volumes.values()].map((v) => v.volume) } : {}),
     },
+  };
+}
+
+function renderDnsConfig(c: DnsConfig): k8s.PodDnsConfig {
+  const options = Object.entries(c.options ?? {}).map(([name, value]) => (value === '' ? { name } : { name, value }));
+  return {
+    ...(c.nameservers ? { nameservers: [...c.nameservers] } : {}),
+    ...(c.searches ? { searches: [...c.searches] } : {}),
+    ...(options.length > 0 ? { options } : {}),
   };
 }
 

@@ -5,6 +5,8 @@
  * Every function returns `undefined` when the value is valid, or a short sentence saying why it is not.
  */
 
+import { isIP } from 'net';
+
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const QUALIFIED_NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
@@ -18,6 +20,16 @@ export function dns1123LabelError(value: string): string | undefined {
   if (!DNS1123_LABEL.test(value)) {
     return "must consist of lower-case alphanumeric characters or '-', and start and end with an alphanumeric character (DNS-1123 label)";
   }
+  return undefined;
+}
+
+/**
+ * Why `value` is not a DNS-1035 label (a DNS-1123 label that starts with a letter: Service names), or `undefined`.
+ */
+export function dns1035LabelError(value: string): string | undefined {
+  const error = dns1123LabelError(value);
+  if (error) return error;
+  if (!/^[a-z]/.test(value)) return 'must start with a lower-case letter (DNS-1035 label)';
   return undefined;
 }
 
@@ -84,5 +96,17 @@ export function envVarNameError(value: string): string | undefined {
   if (!ENV_VAR_NAME.test(value)) {
     return "must consist of alphabetic characters, digits, '_', '-' or '.', and must not start with a digit";
   }
+  return undefined;
+}
+
+/** Why `value` is not an IPv4 or IPv6 CIDR (`10.0.0.0/8`, `fd00::/8`), as a NetworkPolicy `ipBlock` takes, or `undefined`. */
+export function cidrError(value: unknown): string | undefined {
+  if (typeof value !== 'string') return 'must be a string';
+  const [ip, bits, ...rest] = value.split('/');
+  const family = isIP(ip ?? '');
+  if (rest.length > 0 || bits === undefined || family === 0 || !/^[0-9]{1,3}$/.test(bits)) {
+    return 'must be an IP network in CIDR notation (e.g. "10.0.0.0/8" or "fd00::/8")';
+  }
+  if (Number(bits) > (family === 4 ? 32 : 128)) return `prefix length must be at most ${family === 4 ? 32 : 128}`;
   return undefined;
 }

@@ -105,6 +105,8 @@ export interface ServiceAlertInput {
   readonly critical?: boolean;
   /** Pod labels, for `kubectl get pods -l` in the runbooks. */
   readonly selector?: { [key: string]: string };
+  /** Every DaemonSet of the service (stable, canary), `name` first. */
+  readonly daemonSets: string[];
   /** `job` label of the service's own scrape target (PodMonitor), when it has one. */
   readonly metricsJob?: string;
 }
@@ -194,10 +196,16 @@ function runbook(alert: NodeServiceAlert, s: ServiceAlertInput): string {
   }
 }
 
+/** A PromQL matcher of `label` for every name in `names`: `="a"` for one, `=~"a|a-canary"` for several. */
+function namesMatcher(label: string, names: string[]): string {
+  if (names.length === 1) return `${label}="${names[0]}"`;
+  return `${label}=~"${names.map((n) => n.replace(/[.]/g, '\\\\.')).join('|')}"`;
+}
+
 /** The alert rules of one service. @internal */
 function serviceRules(s: ServiceAlertInput, settings: AlertSettings): AlertingRule[] {
   const ksm = settings.kubeStateMetricsSelector;
-  const ds = `{${ksm},namespace="${s.namespace}",daemonset="${s.name}"}`;
+  const ds = `{${ksm},namespace="${s.namespace}",${namesMatcher('daemonset', s.daemonSets)}}`;
   const tuning = alertTuning(s.kind, s.critical);
   const where = `DaemonSet {{ $labels.namespace }}/{{ $labels.daemonset }} (${s.kind})`;
   const count = '{{ printf "%.0f" $value }}';
@@ -236,7 +244,7 @@ function serviceRules(s: ServiceAlertInput, settings: AlertSettings): AlertingRu
       NodeServiceAlert.POD_CRASH_LOOPING,
       `increase(kube_pod_container_status_restarts_total{${ksm},namespace="${s.namespace}"}[15m]) >= 3\n` +
         'and on (namespace, pod)\n' +
-        `kube_pod_owner{${ksm},namespace="${s.namespace}",owner_kind="DaemonSet",owner_name="${s.name}"}`,
+        `kube_pod_owner{${ksm},namespace="${s.namespace}",owner_kind="DaemonSet",${namesMatcher('owner_name', s.daemonSets)}}`,
       `${s.name}: a container keeps restarting.`,
       `Container {{ $labels.container }} of pod {{ $labels.namespace }}/{{ $labels.pod }} (DaemonSet ${s.namespace}/${s.name}, ${s.kind}) ` +
         'restarted {{ printf "%.0f" $value }} times in 15 minutes.',

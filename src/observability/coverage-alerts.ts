@@ -64,6 +64,18 @@ export interface NodeServiceAlertTarget {
    */
   readonly selector?: { [key: string]: string };
   /**
+   * Labels shared by the pods of every DaemonSet of the service (stable and canary): the PodMonitor selector and the
+   * runbooks' `kubectl get pods -l`. A `NodeService` has it.
+   * @default `selector`
+   */
+  readonly podSelector?: { [key: string]: string };
+  /**
+   * Every DaemonSet of the service (e.g. `fluent-bit` and `fluent-bit-canary`): the alert expressions select all of
+   * them, so a canary pages during its window. A `NodeService` has it.
+   * @default `[name]`
+   */
+  readonly daemonSetNames?: string[];
+  /**
    * Metrics the pods expose: emits a PodMonitor and a `NodeServiceMetricsDown` alert. Needs `selector`.
    * @default no PodMonitor
    */
@@ -192,6 +204,14 @@ export class NodeServiceAlerts extends Construct {
       if (s.team !== undefined)
         problems.check(`${f}.team`, s.team, labelValueError(s.team), 'use a short team name such as "observability"');
       checkLabels(`${f}.selector`, s.selector, problems);
+      checkLabels(`${f}.podSelector`, s.podSelector, problems);
+      if (s.daemonSetNames !== undefined) {
+        if (s.daemonSetNames.length === 0)
+          problems.add(`${f}.daemonSetNames`, s.daemonSetNames, 'must name at least one DaemonSet', `leave it unset for ["${s.name}"]`);
+        s.daemonSetNames.forEach((n, j) =>
+          problems.check(`${f}.daemonSetNames[${j}]`, n, dns1123SubdomainError(n), 'use a DaemonSet name, e.g. "fluent-bit-canary"'),
+        );
+      }
       if (s.metrics) {
         problems.check(
           `${f}.metrics.port`,
@@ -205,7 +225,7 @@ export class NodeServiceAlerts extends Construct {
         if (s.metrics.interval !== undefined && !(DURATION.test(s.metrics.interval) && s.metrics.interval !== '')) {
           problems.add(`${f}.metrics.interval`, s.metrics.interval, 'is not a Prometheus duration', 'use e.g. "30s" or "1m"');
         }
-        if (!s.selector || Object.keys(s.selector).length === 0) {
+        if (!(s.podSelector ?? s.selector) || Object.keys(s.podSelector ?? s.selector ?? {}).length === 0) {
           problems.add(
             `${f}.selector`,
             s.selector,
@@ -242,7 +262,8 @@ export class NodeServiceAlerts extends Construct {
       kind: s.kind,
       team: s.team ?? team,
       critical: s.critical,
-      selector: s.selector,
+      selector: s.podSelector ?? s.selector,
+      daemonSets: s.daemonSetNames && s.daemonSetNames.length > 0 ? [...s.daemonSetNames] : [s.name],
       metricsJob: s.metrics ? `${objectNamespace(s)}/${s.name}` : undefined,
     }));
 
@@ -283,7 +304,7 @@ export class NodeServiceAlerts extends Construct {
             labels: { ...extraLabels, ...recommendedLabels({ name: s.name, instance: s.name, component: 'pod-monitor', partOf }) },
           },
           spec: {
-            selector: { matchLabels: { ...(s.selector as { [key: string]: string }) } },
+            selector: { matchLabels: { ...((s.podSelector ?? s.selector) as { [key: string]: string }) } },
             namespaceSelector: { matchNames: [s.namespace] },
             podMetricsEndpoints: [
               { port: s.metrics.port, path: s.metrics.path ?? '/metrics', ...(s.metrics.interval ? { interval: s.metrics.interval } : {}) },

@@ -21,6 +21,8 @@ export function alertsPropsShape(): ShapeTable {
           team: opt(str),
           critical: opt(bool),
           selector: opt(map(str)),
+          podSelector: opt(map(str)),
+          daemonSetNames: opt(list(str)),
           metrics: opt(object('NodeServiceMetricsEndpoint', { port: req(str), path: opt(str), interval: opt(str) })),
         }),
       ),

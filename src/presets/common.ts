@@ -14,6 +14,7 @@ import {
   ContainerSecurityOptions,
   MetadataOptions,
   PlacementOptions,
+  NetworkAccessOptions,
   PodOptions,
   PRESET_SHAPE,
   RolloutOptions,
@@ -26,7 +27,7 @@ import { MIN_REASON_LENGTH } from '../k8s/numbers';
 
 /** Props every preset accepts: every option group of `NodeService`, the main container's options, and extras. */
 export interface NodeServicePresetProps
-  extends MetadataOptions, PlacementOptions, RolloutOptions, PodOptions, ContainerOptions, ContainerSecurityOptions {
+  extends MetadataOptions, PlacementOptions, RolloutOptions, PodOptions, NetworkAccessOptions, ContainerOptions, ContainerSecurityOptions {
   /**
    * Name of the DaemonSet and `app.kubernetes.io/name`.
    * @default the preset's conventional name (e.g. `log-agent`)
@@ -60,6 +61,18 @@ export interface NodeServicePresetProps
    * every affinity term
    */
   readonly includeVirtualNodes?: boolean;
+  /**
+   * Containers run next to the preset's (e.g. a log shipper or a config reloader). They get the same secure defaults
+   * and are held to the kind's host-path and capability allowlists; names must differ from the preset's containers.
+   * @default none
+   */
+  readonly sidecars?: ContainerSpec[];
+  /**
+   * Init containers run after the preset's own init containers, before the long-running containers start; the same
+   * defaults and allowlists apply.
+   * @default none
+   */
+  readonly extraInitContainers?: ContainerSpec[];
 }
 
 /** Why a preset refuses the `NodeService` props it does not offer. */
@@ -136,7 +149,13 @@ function layOver(defaults: PresetDefaults, user: NodeServicePresetProps, problem
   const extra = extraCapabilities(user, problems);
   out.suppressions = [...(d.suppressions ?? []), ...extra.suppressions, ...(user.suppressions ?? [])];
   const [main, ...others] = d.containers;
-  out.containers = [layOverContainer(main, user, extra.capabilities, problems), ...others];
+  const sidecars = user.sidecars ?? [];
+  sidecars.forEach((_, i) => problems.rename(`containers[${d.containers.length + i}]`, `sidecars[${i}]`));
+  out.containers = [layOverContainer(main, user, extra.capabilities, problems), ...others, ...sidecars];
+  const ownInit = d.initContainers ?? [];
+  const extraInit = user.extraInitContainers ?? [];
+  extraInit.forEach((_, i) => problems.rename(`initContainers[${ownInit.length + i}]`, `extraInitContainers[${i}]`));
+  if (extraInit.length > 0) out.initContainers = [...ownInit, ...extraInit];
   for (const [from, to] of defaults.renames ?? []) problems.rename(from, to);
   return out as unknown as NodeServiceProps;
 }

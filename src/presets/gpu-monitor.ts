@@ -46,7 +46,8 @@ const GPU_MONITOR_SHAPE = { ...SERVICE_PORT_SHAPE, profilingMetrics: opt(bool) }
  * `NODE_NAME` from the downward API; port 9400 with HTTP readiness and liveness on `/health` after 45 s (DCGM starts
  * slowly); requests 100m/128Mi with a 512Mi memory limit; `system-node-critical`; rolling update one node at a time;
  * 30 s to stop; no API access. Host-path allowlist: `/var/lib/kubelet/pod-resources` (read-only). Capability
- * allowlist: SYS_ADMIN.
+ * allowlist: SYS_ADMIN. Where the NVIDIA container runtime is not the nodes' default (the GPU operator installs it as
+ * the `nvidia` RuntimeClass), pass `runtimeClassName: 'nvidia'` so the exporter sees the GPUs.
  */
 export class GpuMonitor extends NodeService {
   /** The default GPU-node selection: either GPU-present label (GPU operator, Node Feature Discovery). */

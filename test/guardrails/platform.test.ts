@@ -112,6 +112,9 @@ describe('platform composed of namespace, guardrails, a LogAgent and its alerts'
       if (r.expr.includes('kube_daemonset_')) expect(r.expr).toContain(`daemonset="${daemonSet.metadata.name}"`);
     }
     const used = /-l (\S+)/.exec(rule.spec.groups[0].rules[0].annotations.runbook)?.[1] ?? '';
-    expect(Object.fromEntries(used.split(',').map((kv) => kv.split('=')))).toEqual(daemonSet.spec.selector.matchLabels);
+    // The runbooks list the pods of every DaemonSet of the service (stable and canary) by the labels they share.
+    const selected = Object.fromEntries(used.split(',').map((kv) => kv.split('=')));
+    expect(selected).toEqual(logs.podSelector);
+    for (const [k, v] of Object.entries(selected)) expect([k, daemonSet.spec.template.metadata.labels[k]]).toEqual([k, v]);
   });
 });
