@@ -15,6 +15,7 @@
  * the same expressions at its own admission.
  */
 
+import { ALLOWED_SECCOMP_TYPES, APPARMOR_ANNOTATION_PREFIX, BASELINE_SELINUX_TYPES, SAFE_SYSCTLS } from '../k8s/pod-security-sets';
 import { TRUST_LABEL_KEY, TRUST_LABEL_VALUE } from './namespace';
 
 /** A CEL variable of a policy. @internal */
@@ -173,34 +174,8 @@ export const BASELINE_VOLUME_SOURCES: readonly string[] = [
   'vsphereVolume',
 ];
 
-/** Capabilities Pod Security `baseline` lets a container add (policy v1.28). @internal */
-export const BASELINE_CAPABILITIES: readonly string[] = [
-  'AUDIT_WRITE',
-  'CHOWN',
-  'DAC_OVERRIDE',
-  'FOWNER',
-  'FSETID',
-  'KILL',
-  'MKNOD',
-  'NET_BIND_SERVICE',
-  'SETFCAP',
-  'SETGID',
-  'SETPCAP',
-  'SETUID',
-  'SYS_CHROOT',
-];
-
-const SELINUX_TYPES = ['', 'container_t', 'container_init_t', 'container_kvm_t'];
-const SAFE_SYSCTLS = [
-  'kernel.shm_rmid_forced',
-  'net.ipv4.ip_local_port_range',
-  'net.ipv4.tcp_syncookies',
-  'net.ipv4.ping_group_range',
-  'net.ipv4.ip_unprivileged_port_start',
-  'net.ipv4.ip_local_reserved_ports',
-];
-const SECCOMP_TYPES = ['RuntimeDefault', 'Localhost'];
-const APPARMOR_ANNOTATION_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
+const SELINUX_TYPES = BASELINE_SELINUX_TYPES;
+const SECCOMP_TYPES = ALLOWED_SECCOMP_TYPES;
 
 /** A CEL string literal for `value` (single-quoted, escaped). @internal */
 function celString(value: string): string {

@@ -24,6 +24,14 @@
  * defaulted to `emptyDir` by the API server and is therefore allowed here too.
  */
 
+import {
+  ALLOWED_SECCOMP_TYPES,
+  APPARMOR_ANNOTATION_PREFIX,
+  BASELINE_CAPABILITIES as BASELINE_CAPABILITY_LIST,
+  BASELINE_SELINUX_TYPES,
+  SAFE_SYSCTLS as SAFE_SYSCTL_LIST,
+} from '../k8s/pod-security-sets';
+
 /** The Pod Security Standards level a Pod Security Admission mode applies. */
 export enum PodSecurityLevel {
   /** No restrictions: host namespaces, hostPath, privileged containers all allowed. */
@@ -94,33 +102,11 @@ interface Control {
   check(pod: PodView): Omit<PodSecurityViolation, 'control' | 'level'> | undefined;
 }
 
-// Baseline allow-lists (policy v1.28).
-const BASELINE_CAPABILITIES = new Set([
-  'AUDIT_WRITE',
-  'CHOWN',
-  'DAC_OVERRIDE',
-  'FOWNER',
-  'FSETID',
-  'KILL',
-  'MKNOD',
-  'NET_BIND_SERVICE',
-  'SETFCAP',
-  'SETGID',
-  'SETPCAP',
-  'SETUID',
-  'SYS_CHROOT',
-]);
-const SELINUX_TYPES = new Set(['', 'container_t', 'container_init_t', 'container_kvm_t']);
-const SAFE_SYSCTLS = new Set([
-  'kernel.shm_rmid_forced',
-  'net.ipv4.ip_local_port_range',
-  'net.ipv4.tcp_syncookies',
-  'net.ipv4.ping_group_range',
-  'net.ipv4.ip_unprivileged_port_start',
-  'net.ipv4.ip_local_reserved_ports', // v1.27+
-]);
-const APPARMOR_ANNOTATION_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
-const SECCOMP_TYPES = new Set(['RuntimeDefault', 'Localhost']);
+// Baseline allow-lists (policy v1.28), shared with the admission policy and the lint rules.
+const BASELINE_CAPABILITIES = new Set(BASELINE_CAPABILITY_LIST);
+const SELINUX_TYPES = new Set(BASELINE_SELINUX_TYPES);
+const SAFE_SYSCTLS = new Set(SAFE_SYSCTL_LIST);
+const SECCOMP_TYPES = new Set(ALLOWED_SECCOMP_TYPES);
 
 // Volume sources `restricted` allows at 1.28 (the `image` source arrived later), and the ones it forbids, in the order
 // upstream reports them.

@@ -9,3 +9,4 @@ export * from './selectors';
 export * from './pod-spec';
 export * from './resources';
 export * from './capabilities';
+export * from './pod-security-sets';

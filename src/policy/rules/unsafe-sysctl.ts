@@ -1,15 +1,6 @@
+import { SAFE_SYSCTLS } from '../../k8s/pod-security-sets';
 import { asArray, asObject, jsonPath, show } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
-
-/** The sysctls Kubernetes 1.28 considers safe (namespaced, isolated per pod); every other needs kubelet opt-in. */
-export const SAFE_SYSCTLS: readonly string[] = [
-  'kernel.shm_rmid_forced',
-  'net.ipv4.ip_local_port_range',
-  'net.ipv4.ip_unprivileged_port_start',
-  'net.ipv4.tcp_syncookies',
-  'net.ipv4.ping_group_range',
-  'net.ipv4.ip_local_reserved_ports',
-];
 
 /** Sysctls outside the safe set. */
 export const unsafeSysctl = defineRule({
