@@ -60,14 +60,34 @@ export function imagePinError(ref: string): string | undefined {
 }
 
 /**
- * Whether the image's registry (and optional path) matches one of the allowed prefixes. A prefix matches on a
- * path boundary: `registry.example.com` allows `registry.example.com/x` but not `registry.example.com.evil.io/x`.
- * Images without a registry host are matched as `docker.io/<repository>`.
+ * `<registry>/<path>` of `ref` with tag and digest removed, normalised the way container runtimes resolve it
+ * (`github.com/distribution/reference`, `ParseNormalizedNamed`): the first path element is the registry host when it
+ * contains '.' or ':', is `localhost` or has upper-case letters (a repository path may not, so a runtime reads it as
+ * a host: `Evil/agent` is host `Evil`); otherwise the host is `docker.io`. `index.docker.io` is `docker.io`, and a
+ * Docker Hub name of one element is an official image: `nginx` and `docker.io/nginx` are `docker.io/library/nginx`.
+ */
+export function runtimeImageRepository(ref: string): string {
+  let name = ref.split('@')[0];
+  if (/:[^/]*$/.test(name)) name = name.slice(0, name.lastIndexOf(':'));
+  const slash = name.indexOf('/');
+  const first = slash < 0 ? '' : name.slice(0, slash);
+  const hasHost = slash >= 0 && (/[.:]/.test(first) || first === 'localhost' || /[A-Z]/.test(first));
+  let host = hasHost ? first : 'docker.io';
+  const path = hasHost ? name.slice(slash + 1) : name;
+  if (host === 'index.docker.io') host = 'docker.io';
+  return host === 'docker.io' && !path.includes('/') ? `docker.io/library/${path}` : `${host}/${path}`;
+}
+
+/**
+ * Whether the image comes from one of the allowed prefixes (registry and optional path), compared with the
+ * repository as runtimes resolve it ({@link runtimeImageRepository}) — the same reading as the admission policies'
+ * registry allowlist. A prefix matches on a path boundary: `registry.example.com` allows `registry.example.com/x` but
+ * not `registry.example.com.evil.io/x`; `flannel:v1` is `docker.io/library/flannel`, which `docker.io/flannel` (an
+ * organisation) does not allow. An invalid reference matches nothing.
  */
 export function imageMatchesRegistry(ref: string, allowedPrefixes: readonly string[]): boolean {
-  const parsed = parseImage(ref);
-  if (!parsed) return false;
-  const full = `${parsed.registry}/${parsed.repository}`;
+  if (!parseImage(ref)) return false;
+  const full = runtimeImageRepository(ref);
   return allowedPrefixes.some((prefix) => {
     const p = prefix.replace(/\/+$/, '');
     return full === p || full.startsWith(p + '/');

@@ -143,7 +143,7 @@ export function renderRulesDoc(): string {
     '```',
     '',
     'Unknown rule ids are usage errors. API-validity rules and `invalid-suppression` cannot be switched off or lowered. ' +
-      'Registry prefixes match on a path boundary; images without a registry host count as `docker.io/<repository>`. ' +
+      'Registry prefixes match on a path boundary; images are read as container runtimes read them (`docker.io/<repository>` without a host, `docker.io/library/<name>` for one-element names). ' +
       '`kubernetesVersion` selects the fields `unknown-field` accepts; `node-services lint --kubernetes-version 1.30` overrides the file.',
     '',
     '## Summary',

@@ -105,6 +105,12 @@ describe('images', () => {
     expect(imageMatchesRegistry('registry.example.com.evil.io/x:1', allowed)).toBe(false);
     expect(imageMatchesRegistry('fluent/fluent-bit:3', allowed)).toBe(true);
     expect(imageMatchesRegistry('fluentd/fluentd:1', allowed)).toBe(false);
+    // One-element Docker Hub names are official (library) images; an upper-case first element is a host.
+    expect(imageMatchesRegistry('flannel:v1', ['docker.io/flannel'])).toBe(false);
+    expect(imageMatchesRegistry('flannel:v1', ['docker.io/library'])).toBe(true);
+    expect(imageMatchesRegistry('docker.io/flannel/flannel:v0.25.6', ['docker.io/flannel'])).toBe(true);
+    expect(imageMatchesRegistry('index.docker.io/flannel/flannel:v0.25.6', ['docker.io/flannel'])).toBe(true);
+    expect(imageMatchesRegistry('Evil/agent:1.0', ['docker.io'])).toBe(false);
   });
 });
 
