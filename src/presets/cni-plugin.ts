@@ -4,13 +4,9 @@
 
 import { Construct } from 'constructs';
 import { ApiPermission } from '../core/api-access';
-import { ContainerSpec, EnvField, Probe, Resources } from '../core/container';
 import { ProblemCollector } from '../core/errors';
-import { HostPath, HostPathType, MountPropagation } from '../core/host-path';
 import { DnsPolicy, NodeService } from '../core/node-service';
 import {
-  CONTAINER_PROCESS_SHAPE,
-  ContainerProcessOptions,
   HEALTH_ENDPOINT_SHAPE,
   HealthEndpointOptions,
   PRIVILEGE_SHAPE,
@@ -19,38 +15,11 @@ import {
   StateDirOptions,
 } from '../core/options';
 import { Toleration } from '../core/placement';
-import { bool, object, opt, req, str, list } from '../core/shape';
+import { bool, opt, req } from '../core/shape';
 import { NodeServiceKind } from '../policy/kinds';
+import { cniAgent } from './cni-agent';
+import { checkInstaller, CNI_INSTALLER_SHAPE, CniInstaller, cniInstaller } from './cni-installer';
 import { NodeServicePresetProps, PresetDefaults, presetServiceProps } from './common';
-
-/** Default resources of a CNI agent: requests 100m CPU / 64Mi, memory limit 256Mi, no CPU limit (never throttle the datapath). */
-export const CNI_PLUGIN_RESOURCES: Resources = { cpuRequest: '100m', memoryRequest: '64Mi', memoryLimit: '256Mi' };
-
-/** Default resources of the CNI installer init container: requests 10m CPU / 16Mi, memory limit 64Mi. */
-export const CNI_INSTALLER_RESOURCES: Resources = { cpuRequest: '10m', memoryRequest: '16Mi', memoryLimit: '64Mi' };
-
-/** Where the installer (and, with `agentWritesCniConfig`, the agent) sees the host's `/opt/cni/bin`. */
-export const CNI_BIN_MOUNT_PATH = '/host/opt/cni/bin';
-
-/** Where the installer (and, with `agentWritesCniConfig`, the agent) sees the host's `/etc/cni/net.d`. */
-export const CNI_CONF_MOUNT_PATH = '/host/etc/cni/net.d';
-
-/** The capabilities a CNI agent gets by default: NET_ADMIN (interfaces, routes, iptables) and NET_RAW (raw sockets). */
-export const CNI_PLUGIN_CAPABILITIES: readonly string[] = ['NET_ADMIN', 'NET_RAW'];
-
-/**
- * The init container that installs the CNI plugin binaries and configuration on the node. Its `command` is required
- * (checked when the preset is built): the install command finds the host's `/opt/cni/bin` at `/host/opt/cni/bin` and
- * `/etc/cni/net.d` at `/host/etc/cni/net.d` (both writable), copies the plugin binaries and writes the network
- * configuration there, then exits.
- */
-export interface CniInstaller extends ContainerProcessOptions {
-  /**
-   * Image of the installer, pinned (e.g. `docker.io/flannel/flannel-cni-plugin:v1.5.1-flannel2`).
-   * @default the agent image
-   */
-  readonly image?: string;
-}
 
 /**
  * Props of {@link CniPlugin}. `healthPort` is the agent's HTTP health endpoint on the node (host network), declared as
@@ -80,18 +49,10 @@ const CNI_PLUGIN_SHAPE = {
   ...HEALTH_ENDPOINT_SHAPE,
   ...STATE_DIR_SHAPE,
   ...PRIVILEGE_SHAPE,
-  install: req(object('CniInstaller', { ...CONTAINER_PROCESS_SHAPE, image: opt(str), command: req(list(str)) })),
+  install: req(CNI_INSTALLER_SHAPE),
   agentWritesCniConfig: opt(bool),
   bpfFilesystem: opt(bool),
 };
-
-const cniConf = (writer: string): HostPath =>
-  HostPath.writable('/etc/cni/net.d', {
-    type: HostPathType.DIRECTORY_OR_CREATE,
-    mountPath: CNI_CONF_MOUNT_PATH,
-    volumeName: 'cni-net-d',
-    reason: `${writer} writes the CNI network configuration the kubelet reads`,
-  });
 
 /**
  * The node agent of a CNI network plugin, on every node. Defaults: host network with DNS policy `Default` (cluster DNS
@@ -127,57 +88,8 @@ export class CniPlugin extends NodeService {
     return props.stateDir ?? `/run/${props.name ?? 'cni-plugin'}`;
   }
 
-  private static installer(props: CniPluginProps): ContainerSpec {
-    const install = props.install ?? { command: [] };
-    const bin = HostPath.writable('/opt/cni/bin', {
-      type: HostPathType.DIRECTORY_OR_CREATE,
-      mountPath: CNI_BIN_MOUNT_PATH,
-      volumeName: 'cni-bin',
-      reason: 'the installer copies the CNI plugin binaries the kubelet runs for every pod',
-    });
-    return {
-      ...install,
-      name: 'install-cni',
-      image: install.image ?? props.image,
-      resources: install.resources ?? CNI_INSTALLER_RESOURCES,
-      hostPaths: [bin, cniConf('the installer')],
-      runAsUser: 0,
-      runAsNonRoot: false,
-    };
-  }
-
-  private static hostPaths(props: CniPluginProps): HostPath[] {
-    const hostPaths: HostPath[] = [
-      HostPath.writable('/run/xtables.lock', {
-        type: HostPathType.FILE_OR_CREATE,
-        volumeName: 'xtables-lock',
-        reason: 'iptables takes this lock so that the CNI and kube-proxy never rewrite the node rules at the same time',
-      }),
-      HostPath.readOnly('/lib/modules', { volumeName: 'lib-modules' }),
-      HostPath.writable(CniPlugin.stateDirOf(props), {
-        type: HostPathType.DIRECTORY_OR_CREATE,
-        volumeName: 'state',
-        reason: 'keeps the node network state (e.g. the node subnet lease) across agent restarts',
-      }),
-    ];
-    if (props.agentWritesCniConfig) hostPaths.push(cniConf('the agent'));
-    if (props.bpfFilesystem) {
-      const propagation = props.privileged ? MountPropagation.BIDIRECTIONAL : MountPropagation.HOST_TO_CONTAINER;
-      const reason = 'pins eBPF maps and programs so the datapath survives agent restarts';
-      hostPaths.push(HostPath.writable('/sys/fs/bpf', { volumeName: 'bpf-maps', propagation, reason }));
-    }
-    return hostPaths;
-  }
-
   private static defaults(props: CniPluginProps, problems: ProblemCollector): PresetDefaults {
-    if (props.install !== undefined && props.install.command !== undefined && props.install.command.length === 0) {
-      problems.add(
-        'install.command',
-        props.install.command,
-        'the installer needs a command (an init container that does not exit blocks the agent)',
-        'give the command that copies the plugin binaries to /host/opt/cni/bin and the configuration to /host/etc/cni/net.d',
-      );
-    }
+    checkInstaller(props.install, problems);
     if (props.healthPort === undefined && props.readiness === undefined) {
       problems.add(
         'healthPort',
@@ -187,31 +99,12 @@ export class CniPlugin extends NodeService {
       );
       problems.mute('containers[0].readiness');
     }
-    const healthPath = props.healthPath ?? '/healthz';
-    const health = props.healthPort !== undefined;
-    const agent: ContainerSpec = {
-      name: 'agent',
-      image: props.image,
-      fieldEnv: { NODE_NAME: EnvField.NODE_NAME },
-      ports: health ? [{ name: 'health', containerPort: props.healthPort! }] : undefined,
-      readiness: Probe.httpGet(healthPath, 'health', { periodSeconds: 10 }),
-      liveness: health
-        ? Probe.httpGet(healthPath, 'health', { initialDelaySeconds: 10, periodSeconds: 30, failureThreshold: 6 })
-        : undefined,
-      resources: CNI_PLUGIN_RESOURCES,
-      hostPaths: CniPlugin.hostPaths(props),
-      capabilities: [...CNI_PLUGIN_CAPABILITIES],
-      privileged: props.privileged === true,
-      privilegedReason: props.privilegedReason,
-      runAsUser: 0,
-      runAsNonRoot: false,
-    };
     return {
       service: {
         name: 'cni-plugin',
         kind: NodeServiceKind.CNI_PLUGIN,
-        initContainers: [CniPlugin.installer(props)],
-        containers: [agent],
+        initContainers: [cniInstaller(props.install, props.image)],
+        containers: [cniAgent(props, CniPlugin.stateDirOf(props))],
         hostNetwork: true,
         dnsPolicy: DnsPolicy.DEFAULT,
         // Node infrastructure covers every real node: declared pools are verified, never used to narrow placement.

@@ -5,41 +5,18 @@
 
 import { Construct } from 'constructs';
 import { ApiPermission } from '../core/api-access';
-import { ContainerSpec, EnvField, Probe, Resources } from '../core/container';
+import { Resources } from '../core/container';
 import { ProblemCollector } from '../core/errors';
-import { HostPath, HostPathType, MountPropagation } from '../core/host-path';
 import { NodeService } from '../core/node-service';
 import { Toleration } from '../core/placement';
 import { Rollout } from '../core/rollout';
 import { object, opt, req, str } from '../core/shape';
 import { RESOURCES_SHAPE } from '../core/options';
-import { csiDriverNameError, dns1123SubdomainError, envNameError } from '../k8s';
+import { envNameError } from '../k8s';
 import { NodeServiceKind } from '../policy/kinds';
 import { NodeServicePresetProps, PresetDefaults, presetServiceProps } from './common';
-
-/** The default `node-driver-registrar` image (kubernetes-csi, pinned). */
-export const CSI_NODE_DRIVER_REGISTRAR_IMAGE = 'registry.k8s.io/sig-storage/csi-node-driver-registrar:v2.15.0';
-
-/** The default `livenessprobe` image (kubernetes-csi, pinned). */
-export const CSI_LIVENESS_PROBE_IMAGE = 'registry.k8s.io/sig-storage/livenessprobe:v2.17.0';
-
-/** Default resources of a CSI node driver: requests 10m CPU / 40Mi, memory limit 256Mi. */
-export const CSI_DRIVER_RESOURCES: Resources = { cpuRequest: '10m', memoryRequest: '40Mi', memoryLimit: '256Mi' };
-
-/** Default resources of each CSI sidecar: requests 10m CPU / 32Mi, memory limit 32Mi. */
-export const CSI_SIDECAR_RESOURCES: Resources = { cpuRequest: '10m', memoryRequest: '32Mi', memoryLimit: '32Mi' };
-
-/** Where every container of a CSI node plugin sees the driver's socket directory. */
-export const CSI_SOCKET_DIR = '/csi';
-
-/** The port of the `livenessprobe` sidecar, probed for the driver's liveness (named `healthz` on the driver). */
-export const CSI_HEALTH_PORT = 9808;
-
-/** The health port of the `node-driver-registrar` sidecar. */
-export const CSI_REGISTRAR_HEALTH_PORT = 9809;
-
-/** The kubelet's root directory: pods' volumes are mounted below it. */
-const KUBELET_DIR = '/var/lib/kubelet';
+import { checkDriverName, csiDriver } from './csi-driver';
+import { csiSidecars, KUBELET_DIR } from './csi-sidecars';
 
 /**
  * Props of {@link CsiNode}. `args` defaults to `--endpoint=$(CSI_ENDPOINT)`; `apiAccess` to
@@ -80,17 +57,6 @@ const CSI_NODE_SHAPE = {
   sidecarResources: opt(object('Resources', RESOURCES_SHAPE)),
   nodeNameEnv: opt(str),
 };
-
-/** The plugin directory, writable for the driver (it creates the socket) and read-only for the sidecars. */
-function pluginDirMount(pluginDir: string, writable: boolean): HostPath {
-  const options = { type: HostPathType.DIRECTORY_OR_CREATE, mountPath: CSI_SOCKET_DIR, volumeName: 'plugin-dir' };
-  return writable
-    ? HostPath.writable(pluginDir, {
-        ...options,
-        reason: 'the driver creates its CSI socket, which the kubelet and the sidecars connect to',
-      })
-    : HostPath.readOnly(pluginDir, options);
-}
 
 /**
  * The node plugin of a CSI driver, on every node. Every path derives from `driverName`: the driver listens on
@@ -133,98 +99,9 @@ export class CsiNode extends NodeService {
     this.socketPath = `${this.pluginDir}/csi.sock`;
   }
 
-  private static driver(props: CsiNodeProps, pluginDir: string, nodeNameEnv: string): ContainerSpec {
-    return {
-      name: 'driver',
-      image: props.image,
-      args: ['--endpoint=$(CSI_ENDPOINT)'],
-      env: { CSI_ENDPOINT: `unix://${CSI_SOCKET_DIR}/csi.sock` },
-      fieldEnv: { [nodeNameEnv]: EnvField.NODE_NAME },
-      ports: [{ name: 'healthz', containerPort: CSI_HEALTH_PORT }],
-      readiness: Probe.httpGet('/healthz', 'healthz', { periodSeconds: 5, timeoutSeconds: 3, failureThreshold: 3 }),
-      liveness: Probe.httpGet('/healthz', 'healthz', {
-        initialDelaySeconds: 10,
-        periodSeconds: 10,
-        timeoutSeconds: 3,
-        failureThreshold: 5,
-      }),
-      resources: CSI_DRIVER_RESOURCES,
-      hostPaths: [
-        HostPath.writable(KUBELET_DIR, {
-          volumeName: 'kubelet-dir',
-          propagation: MountPropagation.BIDIRECTIONAL,
-          reason: 'the driver mounts and unmounts volumes in the pod directories of the kubelet, which must see those mounts',
-        }),
-        pluginDirMount(pluginDir, true),
-        HostPath.writable('/dev', {
-          volumeName: 'device-dir',
-          reason: 'the driver formats and mounts the block devices of volumes attached after the pod started',
-        }),
-      ],
-      privileged: true,
-      privilegedReason:
-        'the CSI driver mounts volumes for pods: Bidirectional mount propagation into the kubelet directory requires a privileged container',
-      runAsUser: 0,
-      runAsNonRoot: false,
-    };
-  }
-
-  private static sidecars(props: CsiNodeProps, pluginDir: string): ContainerSpec[] {
-    const socket = `${CSI_SOCKET_DIR}/csi.sock`;
-    const resources = props.sidecarResources ?? CSI_SIDECAR_RESOURCES;
-    const registrar: ContainerSpec = {
-      name: 'node-driver-registrar',
-      image: props.registrarImage ?? CSI_NODE_DRIVER_REGISTRAR_IMAGE,
-      args: [
-        `--csi-address=${socket}`,
-        `--kubelet-registration-path=${pluginDir}/csi.sock`,
-        `--http-endpoint=:${CSI_REGISTRAR_HEALTH_PORT}`,
-      ],
-      ports: [{ name: 'healthz', containerPort: CSI_REGISTRAR_HEALTH_PORT }],
-      readiness: Probe.httpGet('/healthz', 'healthz', { initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5 }),
-      liveness: Probe.httpGet('/healthz', 'healthz', { initialDelaySeconds: 30, periodSeconds: 90, timeoutSeconds: 15 }),
-      resources,
-      hostPaths: [
-        pluginDirMount(pluginDir, false),
-        HostPath.writable(`${KUBELET_DIR}/plugins_registry`, {
-          mountPath: '/registration',
-          volumeName: 'registration-dir',
-          reason: 'the registrar creates the registration socket through which the kubelet discovers the driver',
-        }),
-      ],
-      runAsUser: 0,
-      runAsNonRoot: false,
-    };
-    const livenessProbe: ContainerSpec = {
-      name: 'liveness-probe',
-      image: props.livenessProbeImage ?? CSI_LIVENESS_PROBE_IMAGE,
-      args: [`--csi-address=${socket}`, `--health-port=${CSI_HEALTH_PORT}`],
-      readiness: Probe.tcpSocket(CSI_HEALTH_PORT, { periodSeconds: 10 }),
-      liveness: Probe.tcpSocket(CSI_HEALTH_PORT, { initialDelaySeconds: 10, periodSeconds: 30 }),
-      resources,
-      hostPaths: [pluginDirMount(pluginDir, false)],
-      runAsUser: 0,
-      runAsNonRoot: false,
-    };
-    return [registrar, livenessProbe];
-  }
-
   private static defaults(props: CsiNodeProps, problems: ProblemCollector): PresetDefaults {
     const driverName = props.driverName ?? '';
-    // The name also names the CSIDriver object, so it must be lower case (the API accepts any case in pod volumes).
-    const driverProblem = csiDriverNameError(driverName) ?? dns1123SubdomainError(driverName);
-    problems.check(
-      'driverName',
-      props.driverName,
-      driverProblem,
-      'use the driver name the driver registers, a DNS subdomain such as "ebs.csi.aws.com"',
-    );
-    if (driverProblem) {
-      // Paths and the default name derive from the driver name: their problems are this one.
-      for (const f of ['containers[0].hostPaths[1]', 'containers[1].hostPaths[0]', 'containers[1].args', 'containers[2].hostPaths[0]'])
-        problems.mute(f);
-      if (props.name === undefined) problems.mute('name');
-    }
+    checkDriverName(props, problems);
     const nodeNameEnv = props.nodeNameEnv ?? 'CSI_NODE_NAME';
     problems.check('nodeNameEnv', nodeNameEnv, envNameError(nodeNameEnv), 'use an environment variable name such as "CSI_NODE_NAME"');
     const pluginDir = `${KUBELET_DIR}/plugins/${driverName}`;
@@ -232,7 +109,7 @@ export class CsiNode extends NodeService {
       service: {
         name: `${driverName.split('.')[0]}-csi-node`,
         kind: NodeServiceKind.CSI_NODE,
-        containers: [CsiNode.driver(props, pluginDir, nodeNameEnv), ...CsiNode.sidecars(props, pluginDir)],
+        containers: [csiDriver(props.image, pluginDir, nodeNameEnv), ...csiSidecars(props, pluginDir)],
         // Node infrastructure covers every real node: declared pools are verified, never used to narrow placement.
         nodeAffinity: [],
         tolerations: [Toleration.all()],

@@ -5,41 +5,24 @@
 
 import { Construct } from 'constructs';
 import { ApiPermission } from '../core/api-access';
-import { EnvField, Probe, Resources } from '../core/container';
 import { ProblemCollector } from '../core/errors';
-import { HostPath, HostPathType } from '../core/host-path';
+import { HostPath } from '../core/host-path';
 import { NodeService } from '../core/node-service';
-import { HEALTH_ENDPOINT_SHAPE, HealthEndpointOptions, PRIVILEGE_SHAPE, PrivilegeOptions, RuleSuppression } from '../core/options';
+import { HEALTH_ENDPOINT_SHAPE, HealthEndpointOptions, PRIVILEGE_SHAPE, PrivilegeOptions } from '../core/options';
 import { Toleration } from '../core/placement';
 import { bool, instance, list, oneOf, opt, str } from '../core/shape';
-import { isContainerRuntimeSocket, NodeServiceKind } from '../policy/kinds';
+import { NodeServiceKind } from '../policy/kinds';
 import { NodeServicePresetProps, PresetDefaults, presetServiceProps } from './common';
+import { securityAgentContainer } from './security-container';
+import {
+  checkSecurityAgent,
+  defaultComplianceHostPaths,
+  securityAgentHostPaths,
+  securityAgentSuppressions,
+  SecurityAgentMode,
+} from './security-modes';
 
-/** What the security agent does. */
-export enum SecurityAgentMode {
-  /**
-   * An eBPF runtime sensor: watches syscalls and processes with the capabilities BPF, PERFMON, SYS_RESOURCE and
-   * SYS_PTRACE, reading `/proc`, `/etc` and `/sys/kernel` (read-only).
-   */
-  RUNTIME = 'runtime',
-  /**
-   * A compliance / node-baseline scanner: sees host processes (host PID) and reads the kubelet, CNI and systemd
-   * configuration (read-only), with no capability at all.
-   */
-  COMPLIANCE = 'compliance',
-}
-
-/** Default resources of a runtime sensor: requests 100m CPU / 512Mi, memory limit 1Gi, no CPU limit (a throttled sensor drops events). */
-export const SECURITY_AGENT_RESOURCES: Resources = { cpuRequest: '100m', memoryRequest: '512Mi', memoryLimit: '1Gi' };
-
-/** Default resources of a compliance scanner: requests 50m CPU / 64Mi, memory limit 128Mi. */
-export const COMPLIANCE_SCANNER_RESOURCES: Resources = { cpuRequest: '50m', memoryRequest: '64Mi', memoryLimit: '128Mi' };
-
-/** The capabilities of the eBPF runtime sensor: load eBPF programs, read perf events, raise memlock, read other processes. */
-export const RUNTIME_SENSOR_CAPABILITIES: readonly string[] = ['BPF', 'PERFMON', 'SYS_RESOURCE', 'SYS_PTRACE'];
-
-/** Where the runtime sensor sees the host's files: `/host/proc`, `/host/etc`, and the runtime socket below `/host`. */
-export const SECURITY_AGENT_HOST_ROOT = '/host';
+export { SecurityAgentMode } from './security-modes';
 
 /**
  * Props of {@link SecurityAgent}. The health endpoint (`healthPort`, `healthPath`) defaults to port 8765 and
@@ -114,14 +97,7 @@ export class SecurityAgent extends NodeService {
 
   /** The default host paths of the compliance scanner (all read-only, at the same path in the container). */
   public static defaultComplianceHostPaths(): HostPath[] {
-    return [
-      HostPath.readOnly('/etc/kubernetes'),
-      HostPath.readOnly('/etc/systemd'),
-      HostPath.readOnly('/lib/systemd'),
-      HostPath.readOnly('/etc/cni/net.d'),
-      HostPath.readOnly('/opt/cni/bin'),
-      HostPath.readOnly('/var/lib/kubelet/config.yaml', { type: HostPathType.FILE }),
-    ];
+    return defaultComplianceHostPaths();
   }
 
   /** What the agent does. */
@@ -132,100 +108,17 @@ export class SecurityAgent extends NodeService {
     this.mode = props.mode ?? SecurityAgentMode.RUNTIME;
   }
 
-  private static check(props: SecurityAgentProps, runtime: boolean, problems: ProblemCollector): void {
-    if (props.privileged && !runtime) {
-      problems.add(
-        'privileged',
-        true,
-        'a compliance scanner only reads files and processes and must not be privileged',
-        'drop privileged (add DAC_READ_SEARCH with a reason if it cannot read a file)',
-      );
-    }
-    if (props.complianceHostPaths !== undefined && runtime) {
-      problems.add(
-        'complianceHostPaths',
-        props.complianceHostPaths.map((h) => h.path),
-        'only applies in compliance mode',
-        'set mode: SecurityAgentMode.COMPLIANCE, or use extraHostPaths',
-      );
-    }
-    if (props.runtimeSocket !== undefined && !isContainerRuntimeSocket(props.runtimeSocket)) {
-      problems.add(
-        'runtimeSocket',
-        props.runtimeSocket,
-        'is not a container runtime socket',
-        'use the node runtime\'s socket, e.g. "/run/containerd/containerd.sock" or "/run/crio/crio.sock"',
-      );
-    }
-  }
-
-  private static hostPaths(props: SecurityAgentProps, runtime: boolean): HostPath[] {
-    const root = SECURITY_AGENT_HOST_ROOT;
-    const hostPaths: HostPath[] = runtime
-      ? [
-          HostPath.readOnly('/proc', { mountPath: `${root}/proc`, volumeName: 'proc' }),
-          HostPath.readOnly('/etc', { mountPath: `${root}/etc`, volumeName: 'etc' }),
-          HostPath.readOnly('/sys/kernel', { volumeName: 'sys-kernel' }),
-        ]
-      : [...(props.complianceHostPaths ?? SecurityAgent.defaultComplianceHostPaths())];
-    if (props.runtimeSocket !== undefined) {
-      hostPaths.push(
-        HostPath.readOnly(props.runtimeSocket, {
-          type: HostPathType.SOCKET,
-          mountPath: `${root}${props.runtimeSocket}`,
-          volumeName: 'runtime-socket',
-        }),
-      );
-    }
-    return hostPaths;
-  }
-
   private static defaults(props: SecurityAgentProps, problems: ProblemCollector): PresetDefaults {
     const runtime = (props.mode ?? SecurityAgentMode.RUNTIME) === SecurityAgentMode.RUNTIME;
-    SecurityAgent.check(props, runtime, problems);
-    const suppressions: RuleSuppression[] = [];
-    if (runtime)
-      suppressions.push({
-        ruleId: 'dangerous-capability',
-        reason: 'BPF and SYS_PTRACE: the sensor loads its eBPF probes and reads the processes it watches',
-      });
-    if (props.runtimeSocket !== undefined) {
-      suppressions.push({
-        ruleId: 'container-runtime-socket',
-        reason: `${props.runtimeSocket} (read-only): the sensor reads container metadata to attribute events to pods`,
-      });
-    }
-    const healthPath = props.healthPath ?? '/healthz';
-    const hostPaths = SecurityAgent.hostPaths(props, runtime);
+    checkSecurityAgent(props, runtime, problems);
+    const suppressions = securityAgentSuppressions(props, runtime);
+    const hostPaths = securityAgentHostPaths(props, runtime);
     return {
       service: {
         name: 'security-agent',
         kind: NodeServiceKind.SECURITY_AGENT,
         podAnnotations: props.appArmorUnconfined ? { 'container.apparmor.security.beta.kubernetes.io/agent': 'unconfined' } : {},
-        containers: [
-          {
-            name: 'agent',
-            image: props.image,
-            env: runtime ? { HOST_ROOT: SECURITY_AGENT_HOST_ROOT } : undefined,
-            fieldEnv: { NODE_NAME: EnvField.NODE_NAME },
-            ports: [{ name: 'health', containerPort: props.healthPort ?? 8765 }],
-            startup: Probe.httpGet(healthPath, 'health', {
-              initialDelaySeconds: 3,
-              periodSeconds: 5,
-              timeoutSeconds: 5,
-              failureThreshold: 20,
-            }),
-            readiness: Probe.httpGet(healthPath, 'health', { periodSeconds: 15, timeoutSeconds: 5 }),
-            liveness: Probe.httpGet(healthPath, 'health', { periodSeconds: 15, timeoutSeconds: 5, failureThreshold: 3 }),
-            resources: runtime ? SECURITY_AGENT_RESOURCES : COMPLIANCE_SCANNER_RESOURCES,
-            hostPaths,
-            capabilities: runtime ? [...RUNTIME_SENSOR_CAPABILITIES] : [],
-            privileged: props.privileged === true,
-            privilegedReason: props.privilegedReason,
-            runAsUser: 0,
-            runAsNonRoot: false,
-          },
-        ],
+        containers: [securityAgentContainer(props, runtime, hostPaths)],
         hostPID: !runtime,
         // Node infrastructure covers every real node: declared pools are verified, never used to narrow placement.
         nodeAffinity: [],
