@@ -8,15 +8,24 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parseManifests, fieldPosition } from '../../src/manifests';
 import { checkManifests, Finding } from '../../src/policy/engine';
+import { KubernetesVersion } from '../../src/k8s/api-fields/versions';
 import { RULES } from '../../src/policy/rules';
 
 const DIR = path.join(__dirname, '..', 'fixtures', 'real-world');
 
-function lintFile(file: string) {
+/** Fixtures rendered for a newer cluster than the 1.28 default, with the version they are linted for. */
+const TARGET_VERSION: { [file: string]: KubernetesVersion } = {
+  'cilium-agent-helm-k8s-1.30.yaml': KubernetesVersion.V1_30,
+};
+
+function lintFile(file: string, version: KubernetesVersion | undefined = TARGET_VERSION[file]) {
   const text = fs.readFileSync(path.join(DIR, file), 'utf8');
   const { objects, problems } = parseManifests(text, file);
   expect(problems).toEqual([]);
-  const report = checkManifests(objects.map((o) => o.object));
+  const report = checkManifests(
+    objects.map((o) => o.object),
+    version ? { kubernetesVersion: version } : undefined,
+  );
   return { text, objects, report };
 }
 
@@ -68,6 +77,20 @@ const EXPECTED: Array<[string, string, string, string[]]> = [
   ],
   [
     'cilium-agent-helm.yaml',
+    'cni-plugin',
+    'inferred',
+    [
+      'capabilities-not-dropped',
+      'cpu-request-missing',
+      'dangerous-capability',
+      'memory-request-missing',
+      'privilege-escalation-allowed',
+      'seccomp-profile-missing',
+      'writable-root-filesystem',
+    ],
+  ],
+  [
+    'cilium-agent-helm-k8s-1.30.yaml',
     'cni-plugin',
     'inferred',
     [
@@ -323,6 +346,16 @@ describe('real-world DaemonSets', () => {
     expect(errors.map((f) => `${f.ruleId} ${f.path}: ${f.message}`)).toEqual([]);
     const got = [...new Set(report.findings.filter((f) => f.severity === 'warning').map((f) => f.ruleId))].sort();
     expect(got).toEqual(warnings);
+  });
+
+  test('a render for Kubernetes 1.30 (appArmorProfile) is refused for the 1.28 default: the unknown field, at its line', () => {
+    const file = 'cilium-agent-helm-k8s-1.30.yaml';
+    const { text, objects, report } = lintFile(file, KubernetesVersion.V1_28);
+    const errors = report.findings.filter((f) => f.severity === 'error');
+    expect(errors.map((f) => [f.ruleId, f.path])).toEqual([['unknown-field', 'spec.template.spec.securityContext.appArmorProfile']]);
+    expect(errors[0].message).toContain('appArmorProfile exists from Kubernetes 1.30; the target is 1.28');
+    const at = fieldPosition(objects[errors[0].objectIndex], errors[0].path);
+    expect(text.split(/\r?\n/)[at!.line - 1]).toMatch(/^\s+appArmorProfile:/);
   });
 
   const windows = EXPECTED.filter(([f]) => f.includes('windows'));
