@@ -13,6 +13,9 @@ const KNOWN_VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delet
 
 /** One permission on the Kubernetes API. Create with the static factories. */
 export class ApiPermission {
+  /** The read-only verbs (`READ_VERBS`): get, list, watch. */
+  public static readonly READ_VERBS: string[] = [...READ_VERBS];
+
   /** Read-only access (`get`, `list`, `watch`) to `resources` in `apiGroup` (`''` is the core group). */
   public static read(resources: string[], apiGroup: string = ''): ApiPermission {
     return new ApiPermission(apiGroup, resources, [...READ_VERBS]);

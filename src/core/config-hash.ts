@@ -17,6 +17,9 @@ export const CONFIG_HASH_ANNOTATION = `${ANNOTATION_PREFIX}/config-hash`;
  * Whether and how the pod template carries {@link CONFIG_HASH_ANNOTATION}. Create with the static factories.
  */
 export class ConfigHash {
+  /** The pod-template annotation that carries the hash (`CONFIG_HASH_ANNOTATION`). */
+  public static readonly ANNOTATION: string = CONFIG_HASH_ANNOTATION;
+
   /**
    * A hash of the content of every ConfigMap and Secret of the app that the service's containers mount or take env
    * from (through `Mount.fromConfigMap`, `Mount.fromSecret`, `EnvSource.fromConfigMap`, `EnvSource.fromSecret` and the

@@ -101,6 +101,9 @@ export interface NodeServiceProps extends MetadataOptions, PlacementOptions, Rol
  * (`app.kubernetes.io/name` + `instance`), recommended labels, an explicit update strategy, and declared host access.
  */
 export class NodeService extends Construct {
+  /** The namespace node services go to when neither the props nor the chart name one (`DEFAULT_NAMESPACE`). */
+  public static readonly DEFAULT_NAMESPACE: string = DEFAULT_NAMESPACE;
+
   /** The DaemonSet (and pod) name. */
   public readonly name: string;
   /** The namespace. */

@@ -8,6 +8,7 @@ export {
   DEFAULT_CRITICAL_PODS_LIMIT,
 } from './namespace';
 export {
+  PodSecurity,
   PodSecurityLevel,
   PodSecurityViolation,
   PodSecurityEvaluation,

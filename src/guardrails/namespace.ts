@@ -138,6 +138,15 @@ export interface NodeServicesNamespaceProps {
  * - optionally a ResourceQuota that authorises `system-node-critical` / `system-cluster-critical` pods here.
  */
 export class NodeServicesNamespace extends Construct {
+  /** The trust label key (`TRUST_LABEL_KEY`). */
+  public static readonly TRUST_LABEL_KEY: string = TRUST_LABEL_KEY;
+  /** The trust label value (`TRUST_LABEL_VALUE`). */
+  public static readonly TRUST_LABEL_VALUE: string = TRUST_LABEL_VALUE;
+  /** The Pod Security Admission label prefix (`POD_SECURITY_LABEL_PREFIX`). */
+  public static readonly POD_SECURITY_LABEL_PREFIX: string = POD_SECURITY_LABEL_PREFIX;
+  /** The default pod limit of the critical-pods quota (`DEFAULT_CRITICAL_PODS_LIMIT`). */
+  public static readonly DEFAULT_CRITICAL_PODS_LIMIT: number = DEFAULT_CRITICAL_PODS_LIMIT;
+
   /** The namespace name. */
   public readonly name: string;
   /** The Namespace object. */

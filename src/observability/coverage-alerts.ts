@@ -141,6 +141,9 @@ const DURATION = /^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m
  * annotation and `node_service` / `kind` / `team` labels for routing and for silencing planned upgrades.
  */
 export class NodeServiceAlerts extends Construct {
+  /** The default label selector of the kube-state-metrics series (`DEFAULT_KUBE_STATE_METRICS_SELECTOR`). */
+  public static readonly DEFAULT_KUBE_STATE_METRICS_SELECTOR: string = DEFAULT_KUBE_STATE_METRICS_SELECTOR;
+
   /** The PrometheusRule objects. */
   public readonly rules: ApiObject[] = [];
   /** The PodMonitor objects (services with `metrics`). */

@@ -431,3 +431,19 @@ export const NEVER_SURGE: { readonly [kind: string]: string } = {
   [NodeServiceKind.CSI_NODE]:
     'a CSI node plugin must never surge: two drivers on one node would fight over the driver socket and its mounts',
 };
+
+/**
+ * The kinds' profiles as static members, for every language (jsii carries classes, not free functions): the same
+ * as {@link kindProfile} and {@link KIND_ANNOTATION}.
+ */
+export class NodeServiceKinds {
+  /** The annotation that names a DaemonSet's kind (`KIND_ANNOTATION`). */
+  public static readonly ANNOTATION: string = KIND_ANNOTATION;
+
+  /** The profile (allowlists, defaults) of `kind`; the generic profile for an unknown kind (`kindProfile`). */
+  public static profile(kind?: string): KindProfile {
+    return kindProfile(kind);
+  }
+
+  private constructor() {}
+}

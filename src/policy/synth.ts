@@ -10,8 +10,8 @@ import { IConstruct } from 'constructs';
 import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../k8s/api-fields/versions';
 import { findRule, mergeConfigs, PolicyConfigError, resolveConfig, RuleConfig, unknownRuleMessage } from './config';
 import { checkInputFingerprint, checkManifests, describeObject, Finding, ObjectRef, PolicyReport } from './engine';
-import { MIN_REASON_LENGTH } from './host-access';
-import { isValidReason, suppressionAnnotationKey } from './suppression';
+import { MIN_REASON_LENGTH, ON_DELETE_REASON_ANNOTATION } from './host-access';
+import { isValidReason, SUPPRESSION_ANNOTATION_PREFIX, suppressionAnnotationKey } from './suppression';
 import { Severity } from './types';
 
 /** Where synth-time warning summaries go. */
@@ -385,6 +385,16 @@ export class NodeServiceChecks {
 
 /** Suppressions of policy findings, recorded as annotations on the objects so that reviewers and the CLI see them. */
 export class Suppressions {
+  /** The prefix of suppression annotations (`SUPPRESSION_ANNOTATION_PREFIX`). */
+  public static readonly ANNOTATION_PREFIX: string = SUPPRESSION_ANNOTATION_PREFIX;
+  /** The annotation that records the reason of an OnDelete update strategy (`ON_DELETE_REASON_ANNOTATION`). */
+  public static readonly ON_DELETE_REASON_ANNOTATION: string = ON_DELETE_REASON_ANNOTATION;
+
+  /** The annotation key that suppresses `ruleId` (`suppressionAnnotationKey`). */
+  public static annotationKey(ruleId: string): string {
+    return suppressionAnnotationKey(ruleId);
+  }
+
   /**
    * Suppresses `ruleId` on every ApiObject at or below `construct` (also ones added later), recording `reason` in
    * the annotation `ignore-check.node-services.cdk8s.io/<rule-id>`. Reasons for the same rule are joined with `; `.

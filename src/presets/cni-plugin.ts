@@ -17,8 +17,17 @@ import {
 import { Toleration } from '../core/placement';
 import { bool, opt, req } from '../core/shape';
 import { NodeServiceKind } from '../policy/kinds';
-import { cniAgent } from './cni-agent';
-import { checkInstaller, CNI_INSTALLER_SHAPE, CniInstaller, cniInstaller } from './cni-installer';
+import { Resources } from '../core/container';
+import { CNI_PLUGIN_CAPABILITIES, CNI_PLUGIN_RESOURCES, cniAgent } from './cni-agent';
+import {
+  checkInstaller,
+  CNI_BIN_MOUNT_PATH,
+  CNI_CONF_MOUNT_PATH,
+  CNI_INSTALLER_RESOURCES,
+  CNI_INSTALLER_SHAPE,
+  CniInstaller,
+  cniInstaller,
+} from './cni-installer';
 import { NodeServicePresetProps, PresetDefaults, presetServiceProps } from './common';
 
 /**
@@ -71,6 +80,17 @@ const CNI_PLUGIN_SHAPE = {
  * SYS_RESOURCE, SYS_MODULE, IPC_LOCK, CHOWN, KILL, DAC_OVERRIDE, FOWNER, SETGID, SETUID.
  */
 export class CniPlugin extends NodeService {
+  /** Default resources of the agent (`CNI_PLUGIN_RESOURCES`). */
+  public static readonly DEFAULT_RESOURCES: Resources = CNI_PLUGIN_RESOURCES;
+  /** Default resources of the installer init container (`CNI_INSTALLER_RESOURCES`). */
+  public static readonly INSTALLER_RESOURCES: Resources = CNI_INSTALLER_RESOURCES;
+  /** Where the installer sees the host's `/opt/cni/bin` (`CNI_BIN_MOUNT_PATH`). */
+  public static readonly BIN_MOUNT_PATH: string = CNI_BIN_MOUNT_PATH;
+  /** Where the installer sees the host's `/etc/cni/net.d` (`CNI_CONF_MOUNT_PATH`). */
+  public static readonly CONF_MOUNT_PATH: string = CNI_CONF_MOUNT_PATH;
+  /** The capabilities the agent gets by default (`CNI_PLUGIN_CAPABILITIES`). */
+  public static readonly DEFAULT_CAPABILITIES: string[] = [...CNI_PLUGIN_CAPABILITIES];
+
   /** The least-privilege API access a CNI agent gets by default: nodes get/list/watch, nodes/status patch, pods get. */
   public static defaultApiAccess(): ApiPermission[] {
     return [ApiPermission.read(['nodes']), ApiPermission.of('', ['nodes/status'], ['patch']), ApiPermission.of('', ['pods'], ['get'])];

@@ -15,8 +15,17 @@ import { RESOURCES_SHAPE } from '../core/options';
 import { envNameError } from '../k8s';
 import { NodeServiceKind } from '../policy/kinds';
 import { NodeServicePresetProps, PresetDefaults, presetServiceProps } from './common';
-import { checkDriverName, csiDriver } from './csi-driver';
-import { csiSidecars, KUBELET_DIR } from './csi-sidecars';
+import { checkDriverName, CSI_DRIVER_RESOURCES, csiDriver } from './csi-driver';
+import {
+  CSI_HEALTH_PORT,
+  CSI_LIVENESS_PROBE_IMAGE,
+  CSI_NODE_DRIVER_REGISTRAR_IMAGE,
+  CSI_REGISTRAR_HEALTH_PORT,
+  CSI_SIDECAR_RESOURCES,
+  CSI_SOCKET_DIR,
+  csiSidecars,
+  KUBELET_DIR,
+} from './csi-sidecars';
 
 /**
  * Props of {@link CsiNode}. `args` defaults to `--endpoint=$(CSI_ENDPOINT)`; `apiAccess` to
@@ -76,6 +85,21 @@ const CSI_NODE_SHAPE = {
  * `/etc/selinux`, `/lib/modules` (read-only). Capability allowlist: SYS_ADMIN.
  */
 export class CsiNode extends NodeService {
+  /** The node-driver-registrar sidecar image (`CSI_NODE_DRIVER_REGISTRAR_IMAGE`). */
+  public static readonly NODE_DRIVER_REGISTRAR_IMAGE: string = CSI_NODE_DRIVER_REGISTRAR_IMAGE;
+  /** The livenessprobe sidecar image (`CSI_LIVENESS_PROBE_IMAGE`). */
+  public static readonly LIVENESS_PROBE_IMAGE: string = CSI_LIVENESS_PROBE_IMAGE;
+  /** Default resources of the driver container (`CSI_DRIVER_RESOURCES`). */
+  public static readonly DRIVER_RESOURCES: Resources = CSI_DRIVER_RESOURCES;
+  /** Default resources of each sidecar (`CSI_SIDECAR_RESOURCES`). */
+  public static readonly SIDECAR_RESOURCES: Resources = CSI_SIDECAR_RESOURCES;
+  /** Where the driver socket is mounted in the containers (`CSI_SOCKET_DIR`). */
+  public static readonly SOCKET_DIR: string = CSI_SOCKET_DIR;
+  /** The driver's health port, served by the livenessprobe sidecar (`CSI_HEALTH_PORT`). */
+  public static readonly HEALTH_PORT: number = CSI_HEALTH_PORT;
+  /** The registrar's health port (`CSI_REGISTRAR_HEALTH_PORT`). */
+  public static readonly REGISTRAR_HEALTH_PORT: number = CSI_REGISTRAR_HEALTH_PORT;
+
   /** The least-privilege API access a CSI node plugin gets by default: nodes get, csinodes get, volumeattachments get/list/watch. */
   public static defaultApiAccess(): ApiPermission[] {
     return [

@@ -50,6 +50,13 @@ const GPU_MONITOR_SHAPE = { ...SERVICE_PORT_SHAPE, profilingMetrics: opt(bool) }
  * the `nvidia` RuntimeClass), pass `runtimeClassName: 'nvidia'` so the exporter sees the GPUs.
  */
 export class GpuMonitor extends NodeService {
+  /** Default resources (`GPU_MONITOR_RESOURCES`). */
+  public static readonly DEFAULT_RESOURCES: Resources = GPU_MONITOR_RESOURCES;
+  /** The kubelet's pod-resources directory the monitor reads (`POD_RESOURCES_DIR`). */
+  public static readonly POD_RESOURCES_DIR: string = POD_RESOURCES_DIR;
+  /** The DCGM counters file with the profiling metrics, in the exporter image (`DCGM_PROFILING_COUNTERS`). */
+  public static readonly PROFILING_COUNTERS_FILE: string = DCGM_PROFILING_COUNTERS;
+
   /** The default GPU-node selection: either GPU-present label (GPU operator, Node Feature Discovery). */
   public static gpuNodeAffinity(): NodeAffinityTerm[] {
     return [

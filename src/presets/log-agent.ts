@@ -67,6 +67,9 @@ const LOG_AGENT_SHAPE = {
  * (read-only) and one directory below `/var/lib` (writable).
  */
 export class LogAgent extends NodeService {
+  /** Default resources (`LOG_AGENT_RESOURCES`). */
+  public static readonly DEFAULT_RESOURCES: Resources = LOG_AGENT_RESOURCES;
+
   /** The host directory holding the read positions. */
   public readonly stateDir: string;
 

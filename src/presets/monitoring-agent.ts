@@ -47,6 +47,9 @@ const MONITORING_AGENT_SHAPE = { ...SERVICE_PORT_SHAPE, timeCollector: opt(bool)
  * Host-path allowlist: anything read-only; nothing writable.
  */
 export class MonitoringAgent extends NodeService {
+  /** Default resources (`MONITORING_AGENT_RESOURCES`). */
+  public static readonly DEFAULT_RESOURCES: Resources = MONITORING_AGENT_RESOURCES;
+
   constructor(scope: Construct, id: string, props: MonitoringAgentProps) {
     super(scope, id, presetServiceProps(props, 'MonitoringAgent', MONITORING_AGENT_SHAPE, MonitoringAgent.defaults));
   }

@@ -13,6 +13,7 @@ import { Toleration } from '../core/placement';
 import { bool, instance, list, oneOf, opt, str } from '../core/shape';
 import { NodeServiceKind } from '../policy/kinds';
 import { NodeServicePresetProps, PresetDefaults, presetServiceProps } from './common';
+import { Resources } from '../core/container';
 import { securityAgentContainer } from './security-container';
 import {
   checkSecurityAgent,
@@ -20,6 +21,10 @@ import {
   securityAgentHostPaths,
   securityAgentSuppressions,
   SecurityAgentMode,
+  COMPLIANCE_SCANNER_RESOURCES,
+  RUNTIME_SENSOR_CAPABILITIES,
+  SECURITY_AGENT_HOST_ROOT,
+  SECURITY_AGENT_RESOURCES,
 } from './security-modes';
 
 export { SecurityAgentMode } from './security-modes';
@@ -90,6 +95,15 @@ const SECURITY_AGENT_SHAPE = {
  * BPF, PERFMON, SYS_RESOURCE, SYS_PTRACE, SYS_ADMIN, DAC_READ_SEARCH, IPC_LOCK, NET_ADMIN.
  */
 export class SecurityAgent extends NodeService {
+  /** Default resources of a runtime sensor (`SECURITY_AGENT_RESOURCES`). */
+  public static readonly RUNTIME_RESOURCES: Resources = SECURITY_AGENT_RESOURCES;
+  /** Default resources of a compliance scanner (`COMPLIANCE_SCANNER_RESOURCES`). */
+  public static readonly COMPLIANCE_RESOURCES: Resources = COMPLIANCE_SCANNER_RESOURCES;
+  /** The capabilities a runtime sensor gets by default (`RUNTIME_SENSOR_CAPABILITIES`). */
+  public static readonly RUNTIME_CAPABILITIES: string[] = [...RUNTIME_SENSOR_CAPABILITIES];
+  /** Where a compliance scanner sees the host's root (`SECURITY_AGENT_HOST_ROOT`). */
+  public static readonly HOST_ROOT: string = SECURITY_AGENT_HOST_ROOT;
+
   /** The read-only API access a runtime sensor gets by default: pods, namespaces and nodes get/list/watch. */
   public static defaultApiAccess(): ApiPermission[] {
     return [ApiPermission.read(['pods', 'namespaces', 'nodes'])];

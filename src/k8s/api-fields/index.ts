@@ -12,7 +12,7 @@
 
 import { API_FIELD_DATA } from './fields.generated';
 import type { FieldEntry } from './model';
-import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion, kubernetesVersionError, minor } from './versions';
+import { DEFAULT_KUBERNETES_VERSION, KUBERNETES_VERSIONS, KubernetesVersion, kubernetesVersionError, minor } from './versions';
 
 /** The version whose fields are read from the 1.28 API document (older versions are not supported). */
 const BASE = KubernetesVersion.V1_28;
@@ -240,6 +240,11 @@ export function versionProblems(object: unknown, version: KubernetesVersion = DE
 
 /** The API field knowledge as a class, for languages that have no free functions (jsii). */
 export class ApiFields {
+  /** The Kubernetes versions the field sets cover (`KUBERNETES_VERSIONS`). */
+  public static readonly SUPPORTED_VERSIONS: KubernetesVersion[] = [...KUBERNETES_VERSIONS];
+  /** The version checked when none is given (`DEFAULT_KUBERNETES_VERSION`). */
+  public static readonly DEFAULT_VERSION: KubernetesVersion = DEFAULT_KUBERNETES_VERSION;
+
   /**
    * The fields of `object` that the target Kubernetes version does not have; see {@link unknownFields}.
    *
