@@ -37,7 +37,7 @@ function agentHostPaths(props: CniPluginProps, stateDir: string): HostPath[] {
   return hostPaths;
 }
 
-/** The `agent` container, keeping its runtime state in `stateDir`, probed on `healthPort` when it is given. */
+/** The `agent` container, keeping its runtime state in `stateDir`, probed on `healthPort` when it is given. @internal */
 export function cniAgent(props: CniPluginProps, stateDir: string): ContainerSpec {
   const healthPath = props.healthPath ?? '/healthz';
   const health = props.healthPort !== undefined;

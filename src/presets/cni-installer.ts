@@ -32,10 +32,10 @@ export interface CniInstaller extends ContainerProcessOptions {
   readonly image?: string;
 }
 
-/** The shape of a {@link CniInstaller}: its `command` is required. */
+/** The shape of a {@link CniInstaller}: its `command` is required. @internal */
 export const CNI_INSTALLER_SHAPE = object('CniInstaller', { ...CONTAINER_PROCESS_SHAPE, image: opt(str), command: req(list(str)) });
 
-/** The host's `/etc/cni/net.d`, writable for `writer` (the installer, and the agent when it writes the configuration). */
+/** The host's `/etc/cni/net.d`, writable for `writer` (the installer, and the agent when it writes the configuration). @internal */
 export function cniConfMount(writer: string): HostPath {
   return HostPath.writable('/etc/cni/net.d', {
     type: HostPathType.DIRECTORY_OR_CREATE,
@@ -45,7 +45,7 @@ export function cniConfMount(writer: string): HostPath {
   });
 }
 
-/** Reports an empty install command: an init container that does not exit blocks the agent. */
+/** Reports an empty install command: an init container that does not exit blocks the agent. @internal */
 export function checkInstaller(install: CniInstaller | undefined, problems: ProblemCollector): void {
   if (install !== undefined && install.command !== undefined && install.command.length === 0) {
     problems.add(
@@ -57,7 +57,7 @@ export function checkInstaller(install: CniInstaller | undefined, problems: Prob
   }
 }
 
-/** The `install-cni` init container of `install`, running the agent image `agentImage` unless it names its own. */
+/** The `install-cni` init container of `install`, running the agent image `agentImage` unless it names its own. @internal */
 export function cniInstaller(install: CniInstaller | undefined, agentImage: string): ContainerSpec {
   const spec = install ?? { command: [] };
   const bin = HostPath.writable('/opt/cni/bin', {

@@ -14,6 +14,7 @@ export const CSI_DRIVER_RESOURCES: Resources = { cpuRequest: '10m', memoryReques
 /**
  * Checks the CSI driver name, from which the plugin directory, the registration path and the default name derive
  * (their own problems are muted when the name is wrong: they are this one).
+ * @internal
  */
 export function checkDriverName(props: { readonly driverName?: string; readonly name?: string }, problems: ProblemCollector): void {
   const driverName = props.driverName ?? '';
@@ -33,7 +34,7 @@ export function checkDriverName(props: { readonly driverName?: string; readonly 
   }
 }
 
-/** The driver container of image `image`, creating its socket in `pluginDir`, given the node name as `nodeNameEnv`. */
+/** The driver container of image `image`, creating its socket in `pluginDir`, given the node name as `nodeNameEnv`. @internal */
 export function csiDriver(image: string, pluginDir: string, nodeNameEnv: string): ContainerSpec {
   return {
     name: 'driver',

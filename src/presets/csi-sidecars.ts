@@ -25,10 +25,10 @@ export const CSI_HEALTH_PORT = 9808;
 /** The health port of the `node-driver-registrar` sidecar. */
 export const CSI_REGISTRAR_HEALTH_PORT = 9809;
 
-/** The kubelet's root directory: pods' volumes are mounted below it. */
+/** The kubelet's root directory: pods' volumes are mounted below it. @internal */
 export const KUBELET_DIR = '/var/lib/kubelet';
 
-/** The plugin directory, writable for the driver (it creates the socket) and read-only for the sidecars. */
+/** The plugin directory, writable for the driver (it creates the socket) and read-only for the sidecars. @internal */
 export function pluginDirMount(pluginDir: string, writable: boolean): HostPath {
   const options = { type: HostPathType.DIRECTORY_OR_CREATE, mountPath: CSI_SOCKET_DIR, volumeName: 'plugin-dir' };
   return writable
@@ -39,7 +39,7 @@ export function pluginDirMount(pluginDir: string, writable: boolean): HostPath {
     : HostPath.readOnly(pluginDir, options);
 }
 
-/** The `node-driver-registrar` and `liveness-probe` sidecars of the driver whose socket directory is `pluginDir`. */
+/** The `node-driver-registrar` and `liveness-probe` sidecars of the driver whose socket directory is `pluginDir`. @internal */
 export function csiSidecars(props: CsiNodeProps, pluginDir: string): ContainerSpec[] {
   const socket = `${CSI_SOCKET_DIR}/csi.sock`;
   const resources = props.sidecarResources ?? CSI_SIDECAR_RESOURCES;

@@ -13,7 +13,7 @@ import {
   SECURITY_AGENT_RESOURCES,
 } from './security-modes';
 
-/** The `agent` container, a runtime sensor when `runtime` (else a compliance scanner), mounting `hostPaths`. */
+/** The `agent` container, a runtime sensor when `runtime` (else a compliance scanner), mounting `hostPaths`. @internal */
 export function securityAgentContainer(props: SecurityAgentProps, runtime: boolean, hostPaths: HostPath[]): ContainerSpec {
   const healthPath = props.healthPath ?? '/healthz';
   return {

@@ -36,7 +36,7 @@ export const RUNTIME_SENSOR_CAPABILITIES: readonly string[] = ['BPF', 'PERFMON',
 /** Where the runtime sensor sees the host's files: `/host/proc`, `/host/etc`, and the runtime socket below `/host`. */
 export const SECURITY_AGENT_HOST_ROOT = '/host';
 
-/** The default host paths of the compliance scanner (all read-only, at the same path in the container). */
+/** The default host paths of the compliance scanner (all read-only, at the same path in the container). @internal */
 export function defaultComplianceHostPaths(): HostPath[] {
   return [
     HostPath.readOnly('/etc/kubernetes'),
@@ -48,7 +48,7 @@ export function defaultComplianceHostPaths(): HostPath[] {
   ];
 }
 
-/** Reports the props that contradict the mode (and a runtime socket that is not one). */
+/** Reports the props that contradict the mode (and a runtime socket that is not one). @internal */
 export function checkSecurityAgent(props: SecurityAgentProps, runtime: boolean, problems: ProblemCollector): void {
   if (props.privileged && !runtime) {
     problems.add(
@@ -76,7 +76,7 @@ export function checkSecurityAgent(props: SecurityAgentProps, runtime: boolean, 
   }
 }
 
-/** The host paths of the agent: the runtime sensor's `/proc`, `/etc` and `/sys/kernel`, or the compliance scanner's; plus the runtime socket. */
+/** The host paths of the agent: the runtime sensor's `/proc`, `/etc` and `/sys/kernel`, or the compliance scanner's; plus the runtime socket. @internal */
 export function securityAgentHostPaths(props: SecurityAgentProps, runtime: boolean): HostPath[] {
   const root = SECURITY_AGENT_HOST_ROOT;
   const hostPaths: HostPath[] = runtime
@@ -98,7 +98,7 @@ export function securityAgentHostPaths(props: SecurityAgentProps, runtime: boole
   return hostPaths;
 }
 
-/** The rule suppressions the agent's mode and runtime socket call for, each with its reason. */
+/** The rule suppressions the agent's mode and runtime socket call for, each with its reason. @internal */
 export function securityAgentSuppressions(props: SecurityAgentProps, runtime: boolean): RuleSuppression[] {
   const suppressions: RuleSuppression[] = [];
   if (runtime)
