@@ -6,7 +6,7 @@
 import { ApiObject, Chart, JsonPatch } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { checkPodOnNode, CoverageReason } from '../coverage';
+import { checkPodOnNode, CoverageReason, CoverageStatus, statusOf } from '../coverage';
 import { NodeServiceKind } from '../policy/kinds';
 import { NodeServiceChecks } from '../policy/synth';
 import { ApiPermission } from './api-access';
@@ -289,8 +289,12 @@ export class NodeService extends Construct {
             `coverage: DaemonSet ${half.what} would not run on node pool "${pool.name}"${label}: ${verdict.reason} (${verdict.detail}). Fix: ${coverageFix(verdict.reason)}`,
           );
         } else if (!verdict.runs) {
+          const outcome =
+            statusOf(verdict.reason) === CoverageStatus.NOT_RUNNING
+              ? 'its pod would be placed but the kubelet would not run it'
+              : 'its pod would stay Pending';
           errors.push(
-            `coverage: DaemonSet ${half.what} is wanted on node pool "${pool.name}"${label} but its pod would stay Pending: ${verdict.reason} (${verdict.detail}). Fix: ${coverageFix(verdict.reason)}`,
+            `coverage: DaemonSet ${half.what} is wanted on node pool "${pool.name}"${label} but ${outcome}: ${verdict.reason} (${verdict.detail}). Fix: ${coverageFix(verdict.reason)}`,
           );
         }
       }
@@ -339,6 +343,14 @@ function coverageFix(reason: string): string {
       return 'tolerate the taint (add it to the pool so it is derived, or pass a Toleration)';
     case CoverageReason.HOST_PORT:
       return 'free the host port or use another one';
+    case CoverageReason.OS:
+      return "build the service for the pool's operating system (spec.os and the kubernetes.io/os node selector), or drop the pool from the coverage targets";
+    case CoverageReason.DISK_PRESSURE:
+      return "free disk on the pool's nodes, or give the service a node-critical priority class (the kubelet admits critical pods under disk pressure)";
+    case CoverageReason.NOT_READY:
+    case CoverageReason.UNREACHABLE:
+      return "bring the pool's nodes back to Ready (their kubelet does not start pods)";
+    case CoverageReason.RESOURCES:
     default:
       return "lower the pod's requests or give the pool larger nodes";
   }

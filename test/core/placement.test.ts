@@ -131,6 +131,18 @@ describe('node pools', () => {
     const tiny = NodePool.of({ name: 'tiny', labels: { size: 'tiny' }, allocatable: { cpu: '50m', memory: '1Gi', pods: '10' } });
     expect(synthError({ pools: [tiny] })).toMatch(/node pool "tiny" but its pod would stay Pending: resources \(.*cpu/);
   });
+
+  test('GIVEN a Windows pool and a Linux service without an OS selector THEN synth fails: placed, but the kubelet would not run it', () => {
+    // The affinity names the pool but not the operating system, so the pod is a Linux pod on Windows nodes.
+    const windows = NodePool.of({ name: 'windows', labels: { 'node.example.com/pool': 'win', 'kubernetes.io/os': 'windows' } });
+    const message = synthError({
+      pools: [windows],
+      nodeSelector: {},
+      nodeAffinity: [{ requirements: [NodeRequirement.in('node.example.com/pool', ['win'])] }],
+    });
+    expect(message).toMatch(/node pool "windows" but its pod would be placed but the kubelet would not run it: os \(/);
+    expect(message).toContain("Fix: build the service for the pool's operating system");
+  });
 });
 
 describe('canary', () => {
