@@ -113,7 +113,18 @@ function slimPod(pod: any): any {
 }
 
 /** Streams objects of one kind (objects without `kind` are accepted as that kind), keeping what `keep` returns. */
-async function readKind(input: string, kind: 'Node' | 'Pod', flag: string, io: CliIo, keep: (o: any) => any): Promise<any[]> {
+/**
+ * Reads the Node or Pod objects of `input` (a file, a folder, or `-`): kubectl `-o json` Lists, JSON lines or YAML,
+ * streamed; `keep` maps each object to what the caller holds (or `undefined` to drop it). Used by `coverage`, `diff`
+ * and `plan`.
+ */
+export async function readKind(
+  input: string,
+  kind: 'Node' | 'Pod',
+  flag: string,
+  io: CliIo,
+  keep: (o: any) => any = (o) => o,
+): Promise<any[]> {
   const out: any[] = [];
   const files = input === '-' ? ['-'] : inputFiles(input);
   for (const file of files) {

@@ -6,6 +6,7 @@
 
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { ExitCode } from './main';
+import { readKind } from './coverage';
 import { CliIo, InputError, SourcedObject, readObjects } from './io';
 import { ChangeKind, diffManifests, diffMatches } from '../day2/diff';
 import { formatDiffJson, formatDiffMarkdown, formatDiffSarif, formatDiffText } from '../day2/format';
@@ -26,18 +27,9 @@ function where(o: SourcedObject): string {
   return o.line !== undefined ? `${o.file}:${o.line}` : o.file;
 }
 
-/** Reads Node or Pod objects (objects without `kind` are accepted as that kind) for `--nodes` / `--pods`. */
+/** The Node or Pod objects of `file` (the streamed reader of `coverage`). */
 export async function readNodesOrPods(file: string, kind: 'Node' | 'Pod', flag: string, io: CliIo): Promise<any[]> {
-  const objects = await readObjects([file], io);
-  return objects.map((o) => {
-    if (o.object?.kind !== undefined && o.object.kind !== kind) {
-      throw new InputError(`${where(o)}: ${flag} expects ${kind} objects (or a ${kind}List), found ${JSON.stringify(o.object.kind)}`);
-    }
-    if (kind === 'Node' && (typeof o.object?.metadata?.name !== 'string' || o.object.metadata.name.length === 0)) {
-      throw new InputError(`${where(o)}: a Node has no metadata.name; every node needs its name`);
-    }
-    return o.object;
-  });
+  return readKind(file, kind, flag, io);
 }
 
 /** Refuses two inputs that both read standard input. */

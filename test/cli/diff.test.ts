@@ -142,7 +142,7 @@ describe('node-services diff: exit codes', () => {
     const nodes = await diff([OLD, NEW, '--nodes', path.join(dir, 'empty.yaml')]);
     expect([nodes.code, nodes.err]).toEqual([
       2,
-      expect.stringContaining('--nodes expects Node objects (or a NodeList), found "DaemonSet"'),
+      expect.stringContaining('--nodes expects Node objects (or a NodeList), found DaemonSet "x"'),
     ]);
   });
 
