@@ -371,10 +371,34 @@ export function checkProbe(field: string, p: Probe | undefined, portNames: Set<s
   if (!p) return;
   const h = p._handler;
   const port = h.httpGet?.port ?? h.tcpSocket?.port ?? h.grpc?.port;
-  if (typeof port === 'string' && !portNames.has(port)) {
-    problems.add(`${field}.port`, port, 'names no port of this container', `declare a port named "${port}" or use the port number`);
-  } else if (typeof port !== 'string' && (h.httpGet || h.tcpSocket || h.grpc)) {
-    problems.check(`${field}.port`, port, portNumberError(port), 'use a port number from 1 to 65535 or a port name');
+  if (h.httpGet || h.tcpSocket || h.grpc) {
+    const kind = h.httpGet ? 'httpGet' : h.tcpSocket ? 'tcpSocket' : 'grpc';
+    if (h.portBy === 'name') {
+      if (typeof port !== 'string') {
+        problems.add(
+          `${field}.port`,
+          port,
+          'must be a port name',
+          `name a declared container port, or use Probe.${kind}OnPort(...) for a port number`,
+        );
+      } else if (!portNames.has(port)) {
+        problems.add(
+          `${field}.port`,
+          port,
+          'names no port of this container',
+          `declare a port named "${port}" or use Probe.${kind}OnPort(...) with its number`,
+        );
+      }
+    } else if (typeof port === 'string') {
+      problems.add(
+        `${field}.port`,
+        port,
+        'must be a port number',
+        kind === 'grpc' ? 'use a port number from 1 to 65535' : `use a port number from 1 to 65535, or Probe.${kind}(...) for a named port`,
+      );
+    } else {
+      problems.check(`${field}.port`, port, portNumberError(port), 'use a port number from 1 to 65535');
+    }
   }
   if (h.httpGet && (typeof h.httpGet.path !== 'string' || !h.httpGet.path.startsWith('/'))) {
     problems.add(`${field}.path`, h.httpGet.path, 'must be an absolute URL path', 'start the path with /');

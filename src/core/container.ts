@@ -138,15 +138,35 @@ export interface HttpProbeOptions extends ProbeOptions {
 
 /** A readiness, liveness or startup probe. Create with the static factories. */
 export class Probe {
-  /** An HTTP GET probe of `path` on `port` (a number or a named container port). */
-  public static httpGet(path: string, port: number | string, options: HttpProbeOptions = {}): Probe {
-    const { host, https, ...timing } = options ?? {};
-    return new Probe({ httpGet: { path, port, scheme: https ? 'HTTPS' : 'HTTP', ...(host ? { host } : {}) } }, timing);
+  /**
+   * An HTTP GET probe of `path` on the container port named `portName` (one of the container's `ports`; the probe
+   * follows the port if its number changes). For a port number, use {@link Probe.httpGetOnPort}.
+   */
+  public static httpGet(path: string, portName: string, options: HttpProbeOptions = {}): Probe {
+    return Probe.http(path, portName, 'name', options);
   }
 
-  /** A TCP connect probe on `port`. */
-  public static tcpSocket(port: number | string, options: ProbeOptions = {}): Probe {
-    return new Probe({ tcpSocket: { port } }, options ?? {});
+  /** An HTTP GET probe of `path` on port number `port` (1–65535). For a named container port, use {@link Probe.httpGet}. */
+  public static httpGetOnPort(path: string, port: number, options: HttpProbeOptions = {}): Probe {
+    return Probe.http(path, port, 'number', options);
+  }
+
+  /**
+   * A TCP connect probe on the container port named `portName` (one of the container's `ports`). For a port number,
+   * use {@link Probe.tcpSocketOnPort}.
+   */
+  public static tcpSocket(portName: string, options: ProbeOptions = {}): Probe {
+    return new Probe({ tcpSocket: { port: portName }, portBy: 'name' }, options ?? {});
+  }
+
+  /** A TCP connect probe on port number `port` (1–65535). For a named container port, use {@link Probe.tcpSocket}. */
+  public static tcpSocketOnPort(port: number, options: ProbeOptions = {}): Probe {
+    return new Probe({ tcpSocket: { port }, portBy: 'number' }, options ?? {});
+  }
+
+  private static http(path: string, port: unknown, portBy: 'name' | 'number', options: HttpProbeOptions): Probe {
+    const { host, https, ...timing } = options ?? {};
+    return new Probe({ httpGet: { path, port, scheme: https ? 'HTTPS' : 'HTTP', ...(host ? { host } : {}) }, portBy }, timing);
   }
 
   /** A probe that runs `command` in the container; exit code 0 is success. */
@@ -156,7 +176,7 @@ export class Probe {
 
   /** A gRPC health-check probe on `port`, optionally for a named `service`. */
   public static grpc(port: number, service?: string, options: ProbeOptions = {}): Probe {
-    return new Probe({ grpc: service ? { port, service } : { port } }, options ?? {});
+    return new Probe({ grpc: service ? { port, service } : { port }, portBy: 'number' }, options ?? {});
   }
 
   /** @internal */

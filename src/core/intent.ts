@@ -37,7 +37,7 @@ import { NetworkPeer } from './network-policy';
 import type { PriorityClassOptions } from './priority-class';
 import { NodeAffinityTerm, NodeRequirement, TaintEffect, Toleration } from './placement';
 import { buildPodTemplate, checkAnnotations, checkLabels, imageVersion, PodIntent } from './pod';
-import { Rollout } from './rollout';
+import { IntOrPercent, Rollout } from './rollout';
 
 /** The namespace node services go to when neither the props nor the chart name one. */
 export const DEFAULT_NAMESPACE = 'node-services';
@@ -148,10 +148,9 @@ function resolveRollout(rollout: Rollout, problems: ProblemCollector): k8s.Daemo
     );
     return { type: 'OnDelete' };
   }
-  const mu = rollout.maxUnavailableValue ?? 0;
-  const ms = rollout.maxSurgeValue ?? 0;
-  problems.check('rollout.maxUnavailable', mu, intOrPercentError(mu), 'use a count such as 1 or a percentage such as "10%"');
-  problems.check('rollout.maxSurge', ms, intOrPercentError(ms), 'use a count such as 1 or a percentage such as "10%"');
+  const mu = checkAmount('rollout.maxUnavailable', 'maxUnavailable', rollout.maxUnavailableAmount, problems);
+  const ms = checkAmount('rollout.maxSurge', 'surge', rollout.maxSurgeAmount, problems);
+  if (mu === undefined || ms === undefined) return { type: 'RollingUpdate' };
   if (isZeroIntOrPercent(mu) && isZeroIntOrPercent(ms)) {
     problems.add(
       'rollout',
@@ -163,6 +162,43 @@ function resolveRollout(rollout: Rollout, problems: ProblemCollector): k8s.Daemo
   const iv = (v: number | string): k8s.IntOrString =>
     typeof v === 'number' ? k8s.IntOrString.fromNumber(v) : k8s.IntOrString.fromString(v);
   return { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: iv(mu), maxSurge: iv(ms) } };
+}
+
+/**
+ * Checks one int-or-percent amount of a rolling update against the factory that made it (`Rollout.maxUnavailable`
+ * takes a count, `Rollout.maxUnavailablePercent` a percentage) and the DaemonSet grammar; returns its manifest value,
+ * or undefined when it is wrong (the problem is recorded).
+ */
+function checkAmount(
+  field: string,
+  factory: 'maxUnavailable' | 'surge',
+  amount: IntOrPercent | undefined,
+  problems: ProblemCollector,
+): number | string | undefined {
+  if (amount === undefined) return 0;
+  const percentFactory = factory === 'surge' ? 'Rollout.surgePercent' : 'Rollout.maxUnavailablePercent';
+  const countFactory = `Rollout.${factory}`;
+  if (typeof amount.value !== 'number') {
+    problems.add(
+      field,
+      amount.value,
+      amount.isPercent ? 'must be a number (the percentage without %)' : 'must be a number (a count of pods)',
+      amount.isPercent
+        ? `use ${percentFactory}(10) for 10%`
+        : `use ${countFactory}(1) for a count, or ${percentFactory}(10) for a percentage`,
+    );
+    return undefined;
+  }
+  const value = amount._toKubernetes() as number | string;
+  const error = intOrPercentError(value);
+  if (error === undefined) return value;
+  const message = !amount.isPercent
+    ? 'must be a non-negative integer'
+    : amount.value > 100
+      ? error
+      : 'must be a whole percentage from 0 to 100';
+  problems.add(field, amount.value, message, amount.isPercent ? `use ${percentFactory}(10) for 10%` : `use ${countFactory}(1)`);
+  return undefined;
 }
 
 /** Resolves API access and the ServiceAccount; a derived ServiceAccount name is never reported as if set. */
@@ -354,10 +390,14 @@ export function resolveIntent(props: NodeServiceProps, chartNamespace: string | 
   const meta = resolveMetadata(props, kind, chartNamespace, problems);
   const rollout = props.rollout ?? Rollout.maxUnavailable(1);
   const updateStrategy = resolveRollout(rollout, problems);
-  if (NEVER_SURGE[kind] && rollout.type === 'RollingUpdate' && !isZeroIntOrPercent(rollout.maxSurgeValue)) {
+  if (
+    NEVER_SURGE[kind] &&
+    rollout.type === 'RollingUpdate' &&
+    !isZeroIntOrPercent(rollout.maxSurgeAmount?._toKubernetes() as number | string | undefined)
+  ) {
     problems.add(
       'rollout',
-      { maxSurge: rollout.maxSurgeValue },
+      { maxSurge: rollout.maxSurgeAmount?._toKubernetes() },
       NEVER_SURGE[kind],
       'use Rollout.maxUnavailable(1), or Rollout.onDelete(reason) if you roll nodes yourself',
     );

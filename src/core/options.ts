@@ -17,8 +17,8 @@ import { PreemptionPolicy, PriorityClassSpec } from './priority-class';
 import { NodeBudget } from './node-budget';
 import { NodePool, Taint } from './node-pool';
 import { NodeAffinityTerm, NodeRequirement, TaintEffect, Toleration } from './placement';
-import { Rollout } from './rollout';
-import { bool, instance, int, intOrString, json, list, map, object, oneOf, opt, req, ShapeTable, str } from './shape';
+import { IntOrPercent, Rollout } from './rollout';
+import { bool, instance, int, json, list, map, object, oneOf, opt, req, ShapeTable, str } from './shape';
 
 /** A rule of the policy catalogue switched off for this service, with the reason recorded in the manifest. */
 export interface RuleSuppression {
@@ -512,13 +512,19 @@ export const PLACEMENT_SHAPE: ShapeTable = {
   controlPlane: opt(bool),
 };
 
+const intOrPercentShape = instance(IntOrPercent, 'IntOrPercent.count(n) or IntOrPercent.percent(p)', {
+  // The value's type is checked with its grammar (resolveRollout), where the factory that made it is known.
+  value: req(json),
+  isPercent: req(bool),
+});
+
 /** Shape of {@link RolloutOptions}. @internal */
 export const ROLLOUT_SHAPE: ShapeTable = {
   rollout: opt(
-    instance(Rollout, 'Rollout.maxUnavailable, Rollout.surge or Rollout.onDelete', {
+    instance(Rollout, 'Rollout.maxUnavailable, Rollout.maxUnavailablePercent, Rollout.surge, Rollout.surgePercent or Rollout.onDelete', {
       type: req(str),
-      maxUnavailableValue: opt(intOrString),
-      maxSurgeValue: opt(intOrString),
+      maxUnavailableAmount: opt(intOrPercentShape),
+      maxSurgeAmount: opt(intOrPercentShape),
       reason: opt(str),
     }),
   ),

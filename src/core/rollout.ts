@@ -3,22 +3,78 @@
  * pod briefly side by side; never with host ports), or `OnDelete` for operators who roll nodes themselves.
  */
 
-/** How a node service is updated. Create with the static factories. */
-export class Rollout {
-  /**
-   * Rolling update replacing at most `value` pods at once: a count (`1`) or a percentage of the target nodes (`'10%'`).
-   * The old pod stops before the new one starts on each node.
-   */
-  public static maxUnavailable(value: number | string): Rollout {
-    return new Rollout('RollingUpdate', value, 0, undefined);
+/**
+ * A Kubernetes int-or-percent amount (`maxUnavailable`, `maxSurge`): a count of pods (`1`) or a percentage of the
+ * target nodes (`10%`, rounded as the DaemonSet controller rounds it). Create with the static factories.
+ */
+export class IntOrPercent {
+  /** A count of pods, a non-negative integer. */
+  public static count(count: number): IntOrPercent {
+    return new IntOrPercent(count, false);
+  }
+
+  /** A percentage of the nodes the DaemonSet targets, an integer from 0 to 100. */
+  public static percent(percent: number): IntOrPercent {
+    return new IntOrPercent(percent, true);
+  }
+
+  /** The count, or the percentage without its `%`. */
+  public readonly value: number;
+  /** Whether `value` is a percentage. */
+  public readonly isPercent: boolean;
+
+  private constructor(value: number, isPercent: boolean) {
+    this.value = value;
+    this.isPercent = isPercent;
+  }
+
+  /** The amount as Kubernetes writes it: `1` or `10%`. */
+  public toString(): string {
+    return this.isPercent ? `${this.value}%` : `${this.value}`;
   }
 
   /**
-   * Rolling update that starts the new pod before stopping the old one on up to `value` nodes at once (count or
-   * percentage). Needs double resources during the rollout and is unsafe with host ports or exclusive host resources.
+   * The IntOrString value of the manifest: the count as a number, the percentage as `"<n>%"`. A value of the wrong
+   * type (plain JavaScript) is returned as given, for the boundary check to report.
+   * @internal
    */
-  public static surge(value: number | string): Rollout {
-    return new Rollout('RollingUpdate', 0, value, undefined);
+  public _toKubernetes(): unknown {
+    return this.isPercent && typeof this.value === 'number' ? `${this.value}%` : this.value;
+  }
+}
+
+/** How a node service is updated. Create with the static factories. */
+export class Rollout {
+  /**
+   * Rolling update replacing at most `count` pods at once (`1`: one node at a time). The old pod stops before the new
+   * one starts on each node.
+   */
+  public static maxUnavailable(count: number): Rollout {
+    return new Rollout('RollingUpdate', IntOrPercent.count(count), IntOrPercent.count(0), undefined);
+  }
+
+  /**
+   * Rolling update replacing at most `percent` % of the target nodes' pods at once (`10`: 10%, at least one pod).
+   * The old pod stops before the new one starts on each node.
+   */
+  public static maxUnavailablePercent(percent: number): Rollout {
+    return new Rollout('RollingUpdate', IntOrPercent.percent(percent), IntOrPercent.count(0), undefined);
+  }
+
+  /**
+   * Rolling update that starts the new pod before stopping the old one on up to `count` nodes at once. Needs double
+   * resources during the rollout and is unsafe with host ports or exclusive host resources.
+   */
+  public static surge(count: number): Rollout {
+    return new Rollout('RollingUpdate', IntOrPercent.count(0), IntOrPercent.count(count), undefined);
+  }
+
+  /**
+   * Rolling update that starts the new pod before stopping the old one on up to `percent` % of the target nodes at
+   * once. Same cautions as {@link Rollout.surge}.
+   */
+  public static surgePercent(percent: number): Rollout {
+    return new Rollout('RollingUpdate', IntOrPercent.count(0), IntOrPercent.percent(percent), undefined);
   }
 
   /**
@@ -31,22 +87,22 @@ export class Rollout {
 
   /** `RollingUpdate` or `OnDelete`. */
   public readonly type: string;
-  /** maxUnavailable (rolling updates). */
-  public readonly maxUnavailableValue?: number | string;
-  /** maxSurge (rolling updates). */
-  public readonly maxSurgeValue?: number | string;
+  /** `maxUnavailable` of a rolling update. */
+  public readonly maxUnavailableAmount?: IntOrPercent;
+  /** `maxSurge` of a rolling update. */
+  public readonly maxSurgeAmount?: IntOrPercent;
   /** Why OnDelete is used. */
   public readonly reason?: string;
 
   private constructor(
     type: string,
-    maxUnavailable: number | string | undefined,
-    maxSurge: number | string | undefined,
+    maxUnavailable: IntOrPercent | undefined,
+    maxSurge: IntOrPercent | undefined,
     reason: string | undefined,
   ) {
     this.type = type;
-    this.maxUnavailableValue = maxUnavailable;
-    this.maxSurgeValue = maxSurge;
+    this.maxUnavailableAmount = maxUnavailable;
+    this.maxSurgeAmount = maxSurge;
     this.reason = reason;
   }
 }

@@ -137,7 +137,7 @@ export class CsiNode extends NodeService {
         // Node infrastructure covers every real node: declared pools are verified, never used to narrow placement.
         nodeAffinity: [],
         tolerations: [Toleration.all()],
-        rollout: Rollout.maxUnavailable('10%'),
+        rollout: Rollout.maxUnavailablePercent(10),
         priorityClassName: 'system-node-critical',
         terminationGracePeriodSeconds: 30,
         apiAccess: CsiNode.defaultApiAccess(),

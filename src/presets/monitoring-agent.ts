@@ -97,7 +97,7 @@ export class MonitoringAgent extends NodeService {
         hostPID: true,
         dnsPolicy: DnsPolicy.DEFAULT,
         tolerations: (props.tolerateAllTaints ?? true) ? [Toleration.all()] : [],
-        rollout: Rollout.maxUnavailable('10%'),
+        rollout: Rollout.maxUnavailablePercent(10),
         priorityClassName: 'system-cluster-critical',
         terminationGracePeriodSeconds: 30,
       },

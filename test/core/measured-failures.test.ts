@@ -140,7 +140,7 @@ describe('bad input no longer yields YAML', () => {
 
   test('probe timings of 2^31', () => {
     const { Probe } = require('../../src');
-    expect(problems(service({}, { readiness: Probe.tcpSocket(80, { periodSeconds: 2 ** 31 }) })).map(([f]) => f)).toEqual([
+    expect(problems(service({}, { readiness: Probe.tcpSocketOnPort(80, { periodSeconds: 2 ** 31 }) })).map(([f]) => f)).toEqual([
       'containers[0].readiness.periodSeconds',
     ]);
   });

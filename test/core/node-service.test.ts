@@ -253,7 +253,7 @@ describe('NodeService placement and rollout', () => {
   });
 
   test.each([
-    [Rollout.maxUnavailable('10%'), { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '10%', maxSurge: 0 } }],
+    [Rollout.maxUnavailablePercent(10), { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '10%', maxSurge: 0 } }],
     [Rollout.surge(1), { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } }],
     [Rollout.onDelete('nodes are drained and replaced by the node lifecycle team'), { type: 'OnDelete' }],
   ])('GIVEN rollout %# THEN the update strategy is explicit', (rollout, expected) => {

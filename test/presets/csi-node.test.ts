@@ -230,7 +230,7 @@ describe('CsiNode errors', () => {
   });
 
   test('GIVEN a surge rollout THEN construction fails: two drivers would fight over the socket', () => {
-    const message = errorOf((scope) => new CsiNode(scope, 'storage', { driverName, image, rollout: Rollout.surge('10%') }));
+    const message = errorOf((scope) => new CsiNode(scope, 'storage', { driverName, image, rollout: Rollout.surgePercent(10) }));
     expect(message).toContain('rollout = {"maxSurge":"10%"}: a CSI node plugin must never surge');
   });
 
