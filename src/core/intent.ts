@@ -4,7 +4,9 @@
  * @internal
  */
 
+import { Chart } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
+import type { IConstruct } from 'constructs';
 import {
   cidrError,
   dns1035LabelError,
@@ -60,6 +62,8 @@ export interface ServiceIntent {
   readonly apiAccess: ApiPermission[];
   readonly automount: boolean;
   readonly serviceAccountName?: string;
+  /** Whether the service creates its ServiceAccount (for `apiAccess`, unless one is brought with `serviceAccount`). */
+  readonly createServiceAccount: boolean;
   readonly pools: NodePool[];
   readonly excludePools: NodePool[];
   readonly pod: PodIntent;
@@ -202,7 +206,7 @@ function checkAmount(
 }
 
 /** Resolves API access and the ServiceAccount; a derived ServiceAccount name is never reported as if set. */
-function resolveIdentity(props: NodeServiceProps, problems: ProblemCollector) {
+function resolveIdentity(props: NodeServiceProps, namespace: string, problems: ProblemCollector) {
   const apiAccess = props.apiAccess ?? [];
   apiAccess.forEach((p, i) => {
     const problem = p.problem();
@@ -226,14 +230,69 @@ function resolveIdentity(props: NodeServiceProps, problems: ProblemCollector) {
         'serviceAccountName',
         props.serviceAccountName,
         'cannot be combined with apiAccess (which creates its own ServiceAccount)',
-        'use one or the other',
+        'use serviceAccount (a cdk8s-plus ServiceAccount) to bind the access to a ServiceAccount of your own, or drop one of the two',
       );
   }
+  const brought = props.serviceAccount === undefined ? undefined : broughtServiceAccount(props, namespace, problems);
   return {
     apiAccess,
-    serviceAccountName: apiAccess.length > 0 ? props.name : props.serviceAccountName,
+    serviceAccountName: brought ?? (apiAccess.length > 0 ? props.name : props.serviceAccountName),
+    createServiceAccount: apiAccess.length > 0 && props.serviceAccount === undefined,
     automount: props.automountServiceAccountToken ?? apiAccess.length > 0,
   };
+}
+
+/** The name of a ServiceAccount given as `serviceAccount`, checked: its grammar, its namespace, not with `serviceAccountName`. */
+function broughtServiceAccount(props: NodeServiceProps, namespace: string, problems: ProblemCollector): string | undefined {
+  const sa = props.serviceAccount!;
+  const fix = 'pass a cdk8s-plus ServiceAccount (new kplus.ServiceAccount(...) or kplus.ServiceAccount.fromServiceAccountName(...))';
+  if (typeof (sa as any).toSubjectConfiguration !== 'function') {
+    problems.add('serviceAccount', sa, 'must be a cdk8s-plus IServiceAccount (it has no toSubjectConfiguration())', fix);
+    return undefined;
+  }
+  let subject: { name?: unknown; namespace?: unknown };
+  try {
+    subject = sa.toSubjectConfiguration() ?? {};
+  } catch (e) {
+    problems.add('serviceAccount', sa.name, `cannot be read (${e instanceof Error ? e.message : String(e)})`, fix);
+    return undefined;
+  }
+  problems.check(
+    'serviceAccount.name',
+    sa.name,
+    dns1123SubdomainError(sa.name),
+    'use a ServiceAccount name (lower-case, e.g. "fluent-bit")',
+  );
+  // A ServiceAccount the app defines without a namespace of its own is written to its chart's namespace.
+  const saNamespace = subject.namespace ?? chartNamespaceOf(sa);
+  if (saNamespace === undefined) {
+    problems.add(
+      'serviceAccount',
+      sa.name,
+      `has no namespace (it would be created wherever it is applied), but the service runs in "${namespace}"`,
+      `give the ServiceAccount metadata: { namespace: "${namespace}" }, or define it in a chart with that namespace`,
+    );
+  } else if (saNamespace !== namespace) {
+    problems.add(
+      'serviceAccount',
+      `${String(saNamespace)}/${sa.name}`,
+      `is in namespace "${String(saNamespace)}", but the service runs in "${namespace}" (pods can only run as a ServiceAccount of their own namespace)`,
+      `use a ServiceAccount of namespace "${namespace}" (ServiceAccount.fromServiceAccountName(scope, id, name, { namespaceName: "${namespace}" }))`,
+    );
+  }
+  if (props.serviceAccountName !== undefined) {
+    problems.add('serviceAccountName', props.serviceAccountName, 'cannot be combined with serviceAccount', 'give one of the two');
+  }
+  return sa.name;
+}
+
+/** The namespace of the chart that holds `scope`, if it is in one and the chart names one. */
+function chartNamespaceOf(scope: IConstruct): string | undefined {
+  try {
+    return Chart.of(scope).namespace;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Resolves tolerations and affinity from the placement options and the pools. */
@@ -406,7 +465,7 @@ export function resolveIntent(props: NodeServiceProps, chartNamespace: string | 
   const revisionHistoryLimit = props.revisionHistoryLimit ?? 10;
   problems.check('minReadySeconds', minReadySeconds, int32Error(minReadySeconds), 'use whole seconds from 0 to 2147483647');
   problems.check('revisionHistoryLimit', revisionHistoryLimit, int32Error(revisionHistoryLimit), 'use a count from 0 to 2147483647');
-  const identity = resolveIdentity(props, problems);
+  const identity = resolveIdentity(props, meta.namespace, problems);
   const placement = resolvePlacement(props, problems);
   const hostNetwork = props.hostNetwork ?? false;
   const canary = props.canary;

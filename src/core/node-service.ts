@@ -190,7 +190,8 @@ export class NodeService extends Construct {
         intent,
       );
     }
-    if (intent.apiAccess.length > 0) this.createApiAccess(intent.apiAccess, intent.automount);
+    if (intent.apiAccess.length > 0)
+      this.createApiAccess(intent.apiAccess, intent.serviceAccountName ?? intent.name, intent.createServiceAccount, intent.automount);
     if (intent.priorityClass) {
       const pc = intent.priorityClass;
       this.priorityClass = new k8s.KubePriorityClass(this, 'PriorityClass', {
@@ -310,12 +311,14 @@ export class NodeService extends Construct {
     return errors;
   }
 
-  private createApiAccess(permissions: ApiPermission[], automount: boolean): void {
+  private createApiAccess(permissions: ApiPermission[], serviceAccount: string, create: boolean, automount: boolean): void {
     const chartNamespace = Chart.of(this).namespace;
-    new k8s.KubeServiceAccount(this, 'ServiceAccount', {
-      metadata: { name: this.name, namespace: this.namespace, labels: { ...this.labels } },
-      automountServiceAccountToken: automount,
-    });
+    if (create) {
+      new k8s.KubeServiceAccount(this, 'ServiceAccount', {
+        metadata: { name: serviceAccount, namespace: this.namespace, labels: { ...this.labels } },
+        automountServiceAccountToken: automount,
+      });
+    }
     const roleName = `${this.namespace}-${this.name}`;
     const role = new k8s.KubeClusterRole(this, 'ClusterRole', {
       metadata: { name: roleName, labels: { ...this.labels } },
@@ -324,7 +327,7 @@ export class NodeService extends Construct {
     const binding = new k8s.KubeClusterRoleBinding(this, 'ClusterRoleBinding', {
       metadata: { name: roleName, labels: { ...this.labels } },
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: roleName },
-      subjects: [{ kind: 'ServiceAccount', name: this.name, namespace: this.namespace }],
+      subjects: [{ kind: 'ServiceAccount', name: serviceAccount, namespace: this.namespace }],
     });
     if (chartNamespace) {
       // Cluster-scoped objects must not carry the chart's namespace.

@@ -4,6 +4,7 @@
  * every field, checked at the boundary for callers in plain JavaScript or other languages).
  */
 
+import type { IServiceAccount } from 'cdk8s-plus-28';
 import { NodeServiceKind } from '../policy/kinds';
 import { ApiPermission } from './api-access';
 import { Canary } from './canary';
@@ -200,6 +201,15 @@ export interface PodOptions {
    * @default the namespace's default ServiceAccount, or the one created for `apiAccess`
    */
   readonly serviceAccountName?: string;
+  /**
+   * A ServiceAccount to run as, from cdk8s-plus: one the app defines (`new kplus.ServiceAccount(chart, 'sa', ...)`) or
+   * one that exists in the cluster (`kplus.ServiceAccount.fromServiceAccountName(scope, id, name, { namespaceName })`).
+   * It must be in the service's namespace (a pod can only run as a ServiceAccount of its own namespace). With
+   * `apiAccess`, the service's ClusterRole is bound to it and no ServiceAccount is created. Not with
+   * `serviceAccountName`.
+   * @default the namespace's default ServiceAccount, or the one created for `apiAccess`
+   */
+  readonly serviceAccount?: IServiceAccount;
   /**
    * Mount the ServiceAccount token.
    * @default true with apiAccess, else false
@@ -576,6 +586,13 @@ export const POD_SHAPE: ShapeTable = {
     ),
   ),
   serviceAccountName: opt(str),
+  serviceAccount: opt(
+    object('IServiceAccount: a cdk8s-plus ServiceAccount or ServiceAccount.fromServiceAccountName(...)', {
+      name: req(str),
+      // Called by resolveIdentity, which checks that it is a function.
+      toSubjectConfiguration: req(json),
+    }),
+  ),
   automountServiceAccountToken: opt(bool),
   terminationGracePeriodSeconds: opt(int),
   fsGroup: opt(int),

@@ -13,7 +13,7 @@ import { ProblemCollector } from './errors';
 
 /** What a field holds. @internal */
 export type FieldShape =
-  | { readonly type: 'string' | 'boolean' | 'integer' | 'number' | 'intOrString' | 'json' }
+  | { readonly type: 'string' | 'boolean' | 'integer' | 'number' | 'json' }
   | { readonly type: 'enum'; readonly values: readonly string[]; readonly name: string }
   | { readonly type: 'list'; readonly of: FieldShape }
   | { readonly type: 'map'; readonly of: FieldShape }
@@ -41,8 +41,6 @@ export const str: FieldShape = { type: 'string' };
 export const bool: FieldShape = { type: 'boolean' };
 /** @internal */
 export const int: FieldShape = { type: 'integer' };
-/** @internal */
-export const intOrString: FieldShape = { type: 'intOrString' };
 /** Any JSON value (the field's own grammar check decides). @internal */
 export const json: FieldShape = { type: 'json' };
 /** @internal */
@@ -85,8 +83,6 @@ function describeShape(shape: FieldShape): string {
       return 'a whole number';
     case 'number':
       return 'a finite number';
-    case 'intOrString':
-      return 'a whole number or a string';
     case 'json':
       return 'a JSON value';
     case 'enum':
@@ -121,7 +117,6 @@ function example(shape: FieldShape): string {
       return '"value"';
     case 'integer':
     case 'number':
-    case 'intOrString':
       return '1';
     case 'boolean':
       return 'true';
@@ -155,8 +150,6 @@ function checkValue(value: unknown, shape: FieldShape, field: string, problems: 
       return (typeof value === 'number' && Number.isInteger(value)) || wrong();
     case 'number':
       return (typeof value === 'number' && Number.isFinite(value)) || wrong();
-    case 'intOrString':
-      return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value)) || wrong();
     case 'enum':
       if (typeof value === 'string' && shape.values.includes(value)) return true;
       if (typeof value === 'string') {
