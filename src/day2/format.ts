@@ -4,6 +4,7 @@
  * README and checked by a test).
  */
 
+import { sarifLog, sarifPhysicalLocation } from '../policy/sarif';
 import { ChangeKind, DaemonSetDiff, DiffReport, NodeImpact } from './diff';
 import { PoolNodes, shortJson } from './objects';
 import { PlanReport, RolloutPlan } from './plan';
@@ -184,11 +185,6 @@ export function formatDiffMarkdown(report: DiffReport): string {
     .trimEnd()}\n`;
 }
 
-function artifactUri(file: string): string {
-  if (file === '-') return 'stdin';
-  return encodeURI(file.replace(/\\/g, '/')).replace(/#/g, '%23').replace(/\?/g, '%3F');
-}
-
 const SARIF_RULES = [
   {
     id: 'daemonset-selector-changed',
@@ -207,8 +203,7 @@ const SARIF_RULES = [
 export function formatDiffSarif(report: DiffReport, toolVersion: string): string {
   const results: any[] = [];
   for (const d of report.daemonSets) {
-    const physicalLocation: any = { artifactLocation: { uri: artifactUri(d.file ?? '-') } };
-    if (d.line !== undefined && d.line >= 1) physicalLocation.region = { startLine: d.line };
+    const physicalLocation = sarifPhysicalLocation(d.file ?? '-', d.line);
     const name = `DaemonSet ${d.namespace}/${d.name}`;
     const push = (ruleIndex: number, text: string, path: string) =>
       results.push({
@@ -227,25 +222,8 @@ export function formatDiffSarif(report: DiffReport, toolVersion: string): string
     for (const w of d.widenings) push(1, `${w.category}: ${w.detail}`, w.path);
     if (d.change === ChangeKind.ROLLOUT || d.change === ChangeKind.CONFIG) push(2, CHANGE_WORDS[d.change], 'spec.template');
   }
-  const log = {
-    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
-    version: '2.1.0',
-    runs: [
-      {
-        tool: {
-          driver: {
-            name: 'node-services diff',
-            semanticVersion: toolVersion,
-            version: toolVersion,
-            rules: SARIF_RULES.map((r) => ({ id: r.id, shortDescription: { text: r.text }, defaultConfiguration: { level: r.level } })),
-          },
-        },
-        columnKind: 'utf16CodeUnits',
-        results,
-      },
-    ],
-  };
-  return `${JSON.stringify(log, null, 2)}\n`;
+  const rules = SARIF_RULES.map((r) => ({ id: r.id, shortDescription: { text: r.text }, defaultConfiguration: { level: r.level } }));
+  return sarifLog({ name: 'node-services diff', version: toolVersion, rules }, results);
 }
 
 /** `1h 02m 05s`, `4m 10s`, `40s`. */

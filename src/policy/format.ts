@@ -5,6 +5,7 @@
 
 import { CheckedObject, describeKind, describeObject, Finding, PolicyReport } from './engine';
 import { RULES } from './rules';
+import { sarifLog, sarifPhysicalLocation } from './sarif';
 import { Severity } from './types';
 
 /** Where a manifest came from. */
@@ -207,11 +208,6 @@ export function formatJson(report: PolicyReport, sources: readonly ManifestSourc
 
 const SARIF_LEVEL: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'note' };
 
-function artifactUri(file: string): string {
-  if (file === '-') return 'stdin';
-  return encodeURI(file.replace(/\\/g, '/')).replace(/#/g, '%23').replace(/\?/g, '%3F');
-}
-
 /** Options of {@link formatSarif}. */
 export interface SarifOptions {
   /** The tool version recorded in the log. */
@@ -252,9 +248,7 @@ export function formatSarif(report: PolicyReport, sources: readonly ManifestSour
     .map((f) => {
       const source = sources[f.objectIndex];
       const at = findingLocation(f, sources);
-      const physicalLocation: any = { artifactLocation: { uri: artifactUri(source?.file ?? '-') } };
-      if (at.line && at.line >= 1)
-        physicalLocation.region = at.column ? { startLine: at.line, startColumn: at.column } : { startLine: at.line };
+      const physicalLocation = sarifPhysicalLocation(source?.file ?? '-', at.line, at.column);
       const objectName = `${f.object.kind}/${f.object.namespace ? `${f.object.namespace}/` : ''}${f.object.name}`;
       const result: any = {
         ruleId: f.ruleId,
@@ -281,31 +275,10 @@ export function formatSarif(report: PolicyReport, sources: readonly ManifestSour
     invocation.toolExecutionNotifications = problems.map((p) => {
       const n: any = { level: 'error', message: { text: p.message } };
       if (p.file) {
-        const physicalLocation: any = { artifactLocation: { uri: artifactUri(p.file) } };
-        if (p.line) physicalLocation.region = p.column ? { startLine: p.line, startColumn: p.column } : { startLine: p.line };
-        n.locations = [{ physicalLocation }];
+        n.locations = [{ physicalLocation: sarifPhysicalLocation(p.file, p.line, p.column) }];
       }
       return n;
     });
   }
-  const log = {
-    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
-    version: '2.1.0',
-    runs: [
-      {
-        tool: {
-          driver: {
-            name: 'node-services',
-            semanticVersion: options.toolVersion,
-            version: options.toolVersion,
-            rules,
-          },
-        },
-        columnKind: 'utf16CodeUnits',
-        invocations: [invocation],
-        results,
-      },
-    ],
-  };
-  return `${JSON.stringify(log, null, 2)}\n`;
+  return sarifLog({ name: 'node-services', version: options.toolVersion, rules }, results, [invocation]);
 }
