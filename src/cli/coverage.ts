@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Command, Option } from 'commander';
 import type { ExitCode } from './main';
-import { CliIo, InputError, SourcedObject, progressOf, readObjects } from './io';
+import { CliIo, InputError, SourcedObject, progressOf, readObjects, stdinChunks } from './io';
 import { analyzeCoverage } from '../coverage/analyze';
 import { compileWorkload } from '../coverage/compile';
 import { NodeTax, TaxBudget, formatPercent, nodeTax } from '../coverage/node-tax';
@@ -112,7 +112,6 @@ function slimPod(pod: any): any {
   };
 }
 
-/** Streams objects of one kind (objects without `kind` are accepted as that kind), keeping what `keep` returns. */
 /**
  * Reads the Node or Pod objects of `input` (a file, a folder, or `-`): kubectl `-o json` Lists, JSON lines or YAML,
  * streamed; `keep` maps each object to what the caller holds (or `undefined` to drop it). Used by `coverage`, `diff`
@@ -139,7 +138,7 @@ export async function readKind(
       if (kept !== undefined) out.push(kept);
     };
     try {
-      await readObjectStream(file === '-' ? [await io.readStdin()] : fileChunks(file), file, sink);
+      await readObjectStream(file === '-' ? stdinChunks(io) : fileChunks(file), file, sink);
     } catch (e) {
       if (e instanceof NodeStreamError) throw new InputError(e.message);
       const code = (e as NodeJS.ErrnoException).code;
