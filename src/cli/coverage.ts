@@ -258,40 +258,44 @@ const COLLAPSE_ABOVE = 10;
  * (Rows with the same words share their detail string, so the lookups hash each text once.)
  */
 class ExcludedGroups {
-  private readonly counts = new Map<number, Map<string, Map<string, number>>>();
-  private readonly printed = new Map<number, Map<string, Set<string>>>();
+  /** Per member, per detail text, per reason: the count of alike excluded rows and whether their row was printed. */
+  private readonly byMember: Array<Map<string, Map<string, { count: number; printed: boolean }>>> = [];
+  // The last entry looked up: alike rows come in runs (nodes of one group share their row's strings), so most
+  // lookups are two string identity checks.
+  private lastMember = -1;
+  private lastReason = '';
+  private lastDetail = '';
+  private lastEntry: { count: number; printed: boolean } | undefined;
+
+  private entry(member: number, n: NodeCoverage): { count: number; printed: boolean } {
+    if (this.lastEntry !== undefined && member === this.lastMember && n.detail === this.lastDetail && n.reason === this.lastReason)
+      return this.lastEntry;
+    let byDetail = this.byMember[member];
+    if (byDetail === undefined) this.byMember[member] = byDetail = new Map();
+    let byReason = byDetail.get(n.detail);
+    if (byReason === undefined) byDetail.set(n.detail, (byReason = new Map()));
+    let entry = byReason.get(n.reason);
+    if (entry === undefined) byReason.set(n.reason, (entry = { count: 0, printed: false }));
+    this.lastMember = member;
+    this.lastReason = n.reason;
+    this.lastDetail = n.detail;
+    this.lastEntry = entry;
+    return entry;
+  }
 
   public add(member: number, n: NodeCoverage): void {
-    let byReason = this.counts.get(member);
-    if (!byReason) this.counts.set(member, (byReason = new Map()));
-    let byDetail = byReason.get(n.reason);
-    if (!byDetail) byReason.set(n.reason, (byDetail = new Map()));
-    byDetail.set(n.detail, (byDetail.get(n.detail) ?? 0) + 1);
-  }
-
-  /** How many excluded rows share this one's words. */
-  public size(member: number, n: NodeCoverage): number {
-    return this.counts.get(member)?.get(n.reason)?.get(n.detail) ?? 0;
-  }
-
-  /** Whether the folded row of this one's group was printed already (marks it printed). */
-  public printedBefore(member: number, n: NodeCoverage): boolean {
-    let byReason = this.printed.get(member);
-    if (!byReason) this.printed.set(member, (byReason = new Map()));
-    let details = byReason.get(n.reason);
-    if (!details) byReason.set(n.reason, (details = new Set()));
-    if (details.has(n.detail)) return true;
-    details.add(n.detail);
-    return false;
+    this.entry(member, n).count++;
   }
 
   /** The row of `n`, folded when its group is large; `undefined` when its group's row was printed already. */
   public row(member: number, n: NodeCoverage, row: () => string[], nodeColumn: number): string[] | undefined {
-    const size = n.status === CoverageStatus.EXCLUDED ? this.size(member, n) : 0;
-    if (size <= COLLAPSE_ABOVE) return row();
-    if (this.printedBefore(member, n)) return undefined;
+    if (n.status !== CoverageStatus.EXCLUDED) return row();
+    const entry = this.entry(member, n);
+    if (entry.count <= COLLAPSE_ABOVE) return row();
+    if (entry.printed) return undefined;
+    entry.printed = true;
     const folded = row();
-    folded[nodeColumn] = `${folded[nodeColumn]} (+${size - 1} more)`;
+    folded[nodeColumn] = `${folded[nodeColumn]} (+${entry.count - 1} more)`;
     return folded;
   }
 }
