@@ -535,7 +535,18 @@ class YamlSplitter {
         const pos = lineCounter.linePos(err.pos[0]);
         throw new NodeStreamError(`${this.file}:${firstLine + pos.line - 1}:${pos.col}: ${err.message.split('\n')[0]}`);
       }
-      values.push(doc.toJS({ maxAliasCount: 1000 }));
+      try {
+        values.push(doc.toJS({ maxAliasCount: 1000 }));
+      } catch (e) {
+        // An alias whose anchor is in another list entry (each entry is parsed alone), or too many aliases.
+        const message = (e as Error).message.split('\n')[0];
+        const alias = /alias[^:]*: (\S+)$/.exec(message);
+        throw new NodeStreamError(
+          alias
+            ? `${this.file}:${firstLine}: the alias *${alias[1]} refers to an anchor outside this list entry; list entries are read one at a time, so each must be whole (expand the aliases, e.g. with yq 'explode(.)')`
+            : `${this.file}:${firstLine}: ${message}`,
+        );
+      }
     }
     return values.length === 1 ? values[0] : values;
   }
