@@ -79,10 +79,16 @@ export function clusterFolders(root: string, flag: string, problems: string[]): 
 
 /**
  * The per-cluster files of `dir` (given as `flag`), by cluster: `<cluster>.json`, `.yaml` or `.yml`. A missing folder,
- * a cluster without a file, a file without a cluster and two files for one cluster are problems, appended to
- * `problems`.
+ * a cluster without a file (unless it is `optional`), a file without a cluster and two files for one cluster are
+ * problems, appended to `problems`.
  */
-export function clusterFiles(dir: string, flag: string, clusters: readonly string[], problems: string[]): Map<string, string> {
+export function clusterFiles(
+  dir: string,
+  flag: string,
+  clusters: readonly string[],
+  problems: string[],
+  optional: ReadonlySet<string> = new Set(),
+): Map<string, string> {
   const out = new Map<string, string>();
   const folder = isFolder(dir);
   if (folder === undefined) {
@@ -105,7 +111,7 @@ export function clusterFiles(dir: string, flag: string, clusters: readonly strin
     files.push(e.name);
   }
   const known = new Set(clusters);
-  const missing = clusters.filter((c) => !byCluster.has(c));
+  const missing = clusters.filter((c) => !byCluster.has(c) && !optional.has(c));
   const orphans = [...byCluster.keys()].filter((c) => !known.has(c)).sort(byName);
   const doubles = [...byCluster.entries()].filter(([c, files]) => known.has(c) && files.length > 1).sort((a, b) => byName(a[0], b[0]));
   if (missing.length > 0) {

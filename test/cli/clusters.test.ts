@@ -241,3 +241,95 @@ describe('node-services coverage --clusters', () => {
     }
   });
 });
+
+describe('node-services diff --clusters', () => {
+  const OLD = path.join(FLEET, 'old', 'clusters');
+
+  function diff(args: string[]): Promise<Run> {
+    return runCli(['diff', '--clusters', ...args]);
+  }
+
+  test('clusters are paired by folder name; each is the single diff of its two folders; added and removed clusters are said', async () => {
+    const run = await diff([OLD, CLUSTERS, '--nodes', NODES, '-f', 'json']);
+    expect(run.code).toBe(0);
+    const { clusters } = JSON.parse(run.out);
+    expect(clusters.map((c: any) => [c.name, c.status])).toEqual([
+      ['edge', 'kept'],
+      ['gpu', 'kept'],
+      ['prod', 'added'],
+      ['staging', 'removed'],
+    ]);
+    // a kept cluster's entry is exactly what diff of its two folders (and its nodes) says
+    const gpu = JSON.parse(
+      (await runCli(['diff', path.join(OLD, 'gpu'), path.join(CLUSTERS, 'gpu'), '--nodes', path.join(NODES, 'gpu.json'), '-f', 'json']))
+        .out,
+    );
+    expect(clusters[1]).toEqual({ name: 'gpu', status: 'kept', ...gpu });
+    expect(gpu.daemonSets.map((d: any) => [d.name, d.change, d.nodes.restart.flatMap((p: any) => p.nodes)])).toEqual([
+      ['dcgm-exporter', 'rollout', ['gpu-a100-1', 'gpu-a100-2']],
+    ]);
+    // an added cluster's DaemonSets are added (and start on its nodes), a removed one's removed (no nodes file needed)
+    expect(clusters[2].daemonSets.map((d: any) => [d.name, d.change])).toEqual([
+      ['fluent-bit', 'added'],
+      ['node-exporter', 'added'],
+    ]);
+    expect(clusters[2].daemonSets[0].nodes.start.flatMap((p: any) => p.nodes)).toEqual([
+      'prod-general-1',
+      'prod-general-2',
+      'prod-system-1',
+    ]);
+    expect(clusters[3].daemonSets.map((d: any) => [d.name, d.change])).toEqual([
+      ['fluent-bit', 'removed'],
+      ['node-exporter', 'removed'],
+    ]);
+    expect([clusters[0].daemonSets, clusters[0].unchanged]).toEqual([[], 3]);
+  });
+
+  test('text and markdown: a heading per cluster over the single diff’s report, and a line of added and removed clusters', async () => {
+    const text = await diff([OLD, CLUSTERS]);
+    expect(text.code).toBe(0);
+    const gpu = await runCli(['diff', path.join(OLD, 'gpu'), path.join(CLUSTERS, 'gpu')]);
+    expect(text.out).toContain(`Cluster gpu: in both versions\n\n${gpu.out}\n`);
+    expect(text.out).toContain('Cluster staging: removed (only in the old version)\n\n');
+    expect(text.out.endsWith('\nClusters: 1 added (prod), 1 removed (staging), 2 in both versions (edge, gpu).\n')).toBe(true);
+    const md = await diff([OLD, CLUSTERS, '-f', 'markdown']);
+    expect(
+      md.out.startsWith(
+        '## node-services diff of 4 clusters\n\nClusters: 1 added (prod), 1 removed (staging), 2 in both versions (edge, gpu).\n\n### Cluster `edge`: in both versions\n\nNo DaemonSet changes (3 DaemonSets unchanged).\n\n### Cluster `gpu`',
+      ),
+    ).toBe(true);
+    expect(md.out).toContain('#### `gpu-monitoring/dcgm-exporter`: pod template changed: rollout');
+    expect(md.out).not.toMatch(/\n\n\n/);
+  });
+
+  test('sarif: one run with every cluster’s results, each message naming its cluster; --fail-on applies to any cluster', async () => {
+    const run = await diff([OLD, CLUSTERS, '-f', 'sarif', '--fail-on', 'rollout']);
+    expect(run.code).toBe(1);
+    const log = JSON.parse(run.out);
+    expect(log.runs).toHaveLength(1);
+    expect(log.runs[0].results.map((r: any) => [r.ruleId, r.message.text, r.locations[0].physicalLocation.artifactLocation.uri])).toEqual([
+      [
+        'daemonset-rollout',
+        'cluster gpu: DaemonSet gpu-monitoring/dcgm-exporter: pod template changed: rollout',
+        expect.stringMatching(/dist\/clusters\/gpu\/0000-node-agents\.k8s\.yaml$/),
+      ],
+    ]);
+    expect((await diff([OLD, CLUSTERS, '--fail-on', 'removed'])).code).toBe(1);
+    expect((await diff([OLD, CLUSTERS, '--fail-on', 'widening,selector'])).code).toBe(0);
+  });
+
+  test('flag validation: stdin, a nodes file missing for a cluster of the new version, a missing folder', async () => {
+    const stdin = await diff(['-', CLUSTERS]);
+    expect([stdin.code, stdin.err]).toEqual([
+      2,
+      'node-services: <old> -: with --clusters, <old> is a folder of cluster folders (or files per cluster), not standard input\n',
+    ]);
+    const missing = await diff([OLD, CLUSTERS, '--nodes', INCOMPLETE]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain(`--nodes ${INCOMPLETE}: no file for cluster "edge" (expected edge.json, or .yaml / .yml)`);
+    // staging.json has a cluster here (the removed one), so it is not an orphan
+    expect(missing.err).not.toContain('staging');
+    const nope = await diff([path.join(FLEET, 'nope'), CLUSTERS]);
+    expect([nope.code, nope.err]).toEqual([2, `node-services: <old> ${path.join(FLEET, 'nope')}: no such folder\n`]);
+  });
+});
