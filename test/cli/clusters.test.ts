@@ -333,3 +333,53 @@ describe('node-services diff --clusters', () => {
     expect([nope.code, nope.err]).toEqual([2, `node-services: <old> ${path.join(FLEET, 'nope')}: no such folder\n`]);
   });
 });
+
+describe('node-services plan --clusters', () => {
+  const OLD = path.join(FLEET, 'old', 'clusters');
+
+  test('each cluster of <new> is planned with its nodes and the same cluster of --old; a cluster new in the fleet rolls out whole', async () => {
+    const run = await runCli(['plan', '--clusters', CLUSTERS, '--old', OLD, '--nodes', NODES, '-f', 'json']);
+    expect(run.code).toBe(0);
+    const { clusters } = JSON.parse(run.out);
+    expect(clusters.map((c: any) => c.name)).toEqual(['edge', 'gpu', 'prod']);
+    const gpu = JSON.parse(
+      (
+        await runCli([
+          'plan',
+          path.join(CLUSTERS, 'gpu'),
+          '--old',
+          path.join(OLD, 'gpu'),
+          '--nodes',
+          path.join(NODES, 'gpu.json'),
+          '-f',
+          'json',
+        ])
+      ).out,
+    );
+    expect(clusters[1]).toEqual({ name: 'gpu', ...gpu });
+    const outcome = (c: any) => c.daemonSets.map((d: any) => [d.name, d.outcome]);
+    expect(outcome(clusters[0])).toEqual([
+      ['fluent-bit', 'unchanged'],
+      ['node-exporter', 'unchanged'],
+      ['falco', 'unchanged'],
+    ]);
+    expect(outcome(clusters[1])).toContainEqual(['dcgm-exporter', 'complete']);
+    expect(outcome(clusters[2])).toEqual([
+      ['fluent-bit', 'complete'],
+      ['node-exporter', 'complete'],
+    ]);
+    const text = await runCli(['plan', '--clusters', CLUSTERS, '--old', OLD, '--nodes', NODES]);
+    expect(text.out).toMatch(/^Cluster edge\n\n/);
+    expect(text.out).toContain('\nCluster prod (new in the fleet)\n\n');
+  });
+
+  test('html (one cluster per page) and a missing nodes file are refused together, exit 2', async () => {
+    const run = await runCli(['plan', '--clusters', CLUSTERS, '--old', OLD, '--nodes', INCOMPLETE, '-f', 'html']);
+    expect(run.code).toBe(2);
+    expect(run.err.split('\n').slice(0, 3)).toEqual([
+      'node-services: 3 problems with the per-cluster inputs:',
+      '  - --format html shows one cluster per page; with --clusters use text or json (or plan each cluster folder on its own)',
+      `  - --nodes ${INCOMPLETE}: no file for cluster "edge" (expected edge.json, or .yaml / .yml)`,
+    ]);
+  });
+});
