@@ -709,6 +709,7 @@ function writeText(
   poolLabels: readonly string[],
   budget: TaxBudget | undefined,
   tty: boolean,
+  legend = true,
 ): void {
   for (const g of workloadGroups(report, manifests)) {
     if (g.members.length === 1) workloadText(out, g.members[0], report.nodes, tty);
@@ -723,11 +724,15 @@ function writeText(
   out.write(
     `${count} DaemonSet${count === 1 ? '' : 's'} over ${report.nodes} node${report.nodes === 1 ? '' : 's'}` +
       (report.skipped > 0 ? `; ${report.skipped} other object${report.skipped === 1 ? '' : 's'} skipped` : '') +
-      '. "excluded": the DaemonSet controller creates no pod there; "pending": a pod is created but cannot be scheduled; ' +
-      '"notRunning": the pod is bound but the kubelet does not run it; "running" with "preemption": the scheduler evicts ' +
-      'lower-priority pods to place it (PodDisruptionBudgets do not stop that).\n',
+      (legend ? `. ${LEGEND}\n` : '.\n'),
   );
 }
+
+/** What the statuses of the text report mean (once per report). */
+const LEGEND =
+  '"excluded": the DaemonSet controller creates no pod there; "pending": a pod is created but cannot be scheduled; ' +
+  '"notRunning": the pod is bound but the kubelet does not run it; "running" with "preemption": the scheduler evicts ' +
+  'lower-priority pods to place it (PodDisruptionBudgets do not stop that).';
 
 /** What one cluster's coverage run read and found. */
 interface CoverageRun {
@@ -869,7 +874,7 @@ async function coverageOfClusters(
     else {
       const paint = (text: string) => (io.isTTY ? `${COLOURS.bold}${text}${COLOURS.reset}` : text);
       out.write(`${first ? '' : '\n'}${paint(`Cluster ${cluster.name}`)} (${cluster.folder}, nodes ${cluster.nodes})\n\n`);
-      writeText(out, run.report, run.workloads, run.pools, run.poolLabels, budget, io.isTTY);
+      writeText(out, run.report, run.workloads, run.pools, run.poolLabels, budget, io.isTTY, false);
     }
     first = false;
   }
@@ -878,7 +883,7 @@ async function coverageOfClusters(
     const names = (list: readonly string[]) => (list.length > 0 ? list.join(', ') : 'none');
     out.write(
       `\n${clusters.length} cluster${clusters.length === 1 ? '' : 's'} (${clusters.map((c) => c.name).join(', ')}); ` +
-        `missing or invalid DaemonSets in: ${names(missing)}; node tax over allocatable or budget in: ${names(overBudget)}.\n`,
+        `missing or invalid DaemonSets in: ${names(missing)}; node tax over allocatable or budget in: ${names(overBudget)}. ${LEGEND}\n`,
     );
   }
   out.flush();
