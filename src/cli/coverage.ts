@@ -315,9 +315,19 @@ function workloadText(out: ChunkedOut, w: WorkloadCoverage, total: number, tty: 
   );
   const rows: string[][] = [['NODE', 'STATUS', 'REASON', 'DETAIL']];
   const groups = new ExcludedGroups();
-  for (const n of w.nodes) if (n.status === CoverageStatus.EXCLUDED) groups.add(0, n);
-  for (const n of w.nodes) {
-    if (n.runs && n.preempts === undefined) continue;
+  // One pass over the nodes: count the excluded ones and keep those that get a row (all but plain running ones).
+  const listed: NodeCoverage[] = [];
+  const nodes = w.nodes;
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i];
+    if (n.runs) {
+      if (n.preempts !== undefined) listed.push(n);
+      continue;
+    }
+    if (n.status === CoverageStatus.EXCLUDED) groups.add(0, n);
+    listed.push(n);
+  }
+  for (const n of listed) {
     const row = groups.row(0, n, () => textRow(n), 0);
     if (row !== undefined) rows.push(row);
   }
