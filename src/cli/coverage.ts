@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Command, Option } from 'commander';
 import type { ExitCode } from './main';
-import { CliIo, InputError, SourcedObject, progressOf, readObjects } from './io';
+import { CliIo, InputError, SourcedObject, progressOf, readObjects, stdinChunks } from './io';
 import { analyzeCoverage } from '../coverage/analyze';
 import { compileWorkload } from '../coverage/compile';
 import { NodeTax, TaxBudget, formatPercent, nodeTax } from '../coverage/node-tax';
@@ -18,7 +18,8 @@ import { formatBytes, formatMilliCpu } from '../coverage/quantity';
 import { ResourceVector, allocatable } from '../coverage/resources';
 import { CoverageReport, CoverageStatus, NodeCoverage, WorkloadCoverage, WorkloadStatus } from '../coverage/types';
 import { NodeStreamError, fileChunks, readObjectStream } from '../manifests/node-stream';
-import { writeCoverageHtmlPage } from '../report/coverage-html';
+import { CoverageHtmlInput, writeCoverageHtmlClustersPage, writeCoverageHtmlPage } from '../report/coverage-html';
+import { clusterFiles, clusterFolders, throwProblems } from './clusters';
 
 interface CoverageFlags {
   readonly nodes: string;
@@ -29,6 +30,7 @@ interface CoverageFlags {
   readonly poolLabel?: string;
   readonly budget?: string;
   readonly failOnBudget?: boolean;
+  readonly clusters?: string;
 }
 
 function where(o: SourcedObject): string {
@@ -112,7 +114,6 @@ function slimPod(pod: any): any {
   };
 }
 
-/** Streams objects of one kind (objects without `kind` are accepted as that kind), keeping what `keep` returns. */
 /**
  * Reads the Node or Pod objects of `input` (a file, a folder, or `-`): kubectl `-o json` Lists, JSON lines or YAML,
  * streamed; `keep` maps each object to what the caller holds (or `undefined` to drop it). Used by `coverage`, `diff`
@@ -139,7 +140,7 @@ export async function readKind(
       if (kept !== undefined) out.push(kept);
     };
     try {
-      await readObjectStream(file === '-' ? [await io.readStdin()] : fileChunks(file), file, sink);
+      await readObjectStream(file === '-' ? stdinChunks(io) : fileChunks(file), file, sink);
     } catch (e) {
       if (e instanceof NodeStreamError) throw new InputError(e.message);
       const code = (e as NodeJS.ErrnoException).code;
@@ -259,40 +260,44 @@ const COLLAPSE_ABOVE = 10;
  * (Rows with the same words share their detail string, so the lookups hash each text once.)
  */
 class ExcludedGroups {
-  private readonly counts = new Map<number, Map<string, Map<string, number>>>();
-  private readonly printed = new Map<number, Map<string, Set<string>>>();
+  /** Per member, per detail text, per reason: the count of alike excluded rows and whether their row was printed. */
+  private readonly byMember: Array<Map<string, Map<string, { count: number; printed: boolean }>>> = [];
+  // The last entry looked up: alike rows come in runs (nodes of one group share their row's strings), so most
+  // lookups are two string identity checks.
+  private lastMember = -1;
+  private lastReason = '';
+  private lastDetail = '';
+  private lastEntry: { count: number; printed: boolean } | undefined;
+
+  private entry(member: number, n: NodeCoverage): { count: number; printed: boolean } {
+    if (this.lastEntry !== undefined && member === this.lastMember && n.detail === this.lastDetail && n.reason === this.lastReason)
+      return this.lastEntry;
+    let byDetail = this.byMember[member];
+    if (byDetail === undefined) this.byMember[member] = byDetail = new Map();
+    let byReason = byDetail.get(n.detail);
+    if (byReason === undefined) byDetail.set(n.detail, (byReason = new Map()));
+    let entry = byReason.get(n.reason);
+    if (entry === undefined) byReason.set(n.reason, (entry = { count: 0, printed: false }));
+    this.lastMember = member;
+    this.lastReason = n.reason;
+    this.lastDetail = n.detail;
+    this.lastEntry = entry;
+    return entry;
+  }
 
   public add(member: number, n: NodeCoverage): void {
-    let byReason = this.counts.get(member);
-    if (!byReason) this.counts.set(member, (byReason = new Map()));
-    let byDetail = byReason.get(n.reason);
-    if (!byDetail) byReason.set(n.reason, (byDetail = new Map()));
-    byDetail.set(n.detail, (byDetail.get(n.detail) ?? 0) + 1);
-  }
-
-  /** How many excluded rows share this one's words. */
-  public size(member: number, n: NodeCoverage): number {
-    return this.counts.get(member)?.get(n.reason)?.get(n.detail) ?? 0;
-  }
-
-  /** Whether the folded row of this one's group was printed already (marks it printed). */
-  public printedBefore(member: number, n: NodeCoverage): boolean {
-    let byReason = this.printed.get(member);
-    if (!byReason) this.printed.set(member, (byReason = new Map()));
-    let details = byReason.get(n.reason);
-    if (!details) byReason.set(n.reason, (details = new Set()));
-    if (details.has(n.detail)) return true;
-    details.add(n.detail);
-    return false;
+    this.entry(member, n).count++;
   }
 
   /** The row of `n`, folded when its group is large; `undefined` when its group's row was printed already. */
   public row(member: number, n: NodeCoverage, row: () => string[], nodeColumn: number): string[] | undefined {
-    const size = n.status === CoverageStatus.EXCLUDED ? this.size(member, n) : 0;
-    if (size <= COLLAPSE_ABOVE) return row();
-    if (this.printedBefore(member, n)) return undefined;
+    if (n.status !== CoverageStatus.EXCLUDED) return row();
+    const entry = this.entry(member, n);
+    if (entry.count <= COLLAPSE_ABOVE) return row();
+    if (entry.printed) return undefined;
+    entry.printed = true;
     const folded = row();
-    folded[nodeColumn] = `${folded[nodeColumn]} (+${size - 1} more)`;
+    folded[nodeColumn] = `${folded[nodeColumn]} (+${entry.count - 1} more)`;
     return folded;
   }
 }
@@ -310,9 +315,19 @@ function workloadText(out: ChunkedOut, w: WorkloadCoverage, total: number, tty: 
   );
   const rows: string[][] = [['NODE', 'STATUS', 'REASON', 'DETAIL']];
   const groups = new ExcludedGroups();
-  for (const n of w.nodes) if (n.status === CoverageStatus.EXCLUDED) groups.add(0, n);
-  for (const n of w.nodes) {
-    if (n.runs && n.preempts === undefined) continue;
+  // One pass over the nodes: count the excluded ones and keep those that get a row (all but plain running ones).
+  const listed: NodeCoverage[] = [];
+  const nodes = w.nodes;
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i];
+    if (n.runs) {
+      if (n.preempts !== undefined) listed.push(n);
+      continue;
+    }
+    if (n.status === CoverageStatus.EXCLUDED) groups.add(0, n);
+    listed.push(n);
+  }
+  for (const n of listed) {
     const row = groups.row(0, n, () => textRow(n), 0);
     if (row !== undefined) rows.push(row);
   }
@@ -621,38 +636,50 @@ class NodeEntryWriter {
 /**
  * The JSON report, written as it is formatted: `{nodes, workloads: [{kind, namespace, name, desired, schedulable,
  * nodes: [{node, runs, reason, detail, status}]}]}` (invalid DaemonSets add `status` and `findings`; `pools` is added
- * when the node tax is asked for).
+ * when the node tax is asked for). In a fleet report the object starts with the cluster's `name` and every line after
+ * the first is indented by `indent`. No newline is written after the closing brace.
  */
-function writeJson(out: ChunkedOut, report: CoverageReport, names: readonly string[], pools: readonly PoolTax[] | undefined): void {
+function writeJson(
+  out: ChunkedOut,
+  report: CoverageReport,
+  names: readonly string[],
+  pools: readonly PoolTax[] | undefined,
+  cluster?: { name: string; indent: string },
+): void {
   const entries = new NodeEntryWriter(names);
-  out.write(`{\n  "nodes": ${report.nodes},\n  "workloads": [`);
+  const nl = `\n${cluster?.indent ?? ''}`;
+  out.write(
+    `{${cluster !== undefined ? `${nl}  "name": ${JSON.stringify(cluster.name)},` : ''}${nl}  "nodes": ${report.nodes},${nl}  "workloads": [`,
+  );
   report.workloads.forEach((w, k) => {
     out.write(
-      `${k > 0 ? ',' : ''}\n    {"kind":${JSON.stringify(w.kind)},"namespace":${JSON.stringify(w.namespace)},"name":${JSON.stringify(w.name)},`,
+      `${k > 0 ? ',' : ''}${nl}    {"kind":${JSON.stringify(w.kind)},"namespace":${JSON.stringify(w.namespace)},"name":${JSON.stringify(w.name)},`,
     );
     out.write(`"desired":${w.desired},"schedulable":${w.schedulable},"nodes":[`);
-    for (let i = 0; i < w.nodes.length; i++) out.write(`${i > 0 ? ',' : ''}\n      ${entries.entry(w.nodes[i], i)}`);
-    out.write(w.nodes.length > 0 ? '\n    ]' : ']');
+    for (let i = 0; i < w.nodes.length; i++) out.write(`${i > 0 ? ',' : ''}${nl}      ${entries.entry(w.nodes[i], i)}`);
+    out.write(w.nodes.length > 0 ? `${nl}    ]` : ']');
     if (w.status === WorkloadStatus.INVALID) out.write(`,"status":"invalid","findings":${JSON.stringify(w.findings ?? [])}`);
     out.write('}');
   });
-  out.write(report.workloads.length > 0 ? '\n  ]' : ']');
-  if (pools !== undefined) out.write(`,\n  "pools": ${JSON.stringify(pools.map(poolJson))}`);
-  out.write('\n}\n');
+  out.write(report.workloads.length > 0 ? `${nl}  ]` : ']');
+  if (pools !== undefined) out.write(`,${nl}  "pools": ${JSON.stringify(pools.map(poolJson))}`);
+  out.write(`${nl}}`);
 }
 
 /**
  * The compact report, one JSON object per line; it grows with the nodes where a pod is wanted but does not run, not
  * with nodes × DaemonSets: `{"type":"summary"}`, per DaemonSet `{"type":"workload"}` with its counts by status,
  * `{"type":"excluded"}` per distinct (reason, detail) with a node count, `{"type":"node"}` per node where the pod is
- * pending, not running or preempts, and `{"type":"pool"}` per node pool.
+ * pending, not running or preempts, and `{"type":"pool"}` per node pool. In a fleet report every line starts with
+ * `"cluster"`.
  */
-function writeJsonLines(out: ChunkedOut, report: CoverageReport, pools: readonly PoolTax[]): void {
-  out.write(`${JSON.stringify({ type: 'summary', nodes: report.nodes, workloads: report.workloads.length })}\n`);
+function writeJsonLines(out: ChunkedOut, report: CoverageReport, pools: readonly PoolTax[], cluster?: string): void {
+  const line = (o: object) => out.write(`${JSON.stringify(cluster === undefined ? o : { cluster, ...o })}\n`);
+  line({ type: 'summary', nodes: report.nodes, workloads: report.workloads.length });
   for (const w of report.workloads) {
     const id = { namespace: w.namespace, name: w.name };
     if (w.status === WorkloadStatus.INVALID) {
-      out.write(`${JSON.stringify({ type: 'workload', kind: w.kind, ...id, status: 'invalid', findings: w.findings ?? [] })}\n`);
+      line({ type: 'workload', kind: w.kind, ...id, status: 'invalid', findings: w.findings ?? [] });
       continue;
     }
     const counts: Record<string, number> = { running: 0, excluded: 0, pending: 0, notRunning: 0 };
@@ -665,18 +692,22 @@ function writeJsonLines(out: ChunkedOut, report: CoverageReport, pools: readonly
       if (e) e.nodes++;
       else excluded.set(key, { reason: n.reason, detail: n.detail, nodes: 1 });
     }
-    out.write(
-      `${JSON.stringify({ type: 'workload', kind: w.kind, ...id, status: 'analyzed', desired: w.desired, schedulable: w.schedulable, ...counts })}\n`,
-    );
-    for (const e of excluded.values()) out.write(`${JSON.stringify({ type: 'excluded', ...id, ...e })}\n`);
+    line({ type: 'workload', kind: w.kind, ...id, status: 'analyzed', desired: w.desired, schedulable: w.schedulable, ...counts });
+    for (const e of excluded.values()) line({ type: 'excluded', ...id, ...e });
     for (const n of w.nodes) {
       if (n.status === CoverageStatus.EXCLUDED || (n.runs && n.preempts === undefined)) continue;
-      out.write(
-        `${JSON.stringify({ type: 'node', ...id, node: n.node, status: n.status, reason: n.reason, detail: n.detail, ...(n.preempts ? { preempts: n.preempts } : {}) })}\n`,
-      );
+      line({
+        type: 'node',
+        ...id,
+        node: n.node,
+        status: n.status,
+        reason: n.reason,
+        detail: n.detail,
+        ...(n.preempts ? { preempts: n.preempts } : {}),
+      });
     }
   }
-  for (const p of pools) out.write(`${JSON.stringify({ type: 'pool', ...(poolJson(p) as object) })}\n`);
+  for (const p of pools) line({ type: 'pool', ...(poolJson(p) as object) });
 }
 
 /** The text report: per DaemonSet (or group) a header and a table of the nodes that lack its pod, then the node tax. */
@@ -688,6 +719,7 @@ function writeText(
   poolLabels: readonly string[],
   budget: TaxBudget | undefined,
   tty: boolean,
+  legend = true,
 ): void {
   for (const g of workloadGroups(report, manifests)) {
     if (g.members.length === 1) workloadText(out, g.members[0], report.nodes, tty);
@@ -702,10 +734,170 @@ function writeText(
   out.write(
     `${count} DaemonSet${count === 1 ? '' : 's'} over ${report.nodes} node${report.nodes === 1 ? '' : 's'}` +
       (report.skipped > 0 ? `; ${report.skipped} other object${report.skipped === 1 ? '' : 's'} skipped` : '') +
-      '. "excluded": the DaemonSet controller creates no pod there; "pending": a pod is created but cannot be scheduled; ' +
-      '"notRunning": the pod is bound but the kubelet does not run it; "running" with "preemption": the scheduler evicts ' +
-      'lower-priority pods to place it (PodDisruptionBudgets do not stop that).\n',
+      (legend ? `. ${LEGEND}\n` : '.\n'),
   );
+}
+
+/** What the statuses of the text report mean (once per report). */
+const LEGEND =
+  '"excluded": the DaemonSet controller creates no pod there; "pending": a pod is created but cannot be scheduled; ' +
+  '"notRunning": the pod is bound but the kubelet does not run it; "running" with "preemption": the scheduler evicts ' +
+  'lower-priority pods to place it (PodDisruptionBudgets do not stop that).';
+
+/** What one cluster's coverage run read and found. */
+interface CoverageRun {
+  readonly report: CoverageReport;
+  readonly workloads: readonly any[];
+  readonly names: string[];
+  readonly pools: PoolTax[];
+  readonly poolLabels: string[];
+  readonly poolOf: string[];
+}
+
+/** Reads one cluster's nodes, pods and manifests, and analyses them. */
+async function runCoverage(
+  inputs: readonly string[],
+  nodesPath: string,
+  podsPath: string | undefined,
+  flags: CoverageFlags,
+  minor: number | undefined,
+  budget: TaxBudget | undefined,
+  io: CliIo,
+  cluster?: string,
+): Promise<CoverageRun> {
+  const progress = progressOf(io);
+  const of = cluster !== undefined ? ` of cluster ${cluster}` : '';
+  progress(`reading nodes${of} (${nodesPath === '-' ? 'standard input' : nodesPath})`);
+  const nodes = await readKind(nodesPath, 'Node', '--nodes', io, slimNode);
+  if (podsPath !== undefined) progress(`reading pods${of} (${podsPath === '-' ? 'standard input' : podsPath})`);
+  const pods = podsPath !== undefined ? await readKind(podsPath, 'Pod', '--pods', io, slimPod) : undefined;
+  progress(`reading manifests${of}`);
+  const workloads = await readManifests(inputs, io);
+  progress(`analyzing ${nodes.length} node${nodes.length === 1 ? '' : 's'}${of}`);
+  const report = analyzeCoverage(workloads, nodes, pods, minor !== undefined ? { kubernetesMinor: minor } : undefined);
+  const { pools, labels: poolLabels, poolOf } = poolTaxes(report, workloads, nodes, flags.poolLabel, budget, minor);
+  const names = nodes.map((n) => n.metadata.name as string);
+  return { report, workloads, names, pools, poolLabels, poolOf };
+}
+
+/** Writes a run's warnings to standard error (prefixed with the cluster in a fleet report). */
+function writeWarnings(run: CoverageRun, io: CliIo, cluster?: string): void {
+  const of = cluster !== undefined ? `cluster ${cluster}: ` : '';
+  for (const warning of run.report.warnings) io.err(`warning: ${of}${warning}\n`);
+  if (run.report.workloads.length === 0) io.err(`node-services: ${of}no DaemonSet found in the given manifests\n`);
+}
+
+/** Whether a run misses wanted nodes (or has an invalid DaemonSet), and whether a pool is over its allocatable or budget. */
+function verdicts(run: CoverageRun): { missing: boolean; overBudget: boolean } {
+  return {
+    missing: run.report.workloads.some((w) => w.status === WorkloadStatus.INVALID || w.schedulable < w.desired),
+    overBudget: run.pools.some((p) => p.tax.overAllocatable.length > 0 || p.tax.overBudget.length > 0),
+  };
+}
+
+function exitCodeOf(run: CoverageRun, flags: CoverageFlags): number {
+  const { missing, overBudget } = verdicts(run);
+  return (flags.failOnMissing && missing) || (flags.failOnBudget && overBudget) ? 1 : 0;
+}
+
+function jsonPools(run: CoverageRun, flags: CoverageFlags, budget: TaxBudget | undefined): readonly PoolTax[] | undefined {
+  return flags.poolLabel !== undefined || budget !== undefined || flags.failOnBudget ? run.pools : undefined;
+}
+
+/** The clusters of `--clusters` with their manifests folder, nodes file and pods file; every layout problem at once. */
+function resolveClusters(
+  root: string,
+  flags: CoverageFlags,
+  manifests: readonly string[],
+): Array<{ name: string; folder: string; nodes: string; pods?: string }> {
+  const problems: string[] = [];
+  if (manifests.length > 0) {
+    problems.push(
+      `give the manifests either as arguments (${manifests.join(' ')}) or as --clusters ${root}, not both; with --clusters each cluster's manifests are its folder`,
+    );
+  }
+  for (const [flag, value] of [
+    ['--nodes', flags.nodes],
+    ['--pods', flags.pods],
+  ] as const) {
+    if (value === '-') problems.push(`${flag} -: with --clusters, ${flag} is a folder with one file per cluster, not standard input`);
+  }
+  const clusters = clusterFolders(root, '--clusters', problems);
+  const nodes = clusters.length > 0 && flags.nodes !== '-' ? clusterFiles(flags.nodes, '--nodes', clusters, problems) : new Map();
+  const pods =
+    clusters.length > 0 && flags.pods !== undefined && flags.pods !== '-'
+      ? clusterFiles(flags.pods, '--pods', clusters, problems)
+      : undefined;
+  throwProblems(problems);
+  return clusters.map((name) => ({ name, folder: path.join(root, name), nodes: nodes.get(name)!, pods: pods?.get(name) }));
+}
+
+/** `coverage --clusters`: each cluster read, analysed and reported in turn (only one cluster's data is held at a time). */
+async function coverageOfClusters(
+  root: string,
+  manifests: readonly string[],
+  flags: CoverageFlags,
+  minor: number | undefined,
+  budget: TaxBudget | undefined,
+  io: CliIo,
+): Promise<number> {
+  const clusters = resolveClusters(root, flags, manifests);
+  const out = new ChunkedOut(io);
+  let code = 0;
+  const missing: string[] = [];
+  const overBudget: string[] = [];
+  const runs = async function* () {
+    for (const c of clusters) {
+      const run = await runCoverage([c.folder], c.nodes, c.pods, flags, minor, budget, io, c.name);
+      const v = verdicts(run);
+      if (v.missing) missing.push(c.name);
+      if (v.overBudget) overBudget.push(c.name);
+      code = Math.max(code, exitCodeOf(run, flags));
+      yield { cluster: c, run };
+      out.flush();
+      writeWarnings(run, io, c.name);
+    }
+  };
+  if (flags.output === 'html') {
+    const inputs: Array<{ name: string; input: CoverageHtmlInput }> = [];
+    for await (const { cluster, run } of runs()) {
+      inputs.push({
+        name: cluster.name,
+        input: { report: run.report, poolOf: run.poolOf, pools: run.pools, poolLabels: run.poolLabels, budget },
+      });
+    }
+    writeCoverageHtmlClustersPage(
+      inputs,
+      clusters.map((c) => c.name),
+      (text) => out.write(text),
+    );
+    out.flush();
+    return code;
+  }
+  if (flags.output === 'json') out.write('{\n  "clusters": [');
+  let first = true;
+  for await (const { cluster, run } of runs()) {
+    if (flags.output === 'json') {
+      out.write(`${first ? '' : ','}\n    `);
+      writeJson(out, run.report, run.names, jsonPools(run, flags, budget), { name: cluster.name, indent: '    ' });
+    } else if (flags.output === 'jsonl') writeJsonLines(out, run.report, run.pools, cluster.name);
+    else {
+      const paint = (text: string) => (io.isTTY ? `${COLOURS.bold}${text}${COLOURS.reset}` : text);
+      out.write(`${first ? '' : '\n'}${paint(`Cluster ${cluster.name}`)} (${cluster.folder}, nodes ${cluster.nodes})\n\n`);
+      writeText(out, run.report, run.workloads, run.pools, run.poolLabels, budget, io.isTTY, false);
+    }
+    first = false;
+  }
+  if (flags.output === 'json') out.write('\n  ]\n}\n');
+  if (flags.output === 'text') {
+    const names = (list: readonly string[]) => (list.length > 0 ? list.join(', ') : 'none');
+    out.write(
+      `\n${clusters.length} cluster${clusters.length === 1 ? '' : 's'} (${clusters.map((c) => c.name).join(', ')}); ` +
+        `missing or invalid DaemonSets in: ${names(missing)}; node tax over allocatable or budget in: ${names(overBudget)}. ${LEGEND}\n`,
+    );
+  }
+  out.flush();
+  return code;
 }
 
 /** Registers `node-services coverage`. */
@@ -715,7 +907,7 @@ export function registerCoverageCommand(program: Command, io: CliIo, exit: ExitC
     .description(
       "Explain which nodes get each DaemonSet's pod and, for every node that does not, why " +
         '(nodeSelector, nodeAffinity, taint, hostPort, resources, diskPressure, unreachable, notReady, os), and what the ' +
-        'node services together request on each node pool (the node tax).',
+        'node services together request on each node pool (the node tax). With --clusters, per cluster of a fleet.',
     )
     .argument(
       '[manifests...]',
@@ -723,11 +915,18 @@ export function registerCoverageCommand(program: Command, io: CliIo, exit: ExitC
     )
     .requiredOption(
       '--nodes <file>',
-      'the nodes: a NodeList, Node objects, JSON lines or YAML (kubectl get nodes -o json), any size; - for standard input',
+      'the nodes: a NodeList, Node objects, JSON lines or YAML (kubectl get nodes -o json), any size; - for standard input. ' +
+        'With --clusters: a folder with one such file per cluster, <cluster-name>.json, .yaml or .yml',
     )
     .option(
       '--pods <file>',
-      'pods already running (kubectl get pods -A -o json): their requests, host ports and count use up their node; lower-priority ones may be preempted',
+      'pods already running (kubectl get pods -A -o json): their requests, host ports and count use up their node; lower-priority ones may be preempted. ' +
+        'With --clusters: a folder with one file per cluster, as --nodes',
+    )
+    .option(
+      '--clusters <folder>',
+      "a fleet: the folder with one folder per cluster (<cluster-name>/ with that cluster's manifests, e.g. dist/clusters); " +
+        'reports per cluster, and the exit code is the worst of the clusters',
     )
     .addOption(
       new Option(
@@ -749,6 +948,12 @@ export function registerCoverageCommand(program: Command, io: CliIo, exit: ExitC
     .option('--budget <shares>', 'node-tax budget per node, e.g. cpu=8%,memory=10% of allocatable')
     .option('--fail-on-budget', 'exit with 1 when the node services of a pool request more than its allocatable or the budget')
     .action(async (manifests: string[], flags: CoverageFlags) => {
+      const minor = kubernetesMinor(flags.kubernetesVersion);
+      const budget = parseBudget(flags.budget);
+      if (flags.clusters !== undefined) {
+        exit.code = await coverageOfClusters(flags.clusters, manifests, flags, minor, budget, io);
+        return;
+      }
       const inputs = manifests.length > 0 ? manifests : ['-'];
       const stdinUsers = [
         flags.nodes === '-' ? '--nodes' : '',
@@ -760,35 +965,18 @@ export function registerCoverageCommand(program: Command, io: CliIo, exit: ExitC
           `standard input (-) can be read only once, but ${stdinUsers.join(' and ')} both use it; save one of them to a file`,
         );
       }
-      const minor = kubernetesMinor(flags.kubernetesVersion);
-      const budget = parseBudget(flags.budget);
-      const progress = progressOf(io);
-      progress(`reading nodes (${flags.nodes === '-' ? 'standard input' : flags.nodes})`);
-      const nodes = await readKind(flags.nodes, 'Node', '--nodes', io, slimNode);
-      if (flags.pods !== undefined) progress(`reading pods (${flags.pods === '-' ? 'standard input' : flags.pods})`);
-      const pods = flags.pods !== undefined ? await readKind(flags.pods, 'Pod', '--pods', io, slimPod) : undefined;
-      progress('reading manifests');
-      const workloads = await readManifests(inputs, io);
-      progress(`analyzing ${nodes.length} node${nodes.length === 1 ? '' : 's'}`);
-      const report = analyzeCoverage(workloads, nodes, pods, minor !== undefined ? { kubernetesMinor: minor } : undefined);
-      const { pools, labels: poolLabels, poolOf } = poolTaxes(report, workloads, nodes, flags.poolLabel, budget, minor);
-      progress(`writing the ${flags.output} report`);
+      const run = await runCoverage(inputs, flags.nodes, flags.pods, flags, minor, budget, io);
+      progressOf(io)(`writing the ${flags.output} report`);
       const out = new ChunkedOut(io);
+      const { report, pools, poolLabels, poolOf } = run;
       if (flags.output === 'html') writeCoverageHtmlPage({ report, poolOf, pools, poolLabels, budget }, (text) => out.write(text));
-      else if (flags.output === 'json')
-        writeJson(
-          out,
-          report,
-          nodes.map((n) => n.metadata.name as string),
-          flags.poolLabel !== undefined || budget !== undefined || flags.failOnBudget ? pools : undefined,
-        );
-      else if (flags.output === 'jsonl') writeJsonLines(out, report, pools);
-      else writeText(out, report, workloads, pools, poolLabels, budget, io.isTTY);
+      else if (flags.output === 'json') {
+        writeJson(out, report, run.names, jsonPools(run, flags, budget));
+        out.write('\n');
+      } else if (flags.output === 'jsonl') writeJsonLines(out, report, pools);
+      else writeText(out, report, run.workloads, pools, poolLabels, budget, io.isTTY);
       out.flush();
-      for (const warning of report.warnings) io.err(`warning: ${warning}\n`);
-      if (report.workloads.length === 0) io.err('node-services: no DaemonSet found in the given manifests\n');
-      const missing = report.workloads.some((w) => w.status === WorkloadStatus.INVALID || w.schedulable < w.desired);
-      const overBudget = pools.some((p) => p.tax.overAllocatable.length > 0 || p.tax.overBudget.length > 0);
-      if ((flags.failOnMissing && missing) || (flags.failOnBudget && overBudget)) exit.code = 1;
+      writeWarnings(run, io);
+      exit.code = exitCodeOf(run, flags);
     });
 }

@@ -4,11 +4,13 @@
  * Exit codes: 0, 1 when `--fail-on` matches, 2 on usage errors or unreadable input.
  */
 
+import * as path from 'path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { ExitCode } from './main';
 import { readKind } from './coverage';
 import { CliIo, InputError, SourcedObject, readObjects } from './io';
-import { ChangeKind, diffManifests, diffMatches } from '../day2/diff';
+import { clusterFiles, clusterFolders, throwProblems } from './clusters';
+import { ChangeKind, DiffReport, diffManifests, diffMatches } from '../day2/diff';
 import { formatDiffJson, formatDiffMarkdown, formatDiffSarif, formatDiffText } from '../day2/format';
 import { WIDENING_CATEGORIES } from '../day2/widening';
 
@@ -18,6 +20,7 @@ interface DiffFlags {
   readonly format: 'text' | 'json' | 'markdown' | 'sarif';
   readonly failOn?: string[];
   readonly groupBy?: string;
+  readonly clusters?: boolean;
 }
 
 /** Everything `--fail-on` accepts. */
@@ -68,6 +71,111 @@ function parseFailOn(value: string): string[] {
   return items;
 }
 
+/** How a cluster of `diff --clusters` changed: in both versions, only in the new one, only in the old one. */
+type ClusterChange = 'kept' | 'added' | 'removed';
+
+/** One cluster's diff in `diff --clusters`. */
+interface ClusterDiff {
+  readonly name: string;
+  readonly status: ClusterChange;
+  readonly report: DiffReport;
+}
+
+/** Pairs the cluster folders of `oldRoot` and `newRoot` by name and diffs each pair (a missing side diffs as empty). */
+async function diffClusters(oldRoot: string, newRoot: string, flags: DiffFlags, io: CliIo): Promise<ClusterDiff[]> {
+  const problems: string[] = [];
+  for (const [what, value] of [
+    ['<old>', oldRoot],
+    ['<new>', newRoot],
+    ['--nodes', flags.nodes],
+    ['--pods', flags.pods],
+  ] as const) {
+    if (value === '-')
+      problems.push(`${what} -: with --clusters, ${what} is a folder of cluster folders (or files per cluster), not standard input`);
+  }
+  const before = oldRoot === '-' ? [] : clusterFolders(oldRoot, '<old>', problems);
+  const after = newRoot === '-' ? [] : clusterFolders(newRoot, '<new>', problems);
+  const all = [...new Set([...before, ...after])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  // Nodes are needed for the clusters of the new version; a removed cluster's nodes file may be gone.
+  const removed = new Set(before.filter((c) => !after.includes(c)));
+  const files = (flag: string, dir: string | undefined) =>
+    dir !== undefined && dir !== '-' && all.length > 0 ? clusterFiles(dir, flag, all, problems, removed) : undefined;
+  const nodes = files('--nodes', flags.nodes);
+  const pods = files('--pods', flags.pods);
+  throwProblems(problems);
+  if (pods !== undefined && nodes === undefined) io.err('warning: --pods is used only with --nodes\n');
+  const out: ClusterDiff[] = [];
+  for (const name of all) {
+    const inOld = before.includes(name);
+    const inNew = after.includes(name);
+    const old = inOld ? await readObjects([path.join(oldRoot, name)], io) : [];
+    const next = inNew ? await readObjects([path.join(newRoot, name)], io) : [];
+    checkDaemonSets(old);
+    checkDaemonSets(next);
+    const nodesFile = nodes?.get(name);
+    const podsFile = pods?.get(name);
+    const clusterNodes = nodesFile !== undefined ? await readNodesOrPods(nodesFile, 'Node', '--nodes', io) : undefined;
+    const clusterPods =
+      podsFile !== undefined && nodesFile !== undefined ? await readNodesOrPods(podsFile, 'Pod', '--pods', io) : undefined;
+    out.push({
+      name,
+      status: inOld && inNew ? 'kept' : inNew ? 'added' : 'removed',
+      report: diffManifests(old, next, { nodes: clusterNodes, pods: clusterPods, groupBy: flags.groupBy }),
+    });
+  }
+  return out;
+}
+
+const CLUSTER_WORDS: Record<ClusterChange, string> = {
+  kept: 'in both versions',
+  added: 'added (only in the new version)',
+  removed: 'removed (only in the old version)',
+};
+
+function clusterSummary(clusters: readonly ClusterDiff[]): string {
+  const of = (status: ClusterChange) => clusters.filter((c) => c.status === status).map((c) => c.name);
+  const part = (names: string[], word: string) => `${names.length} ${word}${names.length > 0 ? ` (${names.join(', ')})` : ''}`;
+  return `Clusters: ${part(of('added'), 'added')}, ${part(of('removed'), 'removed')}, ${part(of('kept'), 'in both versions')}.`;
+}
+
+/** The per-cluster diff in the chosen format: each cluster's report as the single diff renders it, under its heading. */
+function formatClusters(clusters: readonly ClusterDiff[], format: DiffFlags['format']): string {
+  if (format === 'json') {
+    const json = clusters.map((c) => ({ name: c.name, status: c.status, daemonSets: c.report.daemonSets, unchanged: c.report.unchanged }));
+    return `${JSON.stringify({ clusters: json }, null, 2)}\n`;
+  }
+  if (format === 'sarif') {
+    // One run: every cluster's results, each message naming its cluster (the locations are the cluster's files).
+    const version = require('../../package.json').version;
+    const logs = clusters.map((c) => ({ name: c.name, log: JSON.parse(formatDiffSarif(c.report, version)) }));
+    const merged = logs.length > 0 ? logs[0].log : JSON.parse(formatDiffSarif({ daemonSets: [], unchanged: 0 }, version));
+    merged.runs[0].results = logs.flatMap(({ name, log }) =>
+      log.runs[0].results.map((r: any) => ({ ...r, message: { ...r.message, text: `cluster ${name}: ${r.message.text}` } })),
+    );
+    return `${JSON.stringify(merged, null, 2)}\n`;
+  }
+  if (format === 'markdown') {
+    const parts = [
+      `## node-services diff of ${clusters.length} cluster${clusters.length === 1 ? '' : 's'}`,
+      '',
+      clusterSummary(clusters),
+      '',
+    ];
+    for (const c of clusters) {
+      const body = formatDiffMarkdown(c.report)
+        .replace(/^## node-services diff\n/, '')
+        .replace(/^### /gm, '#### ');
+      parts.push(`### Cluster \`${c.name}\`: ${CLUSTER_WORDS[c.status]}`, body);
+    }
+    return `${parts
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trimEnd()}\n`;
+  }
+  const blocks = clusters.map((c) => `Cluster ${c.name}: ${CLUSTER_WORDS[c.status]}\n\n${formatDiffText(c.report)}`);
+  return `${[...blocks, `${clusterSummary(clusters)}\n`].join('\n')}`;
+}
+
 /** Registers `node-services diff`. */
 export function registerDiffCommand(program: Command, io: CliIo, exit: ExitCode): void {
   program
@@ -80,6 +188,12 @@ export function registerDiffCommand(program: Command, io: CliIo, exit: ExitCode)
     )
     .argument('<old>', 'the old manifests: a file or folder (*.yaml, *.yml, *.json), or - for standard input')
     .argument('<new>', 'the new manifests: a file or folder, or - for standard input')
+    .option(
+      '--clusters',
+      '<old> and <new> are folders of cluster folders (dist/clusters of two versions of a fleet): clusters are paired by ' +
+        'folder name and reported one by one, with the added and removed ones; --nodes and --pods are then folders with ' +
+        'one file per cluster (<cluster-name>.json, .yaml or .yml)',
+    )
     .option('--nodes <file>', 'the nodes (kubectl get nodes -o json): list the nodes each change restarts, starts and stops, per pool')
     .option('--pods <file>', 'pods already running (kubectl get pods -A -o json): their requests and host ports count on their nodes')
     .option(
@@ -99,6 +213,12 @@ export function registerDiffCommand(program: Command, io: CliIo, exit: ExitCode)
       ).argParser(parseFailOn),
     )
     .action(async (oldPath: string, newPath: string, flags: DiffFlags) => {
+      if (flags.clusters) {
+        const clusters = await diffClusters(oldPath, newPath, flags, io);
+        io.out(formatClusters(clusters, flags.format));
+        if (flags.failOn !== undefined && clusters.some((c) => diffMatches(c.report, flags.failOn!))) exit.code = 1;
+        return;
+      }
       checkStdin([
         ['<old>', oldPath],
         ['<new>', newPath],

@@ -5,6 +5,7 @@
  */
 
 import { InputError, readObjects as readObjectsFrom, readFileText, SourcedObject } from '../manifests';
+import type { ChunkSource } from '../manifests/node-stream';
 
 export { InputError, parseObjects, SourcedObject } from '../manifests';
 
@@ -16,6 +17,11 @@ export interface CliIo {
   readonly err: (text: string) => void;
   /** Reads all of standard input. */
   readonly readStdin: () => Promise<string>;
+  /**
+   * Standard input as a stream of chunks, for inputs of any size (the `--nodes -` and `--pods -` lists are read
+   * through it, never held as one string). @default one chunk, `readStdin()`'s text
+   */
+  readonly stdinChunks?: () => ChunkSource;
   /** Whether standard output is a terminal (colours are used only then). */
   readonly isTTY: boolean;
   /** Whether standard error is a terminal (progress of long runs is shown only then). @default false */
@@ -29,6 +35,14 @@ export interface CliIo {
 export function progressOf(io: CliIo): (step: string) => void {
   if (io.errIsTTY !== true) return () => undefined;
   return (step) => io.err(`node-services: ${step}…\n`);
+}
+
+/** Standard input in chunks: `io.stdinChunks`, else `io.readStdin()` as one chunk. */
+export function stdinChunks(io: CliIo): ChunkSource {
+  if (io.stdinChunks !== undefined) return io.stdinChunks();
+  return (async function* () {
+    yield await io.readStdin();
+  })();
 }
 
 /** Reads a file's text (`-` reads stdin); throws an {@link InputError} when it cannot be read. */
@@ -56,6 +70,7 @@ export function processIo(): CliIo {
         process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
         process.stdin.on('error', reject);
       }),
+    stdinChunks: () => process.stdin,
     isTTY: Boolean(process.stdout.isTTY),
     errIsTTY: Boolean(process.stderr.isTTY),
   };

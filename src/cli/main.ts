@@ -23,7 +23,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   const program = new Command();
   program
     .name('node-services')
-    .description('Check node-service DaemonSets (lint) and explain their node coverage (coverage).')
+    .description(
+      'Check node-service DaemonSets (lint), explain their node coverage (coverage) and what a change does (diff, plan); ' +
+        'coverage, diff and plan also take a fleet, one folder per cluster (--clusters).',
+    )
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .showHelpAfterError(false);

@@ -5,13 +5,15 @@
  * Exit codes: 0, 1 with `--fail-on-stuck` when a rollout cannot complete, 2 on usage errors or unreadable input.
  */
 
+import * as path from 'path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { ExitCode } from './main';
 import { CliIo, InputError, progressOf, readObjects } from './io';
 import { checkDaemonSets, checkStdin, readNodesOrPods } from './diff';
+import { clusterFiles, clusterFolders, throwProblems } from './clusters';
 import { formatPlanJson, formatPlanText } from '../day2/format';
 import { formatPlanHtml } from '../report/plan-html';
-import { DEFAULT_CANARY_WAVE_SIZE, DEFAULT_PULL_SECONDS, DEFAULT_READY_SECONDS, planRollouts } from '../day2/plan';
+import { DEFAULT_CANARY_WAVE_SIZE, DEFAULT_PULL_SECONDS, DEFAULT_READY_SECONDS, PlanReport, planRollouts } from '../day2/plan';
 
 interface PlanFlags {
   readonly nodes: string;
@@ -23,6 +25,7 @@ interface PlanFlags {
   readonly readySeconds: number;
   readonly canaryWaveSize: number;
   readonly failOnStuck?: boolean;
+  readonly clusters?: boolean;
 }
 
 function integer(min: number): (value: string) => number {
@@ -30,6 +33,72 @@ function integer(min: number): (value: string) => number {
     if (!/^[0-9]+$/.test(value) || Number(value) < min) throw new InvalidArgumentError(`must be an integer of at least ${min}`);
     return Number(value);
   };
+}
+
+function stuck(report: PlanReport): boolean {
+  return report.daemonSets.some((p) => p.outcome === 'stuck' || p.outcome === 'invalid');
+}
+
+/**
+ * `plan --clusters`: the clusters of `<new>` (a folder of cluster folders), each planned with its nodes and pods files
+ * and, with `--old`, the same cluster's folder of the old version (a cluster new in the fleet has everything to roll
+ * out). Returns the exit code.
+ */
+async function planClusters(newRoot: string, flags: PlanFlags, format: 'text' | 'json' | 'html', io: CliIo): Promise<number> {
+  const problems: string[] = [];
+  if (format === 'html') {
+    problems.push('--format html shows one cluster per page; with --clusters use text or json (or plan each cluster folder on its own)');
+  }
+  for (const [what, value] of [
+    ['<new>', newRoot],
+    ['--old', flags.old],
+    ['--nodes', flags.nodes],
+    ['--pods', flags.pods],
+  ] as const) {
+    if (value === '-')
+      problems.push(`${what} -: with --clusters, ${what} is a folder of cluster folders (or files per cluster), not standard input`);
+  }
+  const clusters = newRoot === '-' ? [] : clusterFolders(newRoot, '<new>', problems);
+  const oldClusters = flags.old !== undefined && flags.old !== '-' ? clusterFolders(flags.old, '--old', problems) : [];
+  const nodes = clusters.length > 0 && flags.nodes !== '-' ? clusterFiles(flags.nodes, '--nodes', clusters, problems) : new Map();
+  const pods =
+    clusters.length > 0 && flags.pods !== undefined && flags.pods !== '-'
+      ? clusterFiles(flags.pods, '--pods', clusters, problems)
+      : undefined;
+  throwProblems(problems);
+  const progress = progressOf(io);
+  const reports: Array<{ name: string; report: PlanReport }> = [];
+  for (const name of clusters) {
+    progress(`planning cluster ${name}`);
+    const objects = await readObjects([path.join(newRoot, name)], io);
+    checkDaemonSets(objects);
+    const old =
+      flags.old !== undefined ? (oldClusters.includes(name) ? await readObjects([path.join(flags.old, name)], io) : []) : undefined;
+    if (old !== undefined) checkDaemonSets(old);
+    const report = planRollouts(objects, {
+      nodes: await readNodesOrPods(nodes.get(name), 'Node', '--nodes', io),
+      pods: pods !== undefined ? await readNodesOrPods(pods.get(name)!, 'Pod', '--pods', io) : undefined,
+      old,
+      pullSeconds: flags.pullSeconds,
+      readySeconds: flags.readySeconds,
+      canaryWaveSize: flags.canaryWaveSize,
+    });
+    reports.push({ name, report });
+  }
+  if (format === 'json') {
+    const json = reports.map(({ name, report }) => ({ name, ...JSON.parse(formatPlanJson(report)) }));
+    io.out(`${JSON.stringify({ clusters: json }, null, 2)}\n`);
+  } else {
+    const added = flags.old !== undefined ? clusters.filter((c) => !oldClusters.includes(c)) : [];
+    const blocks = reports.map(
+      ({ name, report }) => `Cluster ${name}${added.includes(name) ? ' (new in the fleet)' : ''}\n\n${formatPlanText(report)}`,
+    );
+    io.out(blocks.join('\n'));
+  }
+  for (const { name, report } of reports) {
+    if (report.daemonSets.length === 0) io.err(`node-services: cluster ${name}: no DaemonSet found in the given manifests\n`);
+  }
+  return flags.failOnStuck && reports.some(({ report }) => stuck(report)) ? 1 : 0;
 }
 
 /** Registers `node-services plan`. */
@@ -67,6 +136,11 @@ export function registerPlanCommand(program: Command, io: CliIo, exit: ExitCode)
     .addOption(
       new Option('--canary-wave-size <n>', 'nodes to label per canary wave').argParser(integer(1)).default(DEFAULT_CANARY_WAVE_SIZE),
     )
+    .option(
+      '--clusters',
+      '<new> (and --old) are folders of cluster folders (dist/clusters): each cluster is planned with its own nodes and ' +
+        'pods; --nodes and --pods are then folders with one file per cluster (<cluster-name>.json, .yaml or .yml)',
+    )
     .option('--fail-on-stuck', 'exit with 1 when a rollout cannot complete (deadlock) or a strategy is invalid')
     .action(async (newPath: string, flags: PlanFlags) => {
       if (flags.old === undefined && flags.pods === undefined) {
@@ -83,6 +157,10 @@ export function registerPlanCommand(program: Command, io: CliIo, exit: ExitCode)
         throw new InputError(`--output ${flags.output} and --format ${flags.format} disagree; give one of them`);
       }
       const format = flags.output ?? flags.format;
+      if (flags.clusters) {
+        exit.code = await planClusters(newPath, flags, format, io);
+        return;
+      }
       const progress = progressOf(io);
       progress('reading manifests');
       const objects = await readObjects([newPath], io);

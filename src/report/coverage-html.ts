@@ -211,7 +211,7 @@ function poolTaxSection(p: PoolTaxView, anchor: string, budget: TaxBudget | unde
 /**
  * Renders the HTML coverage report, handing it to `write` in pieces (never one string for the whole report).
  */
-function renderCoverageHtml(input: CoverageHtmlInput, write: (text: string) => void): void {
+function renderCoverageHtml(input: CoverageHtmlInput, write: (text: string) => void, options: { title?: string } = {}): void {
   const { report, poolOf, pools, budget } = input;
   const poolNames = [...new Set(poolOf)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const cells = buildCells(report, poolOf, poolNames);
@@ -224,7 +224,7 @@ function renderCoverageHtml(input: CoverageHtmlInput, write: (text: string) => v
   const labels = input.poolLabels.length > 0 ? input.poolLabels.map((l) => `<code>${escapeHtml(l)}</code>`).join(', ') : 'no pool label';
 
   let body =
-    `<header><h1>Node-service coverage</h1>\n<p class="lead">${plural(workloads.length, 'DaemonSet')} over ${plural(report.nodes, 'node')} ` +
+    `<header><h1>${escapeHtml(options.title ?? 'Node-service coverage')}</h1>\n<p class="lead">${plural(workloads.length, 'DaemonSet')} over ${plural(report.nodes, 'node')} ` +
     `in ${plural(poolNames.length, 'pool')} (${labels})` +
     (report.skipped > 0 ? `; ${plural(report.skipped, 'other object')} skipped` : '') +
     `. <strong>${missing === 0 ? 'Every DaemonSet runs wherever it is wanted.' : `${plural(missing, 'DaemonSet')} miss nodes or are invalid.`}</strong></p></header>\n`;
@@ -350,5 +350,45 @@ export function writeCoverageHtmlPage(input: CoverageHtmlInput, write: (text: st
   const [head, tail] = page.split('\u0000');
   write(head);
   renderCoverageHtml(input, write);
+  write(tail);
+}
+
+/** One cluster of a fleet's HTML coverage report. */
+export interface ClusterCoverageHtml {
+  /** The cluster's name (its folder's name). */
+  readonly name: string;
+  /** Its coverage report and node tax. */
+  readonly input: CoverageHtmlInput;
+}
+
+/**
+ * The HTML coverage report of several clusters as one page: a list of the clusters, then per cluster its own report
+ * (matrix, node tax, DaemonSets, nodes and reasons) in a section of its own, with anchors unique to the cluster.
+ * `clusters` is read once, in order, so that each cluster's report can be built when it is rendered.
+ */
+export function writeCoverageHtmlClustersPage(
+  clusters: Iterable<ClusterCoverageHtml>,
+  names: readonly string[],
+  write: (text: string) => void,
+): void {
+  const page = htmlPage(`Node-service coverage of ${plural(names.length, 'cluster')}`, '\u0000');
+  const [head, tail] = page.split('\u0000');
+  write(head);
+  write(
+    `<header><h1>Node-service coverage of ${plural(names.length, 'cluster')}</h1></header>\n<nav><ul>` +
+      names.map((n, i) => `<li><a href="#cluster-${i}">Cluster <code>${escapeHtml(n)}</code></a></li>`).join('') +
+      '</ul></nav>\n',
+  );
+  let i = 0;
+  for (const cluster of clusters) {
+    const prefix = `cluster-${i}-`;
+    write(`<section class="cluster" id="cluster-${i}" data-cluster="${escapeHtml(cluster.name)}">\n`);
+    // Every anchor of the cluster's report gets the cluster's prefix (user text is escaped, so it holds no `id="`).
+    renderCoverageHtml(cluster.input, (text) => write(text.replace(/ id="/g, ` id="${prefix}`).replace(/ href="#/g, ` href="#${prefix}`)), {
+      title: `Cluster ${cluster.name}`,
+    });
+    write('</section>\n');
+    i++;
+  }
   write(tail);
 }

@@ -1,6 +1,9 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { stringify } from 'yaml';
+import { CliIo } from '../../src/cli/io';
+import { main } from '../../src/cli/main';
 import { Run, runCli } from '../support/cli';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures');
@@ -284,6 +287,89 @@ describe('node-services coverage: exit codes and input', () => {
     const broken = await coverage(['--nodes', NODES, dir]);
     expect(broken.code).toBe(2);
     expect(broken.err).toMatch(/broken\.yaml:\d+:\d+: /);
+  });
+});
+
+describe('node-services coverage: --nodes - and --pods - are streamed from standard input', () => {
+  /** `text` cut into chunks of `size` bytes (multi-byte characters and list items fall across chunk boundaries). */
+  function chunked(text: string, size: number): Buffer[] {
+    const buf = Buffer.from(text, 'utf8');
+    const out: Buffer[] = [];
+    for (let i = 0; i < buf.length; i += size) out.push(buf.subarray(i, i + size));
+    return out;
+  }
+
+  /** Runs coverage with standard input given only as a chunk stream: reading it whole fails the run. */
+  async function streamed(args: string[], chunks: readonly Buffer[]): Promise<Run> {
+    const out: string[] = [];
+    const err: string[] = [];
+    const io: CliIo = {
+      out: (t) => void out.push(t),
+      err: (t) => void err.push(t),
+      readStdin: () => Promise.reject(new Error('standard input was read as one string')),
+      stdinChunks: () =>
+        (async function* () {
+          for (const c of chunks) yield c;
+        })(),
+      isTTY: false,
+    };
+    const code = await main(['coverage', ...args], io);
+    return { code, out: out.join(''), err: err.join('') };
+  }
+
+  test('a kubectl JSON NodeList in small chunks gives the same report as the file', async () => {
+    const fromFile = await coverage(['--nodes', NODES, '--pods', PODS, '--output', 'json', MANIFESTS]);
+    expect(fromFile.code).toBe(0);
+    for (const size of [1, 7, 4096]) {
+      const run = await streamed(
+        ['--nodes', '-', '--pods', PODS, '--output', 'json', MANIFESTS],
+        chunked(fs.readFileSync(NODES, 'utf8'), size),
+      );
+      expect(run.err).toBe(fromFile.err);
+      expect(run.code).toBe(0);
+      expect(run.out).toBe(fromFile.out);
+    }
+  });
+
+  test('pods as YAML documents split across chunks give the same report as the JSON file', async () => {
+    const pods = JSON.parse(fs.readFileSync(PODS, 'utf8')).items;
+    const yaml = pods.map((p: unknown) => stringify(p)).join('---\n');
+    const fromFile = await coverage(['--nodes', NODES, '--pods', PODS, '--output', 'json', MANIFESTS]);
+    for (const size of [3, 64, 1000]) {
+      const run = await streamed(['--nodes', NODES, '--pods', '-', '--output', 'json', MANIFESTS], chunked(yaml, size));
+      expect(run.code).toBe(0);
+      expect(run.out).toBe(fromFile.out);
+    }
+  });
+
+  test('malformed input on standard input is the same error as in a file, with its line', async () => {
+    const bad = fs.readFileSync(NODES, 'utf8').replace('"type": "InternalIP"', '"type": tru');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'coverage-stdin-'));
+    try {
+      const file = path.join(dir, 'nodes.json');
+      fs.writeFileSync(file, bad);
+      const fromFile = await coverage(['--nodes', file, MANIFESTS]);
+      expect(fromFile.code).toBe(2);
+      expect(fromFile.err).toMatch(/^node-services: .*nodes\.json:\d+: invalid JSON: /);
+      for (const size of [5, 1 << 16]) {
+        const run = await streamed(['--nodes', '-', MANIFESTS], chunked(bad, size));
+        expect(run.code).toBe(2);
+        expect(run.err).toBe(fromFile.err.replace(file, '-'));
+      }
+      // a YAML error names its line and column
+      const yaml = await streamed(
+        ['--nodes', '-', MANIFESTS],
+        chunked('kind: NodeList\nitems:\n  - metadata: {name: a\n  - metadata: {name: b}\n', 4),
+      );
+      expect(yaml.code).toBe(2);
+      expect(yaml.err).toMatch(/^node-services: -:[34]:\d+: /);
+      // a list that ends inside an item says so
+      const cut = await streamed(['--nodes', '-', MANIFESTS], chunked(fs.readFileSync(NODES, 'utf8').slice(0, 5000), 100));
+      expect(cut.code).toBe(2);
+      expect(cut.err).toMatch(/^node-services: -:\d+: invalid JSON: the input ends inside a value/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -114,6 +114,30 @@ describe('readObjectStream', () => {
     await expect(read(['items:\n  - a: [1,\n  - b: 2\n'], 'nodes.yaml')).rejects.toThrow(/^nodes\.yaml:[23]:\d+: /);
   });
 
+  test('YAML entries are read one at a time: an alias to an anchor in another entry is a clear error, not a crash', async () => {
+    // what PyYAML's safe_dump writes for two nodes sharing one taint list
+    const text = [
+      'kind: List',
+      'items:',
+      '- metadata: {name: a}',
+      '  spec:',
+      '    taints: &id001',
+      '    - {key: edge, effect: NoSchedule}',
+      '- metadata: {name: b}',
+      '  spec:',
+      '    taints: *id001',
+      '',
+    ].join('\n');
+    await expect(read(chunks(text, [11]), 'nodes.yaml')).rejects.toThrow(
+      new NodeStreamError(
+        "nodes.yaml:7: the alias *id001 refers to an anchor outside this list entry; list entries are read one at a time, so each must be whole (expand the aliases, e.g. with yq 'explode(.)')",
+      ),
+    );
+    // an alias inside its own entry is fine
+    const whole = await read(['items:\n- metadata: {name: a, labels: &l {x: "1"}}\n  spec: {labels2: *l}\n']);
+    expect(whole[0].object.spec.labels2).toEqual({ x: '1' });
+  });
+
   test('a generated list of 3,000 nodes read from a file equals JSON.parse of it', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'node-stream-'));
     try {

@@ -9,13 +9,33 @@ export interface Run {
 }
 
 /** Runs `node-services <args>` in-process with a fake terminal, returning the exit code and both streams. */
-export async function runCli(args: string[], options: { stdin?: string; isTTY?: boolean; errIsTTY?: boolean } = {}): Promise<Run> {
+export async function runCli(
+  args: string[],
+  options: {
+    stdin?: string;
+    /** Standard input as these chunks (streamed, as the process's stdin is); `readStdin` then joins them. */
+    stdinChunks?: ReadonlyArray<string | Buffer>;
+    isTTY?: boolean;
+    errIsTTY?: boolean;
+  } = {},
+): Promise<Run> {
   const out: string[] = [];
   const err: string[] = [];
   const io: CliIo = {
     out: (t) => void out.push(t),
     err: (t) => void err.push(t),
-    readStdin: async () => options.stdin ?? '',
+    readStdin: async () =>
+      options.stdinChunks !== undefined
+        ? Buffer.concat(options.stdinChunks.map((c) => Buffer.from(c))).toString('utf8')
+        : (options.stdin ?? ''),
+    ...(options.stdinChunks !== undefined
+      ? {
+          stdinChunks: () =>
+            (async function* () {
+              for (const chunk of options.stdinChunks!) yield chunk;
+            })(),
+        }
+      : {}),
     isTTY: options.isTTY ?? false,
     errIsTTY: options.errIsTTY ?? false,
   };
