@@ -79,4 +79,18 @@ describe('bin/node-services start-up code cache', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('node-services: internal error: Error: boom');
   });
+
+  test("GIVEN a reader that closes the pipe early (| head) THEN the output stops quietly and the exit code is the command's", () => {
+    const { dir, bundle } = install('unused');
+    dirs.push(dir);
+    fs.writeFileSync(
+      bundle,
+      'exports.main = async () => { for (let i = 0; i < 20000; i++) process.stdout.write(`line ${i} ${"x".repeat(60)}\\n`);' +
+        ' await new Promise((r) => setTimeout(r, 20)); process.stdout.write("after\\n"); return 3; };\n',
+    );
+    const script = `"${process.execPath}" "${path.join(dir, 'bin', 'node-services')}" lint x.yaml | head -n 1; echo "status=\${PIPESTATUS[0]}" >&2`;
+    const r = spawnSync('bash', ['-c', script], { encoding: 'utf8' });
+    expect(r.stdout).toBe(`line 0 ${'x'.repeat(60)}\n`);
+    expect(r.stderr).toBe('status=3\n');
+  });
 });
