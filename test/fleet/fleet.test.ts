@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { ApiObject, Chart } from 'cdk8s';
+import { ApiObject, App, Chart, Testing } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
 import {
   AdmissionPolicyApiVersion,
@@ -98,6 +98,31 @@ describe('Fleet: version-aware output per cluster', () => {
       neu.filter((o) => o.kind === 'ValidatingAdmissionPolicy').flatMap((o) => versionProblems(o, KubernetesVersion.V1_28)),
     ).not.toEqual([]);
     fs.rmSync(outdir, { recursive: true, force: true });
+  });
+
+  test('GIVEN a single App targeting 1.30 THEN the guardrails default to v1 and the namespace to v1.30; an explicit choice is kept', () => {
+    const app = new App();
+    NodeServiceChecks.of(app, { kubernetesVersion: KubernetesVersion.V1_30, logger: PolicyLoggers.silent() });
+    const chart = new Chart(app, 'guardrails');
+    const byDefault = new NodeServiceGuardrails(chart, 'default', { contact: '#platform', platformGroups: ['platform-admins'] });
+    const explicit = new NodeServiceGuardrails(chart, 'explicit', {
+      name: 'explicit',
+      contact: '#platform',
+      platformGroups: ['platform-admins'],
+      apiVersion: AdmissionPolicyApiVersion.V1BETA1,
+    });
+    expect(byDefault.apiVersion).toBe(AdmissionPolicyApiVersion.V1);
+    expect(explicit.apiVersion).toBe(AdmissionPolicyApiVersion.V1BETA1);
+    new NodeServicesNamespace(chart, 'namespace', { name: 'node-services' });
+    const enforceVersion = (c: Chart) =>
+      Testing.synth(c).find((o) => o.kind === 'Namespace').metadata.labels['pod-security.kubernetes.io/enforce-version'];
+    expect(enforceVersion(chart)).toBe('v1.30');
+    const untargeted = new Chart(new App(), 'guardrails');
+    expect(new NodeServiceGuardrails(untargeted, 'g', { contact: '#platform', platformGroups: ['platform-admins'] }).apiVersion).toBe(
+      AdmissionPolicyApiVersion.V1BETA1,
+    );
+    new NodeServicesNamespace(untargeted, 'namespace', { name: 'node-services' });
+    expect(enforceVersion(untargeted)).toBe('v1.28');
   });
 
   test('GIVEN a DaemonSet with a 1.30 field in both clusters WHEN synthesized THEN the rule catalogue refuses it on 1.28 only', () => {
