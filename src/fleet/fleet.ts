@@ -15,7 +15,7 @@ import { poolShape } from '../core/options';
 import { checkShape, instance, int, json, list, map, opt, req, ShapeTable, str } from '../core/shape';
 import { dns1123LabelError, labelValueError, qualifiedNameError } from '../k8s';
 import { KubernetesVersion, kubernetesVersionError } from '../k8s/api-fields/versions';
-import { NodeServiceChecks } from '../policy/synth';
+import { IPolicyLogger, NodeServiceChecks, PolicyLoggers } from '../policy/synth';
 import { GitOps, GitOpsCluster } from './gitops';
 
 const FLEET_CLUSTERS_FOLDER = 'clusters';
@@ -95,6 +95,11 @@ export interface FleetProps {
    * @default no GitOps objects
    */
   readonly gitops?: GitOps;
+  /**
+   * Where each cluster's synth-time warning summary goes, prefixed with `cluster '<name>': `.
+   * @default PolicyLoggers.stderr()
+   */
+  readonly logger?: IPolicyLogger;
 }
 
 const CLUSTER_SHAPE: ShapeTable = {
@@ -112,6 +117,8 @@ const FLEET_SHAPE: ShapeTable = {
   outdir: opt(str),
   clusters: opt(list(json)),
   gitops: opt(instance(GitOps, 'GitOps.argoCd({ repoUrl }) or GitOps.flux({ sourceName })')),
+  // An object with a log(message) method, checked below.
+  logger: opt(json),
 };
 
 const SERVICES_OPTIONS_SHAPE: ShapeTable = {
@@ -147,7 +154,7 @@ export class FleetCluster {
   public readonly outdir: string;
 
   /** @internal */
-  constructor(options: FleetClusterOptions, outdir: string) {
+  constructor(options: FleetClusterOptions, outdir: string, logger: IPolicyLogger) {
     this.name = options.name;
     this.kubernetesVersion = options.kubernetesVersion;
     this.pools = [...options.pools];
@@ -158,7 +165,11 @@ export class FleetCluster {
     this.outdir = outdir;
     this.app = new App({ outdir });
     // Registered before any service is built, so that every construct of the cluster reads its version.
-    NodeServiceChecks.of(this.app, { kubernetesVersion: this.kubernetesVersion });
+    const prefix = `cluster '${this.name}': `;
+    NodeServiceChecks.of(this.app, {
+      kubernetesVersion: this.kubernetesVersion,
+      logger: { log: (message) => logger.log(`${prefix}${message}`) },
+    });
   }
 
   /** Whether the cluster has a node pool called `name`. */
@@ -210,6 +221,7 @@ export class Fleet {
   public readonly outdir: string;
   /** The GitOps hand-off, if any. */
   public readonly gitops?: GitOps;
+  private readonly logger: IPolicyLogger;
   private readonly clusterList: FleetCluster[] = [];
   private readonly definitions: Array<{ readonly services: IFleetServices; readonly matchLabels: { [key: string]: string } }> = [];
 
@@ -219,7 +231,19 @@ export class Fleet {
     if (sound.outdir !== undefined && sound.outdir.trim() === '') {
       problems.add('outdir', sound.outdir, 'must not be empty', 'give a folder such as "dist", or leave it out');
     }
+    if (
+      sound.logger !== undefined &&
+      (sound.logger === null || typeof sound.logger !== 'object' || typeof sound.logger.log !== 'function')
+    ) {
+      problems.add(
+        'logger',
+        sound.logger,
+        'must have a log(message) method',
+        'pass PolicyLoggers.stderr(), PolicyLoggers.silent() or { log: (message) => … }',
+      );
+    }
     problems.throwIfAny('Fleet');
+    this.logger = sound.logger ?? PolicyLoggers.stderr();
     this.outdir = sound.outdir ?? process.env.CDK8S_OUTDIR ?? 'dist';
     this.gitops = sound.gitops;
     (sound.clusters ?? []).forEach((c, i) => this.addClusterAt(c, `clusters[${i}]`));
@@ -346,7 +370,7 @@ export class Fleet {
     problems.throwIfAny(
       typeof o.name === 'string' && o.name !== '' ? `Fleet cluster '${o.name}'` : at === '' ? 'Fleet.addCluster' : `Fleet ${at}`,
     );
-    const cluster = new FleetCluster(o, path.join(this.outdir, FLEET_CLUSTERS_FOLDER, o.name));
+    const cluster = new FleetCluster(o, path.join(this.outdir, FLEET_CLUSTERS_FOLDER, o.name), this.logger);
     this.clusterList.push(cluster);
     for (const definition of this.definitions) this.run(definition, cluster);
     return cluster;

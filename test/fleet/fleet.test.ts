@@ -57,6 +57,16 @@ function addGuardrails(c: FleetCluster): void {
   new NodeServiceGuardrails(chart, 'admission', { contact: '#platform', platformGroups: ['platform-admins'] });
 }
 
+function problems(fn: () => unknown): string[] {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(NodeServiceError);
+    return (e as NodeServiceError).problems.map((p) => `${p.field} = ${p.value}: ${p.problem}`);
+  }
+  throw new Error('expected a NodeServiceError');
+}
+
 function synthError(fn: () => void): Error {
   try {
     fn();
@@ -218,6 +228,30 @@ describe('Fleet: per-cluster verification at synth', () => {
   });
 });
 
+describe('Fleet: warnings', () => {
+  test('GIVEN a warning in one cluster WHEN synthesized THEN the fleet logger gets its summary naming the cluster', () => {
+    const messages: string[] = [];
+    const outdir = tmp();
+    const fleet = new Fleet({ outdir, logger: { log: (m) => void messages.push(m) }, clusters: [cluster('quiet'), cluster('noisy')] });
+    fleet.addServices({
+      define: (_scope, c) =>
+        void new LogAgent(c.chart('node-agents', { namespace: 'node-services' }), 'logs', {
+          image: 'cr.fluentbit.io/fluent/fluent-bit:3.1.9',
+          pools: c.pools,
+          priorityClassName: c.name === 'noisy' ? 'platform-critical' : undefined,
+        }),
+    });
+    fleet.synth();
+    const noisy = messages.filter((m) => m.includes('priority-class-unknown'));
+    expect(noisy).toEqual([expect.stringMatching(/^cluster 'noisy': node-services: /)]);
+    expect(messages.filter((m) => m.startsWith("cluster 'quiet'") && m.includes('priority-class-unknown'))).toEqual([]);
+    expect(problems(() => new Fleet({ logger: { write: () => undefined } } as any))).toEqual([
+      'logger = {"write":[function write]}: must have a log(message) method',
+    ]);
+    fs.rmSync(outdir, { recursive: true, force: true });
+  });
+});
+
 describe('Fleet: services declared once', () => {
   test('GIVEN definitions with and without matchLabels THEN each runs once per matching cluster, also for clusters added later', () => {
     const fleet = new Fleet({ outdir: tmp(), clusters: [cluster('a', { labels: { accelerators: 'nvidia' } }), cluster('b')] });
@@ -243,16 +277,6 @@ describe('Fleet: services declared once', () => {
 });
 
 describe('Fleet: boundary', () => {
-  function problems(fn: () => unknown): string[] {
-    try {
-      fn();
-    } catch (e) {
-      expect(e).toBeInstanceOf(NodeServiceError);
-      return (e as NodeServiceError).problems.map((p) => `${p.field} = ${p.value}: ${p.problem}`);
-    }
-    throw new Error('expected a NodeServiceError');
-  }
-
   test('GIVEN plain-JavaScript options of the wrong types THEN one error lists every field, never a TypeError', () => {
     const fleet = new Fleet({ outdir: tmp() });
     const found = problems(() =>
