@@ -34,7 +34,7 @@ export interface FleetClusterOptions {
   readonly pools: NodePool[];
   /**
    * Labels of the cluster (e.g. `{ region: 'eu-west-1', environment: 'production' }`): select the clusters a service
-   * definition applies to ({@link FleetServicesOptions.matchLabels}) and label the cluster's GitOps objects.
+   * definition applies to ({@link FleetServicesOptions.matchLabels}) and label the cluster's Flux Kustomization.
    * Keys and values follow the Kubernetes label grammar.
    * @default none
    */
