@@ -34,8 +34,14 @@ export interface CliSynthBenchResult {
   readonly outputBytes: number;
 }
 
-function files(dir: string): Map<string, Buffer> {
-  return new Map(fs.readdirSync(dir).map((f) => [f, fs.readFileSync(path.join(dir, f))]));
+/** Every file below `dir` (the fleet's clusters/<name>/ and gitops/ folders included), by its path relative to `dir`. */
+function files(dir: string, prefix = '', out = new Map<string, Buffer>()): Map<string, Buffer> {
+  for (const entry of fs.readdirSync(path.join(dir, prefix), { withFileTypes: true })) {
+    const relative = path.join(prefix, entry.name);
+    if (entry.isDirectory()) files(dir, relative, out);
+    else out.set(relative, fs.readFileSync(path.join(dir, relative)));
+  }
+  return out;
 }
 
 /** Throws unless `out` holds exactly the files of dist/, byte for byte. */

@@ -1,10 +1,8 @@
-import { App } from 'cdk8s';
-
 /**
- * Synthesizes `app`; when validation fails (policy errors, coverage targets), prints the readable message without a
+ * Synthesizes `app` (a cdk8s App or a Fleet); when validation fails (policy errors, coverage targets), prints the readable message without a
  * stack trace and sets a non-zero exit code, so `cdk8s synth` fails with just the findings and their fixes.
  */
-export function synthesize(app: App): void {
+export function synthesize(app: { synth(): void }): void {
   try {
     app.synth();
   } catch (e) {

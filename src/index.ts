@@ -12,6 +12,7 @@ export {
 export * from './guardrails';
 export * from './observability';
 export * from './policy';
+export * from './fleet';
 export {
   ApiFields,
   KubernetesVersion,

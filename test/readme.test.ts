@@ -50,13 +50,17 @@ describe('README examples', () => {
     const previous = process.env.CDK8S_OUTDIR;
     process.env.CDK8S_OUTDIR = outdir;
     try {
-      const apps = files.filter((f) => fs.readFileSync(f, 'utf8').includes('app.synth()'));
+      const apps = files.filter((f) => /\b(app|fleet)\.synth\(\)/.test(fs.readFileSync(f, 'utf8')));
       expect(apps.length).toBeGreaterThan(0);
       for (const file of apps) {
         jest.isolateModules(() => require(file));
       }
-      const written = fs.readdirSync(outdir);
+      // Apps write to the outdir, fleets below it (clusters/<name>/, gitops/).
+      const written = (fs.readdirSync(outdir, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(outdir, f)).isFile());
       expect(written.length).toBeGreaterThan(0);
+      expect(written).toEqual(
+        expect.arrayContaining([path.join('clusters', 'edge-eu', 'node-agents.k8s.yaml'), path.join('gitops', 'argocd.k8s.yaml')]),
+      );
       const yaml = written.map((f) => fs.readFileSync(path.join(outdir, f), 'utf8')).join('\n');
       expect(yaml).toContain('kind: DaemonSet');
     } finally {

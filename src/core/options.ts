@@ -466,7 +466,8 @@ const requirementShape = instance(NodeRequirement, 'NodeRequirement.in, notIn, e
   values: opt(list(str)),
 });
 const taintEffect = oneOf('TaintEffect', Object.values(TaintEffect));
-const poolShape = instance(NodePool, 'NodePool.of({ name, labels, taints }) or NodePool.all()', {
+/** Shape of a {@link NodePool} (shared with the fleet's cluster pools). @internal */
+export const poolShape = instance(NodePool, 'NodePool.of({ name, labels, taints }) or NodePool.all()', {
   name: req(str),
   labels: req(map(str)),
   taints: req(

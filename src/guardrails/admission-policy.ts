@@ -144,8 +144,9 @@ export interface NodeServiceGuardrailsProps {
   readonly dryRun?: boolean;
   /**
    * API version of the emitted objects: v1beta1 for Kubernetes 1.28–1.29, v1 from 1.30. V1 is refused unless the
-   * App targets 1.30 or later, declared before this construct: `NodeServiceChecks.of(app, { kubernetesVersion: '1.30' })`.
-   * @default AdmissionPolicyApiVersion.V1BETA1
+   * App targets 1.30 or later, declared before this construct: `NodeServiceChecks.of(app, { kubernetesVersion: '1.30' })`
+   * (a `Fleet` cluster declares its version itself).
+   * @default the App's target: AdmissionPolicyApiVersion.V1 from Kubernetes 1.30, else V1BETA1
    */
   readonly apiVersion?: AdmissionPolicyApiVersion;
   /**
@@ -309,7 +310,13 @@ export class NodeServiceGuardrails extends Construct {
 
     this.validationActions = this.resolveActions(props, problems);
 
-    this.apiVersion = props.apiVersion ?? AdmissionPolicyApiVersion.V1BETA1;
+    // The App's target Kubernetes version decides the default (admissionregistration.k8s.io/v1 is served from 1.30).
+    const target = NodeServiceChecks.kubernetesVersionOf(this);
+    this.apiVersion =
+      props.apiVersion ??
+      (kindServedFrom({ apiVersion: AdmissionPolicyApiVersion.V1, kind: 'ValidatingAdmissionPolicy' }, target) === undefined
+        ? AdmissionPolicyApiVersion.V1
+        : AdmissionPolicyApiVersion.V1BETA1);
     if (!Object.values(AdmissionPolicyApiVersion).includes(this.apiVersion)) {
       problems.add(
         'apiVersion',
@@ -319,7 +326,6 @@ export class NodeServiceGuardrails extends Construct {
       );
     }
     // The API version must be served by the App's target Kubernetes version (admissionregistration.k8s.io/v1 from 1.30).
-    const target = NodeServiceChecks.kubernetesVersionOf(this);
     const servedFrom = kindServedFrom({ apiVersion: this.apiVersion, kind: 'ValidatingAdmissionPolicy' }, target);
     if (servedFrom !== undefined) {
       problems.add(

@@ -14,6 +14,7 @@ import { ANNOTATION_PREFIX, recommendedLabels } from '../core/labels';
 import { DEFAULT_NAMESPACE, NodeService } from '../core/node-service';
 import { checkAnnotations, checkLabels } from '../core/pod';
 import { dns1123LabelError, labelValueError } from '../k8s';
+import { NodeServiceChecks } from '../policy/synth';
 import { evaluatePodSecurity, PodSecurityLevel, strictestCommonLevel } from './pod-security';
 
 export { PodSecurityLevel } from './pod-security';
@@ -78,7 +79,7 @@ export interface NodeServicesNamespaceProps {
   /**
    * Policy version pinned on all three modes (`*-version` labels): the Kubernetes minor the cluster runs, so that
    * a control-plane upgrade does not silently change what is checked. Must be `v1.N`.
-   * @default `v1.28`
+   * @default the App's target Kubernetes minor (`NodeServiceChecks.kubernetesVersionOf`): `v1.28` unless declared
    */
   readonly podSecurityVersion?: string;
   /**
@@ -227,7 +228,7 @@ export class NodeServicesNamespace extends Construct {
         );
       }
     });
-    const version = props.podSecurityVersion ?? 'v1.28';
+    const version = props.podSecurityVersion ?? `v${NodeServiceChecks.kubernetesVersionOf(this)}`;
     if (typeof version !== 'string' || !POD_SECURITY_VERSION.test(version)) {
       problems.add(
         'podSecurityVersion',

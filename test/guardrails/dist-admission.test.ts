@@ -15,6 +15,7 @@ type Json = any;
 const DIST = path.join(__dirname, '..', '..', 'dist');
 const objects: Json[] = fs
   .readdirSync(DIST)
+  .filter((f) => f.endsWith('.k8s.yaml'))
   .sort()
   .flatMap((f) => parseAllDocuments(fs.readFileSync(path.join(DIST, f), 'utf8')).map((d) => d.toJS()))
   .filter((o) => o);

@@ -12,6 +12,12 @@ import { runCli } from '../support/cli';
 
 export const ROOT = path.join(__dirname, '..', '..');
 export const DIST = path.join(ROOT, 'dist');
+/** The single-cluster example's manifests (dist/*.k8s.yaml; the example fleet's clusters are in folders below). */
+export const PLATFORM_MANIFESTS = fs
+  .readdirSync(DIST)
+  .filter((f) => f.endsWith('.k8s.yaml'))
+  .sort()
+  .map((f) => path.join(DIST, f));
 export const NODES = path.join(ROOT, 'test', 'fixtures', 'nodes.json');
 export const PODS = path.join(ROOT, 'test', 'fixtures', 'coverage', 'pods.json');
 /** The pool label of the fixture nodes. */
@@ -21,7 +27,7 @@ export const POOL_LABEL = 'node.kubernetes.io/instance-type';
 export async function exampleReport(output: 'html' | 'json'): Promise<string> {
   const run = await runCli([
     'coverage',
-    DIST,
+    ...PLATFORM_MANIFESTS,
     '--nodes',
     NODES,
     '--pods',

@@ -8,6 +8,7 @@
 import { KubernetesVersion, versionProblems } from '../../src/k8s/api-fields';
 import { validateBinding, validatePolicy } from '../guardrails/admission-schema';
 import { validatePodMonitor, validatePrometheusRule } from '../observability/monitoring-schema';
+import { CRD_KINDS, crdSchemaErrors } from './crd-schema';
 
 type Validator = (object: any) => void;
 
@@ -31,11 +32,14 @@ function modelPath(apiVersion: string, kind: string): string {
   return apiVersion.includes('/') ? `kubernetes-models/${apiVersion}/${kind}` : `kubernetes-models/${apiVersion}/${kind}`;
 }
 
-/** Throws with the object's identity and the schema errors when `object` is not valid (or has a field 1.28 lacks). */
-export function validateSchema(object: any): void {
+/**
+ * Throws with the object's identity and the schema errors when `object` is not valid (or has a field `version` lacks,
+ * 1.28 unless given).
+ */
+export function validateSchema(object: any, version: KubernetesVersion = KubernetesVersion.V1_28): void {
   const id = `${object?.kind} ${object?.metadata?.namespace ?? ''}/${object?.metadata?.name}`;
-  const unknown = versionProblems(object, KubernetesVersion.V1_28);
-  if (unknown.length > 0) throw new Error(`${id} is not accepted by Kubernetes 1.28: ${unknown.join('; ')}`);
+  const unknown = versionProblems(object, version);
+  if (unknown.length > 0) throw new Error(`${id} is not accepted by Kubernetes ${version}: ${unknown.join('; ')}`);
   const key = `${object?.apiVersion}/${object?.kind}`;
   const validator = custom.get(key);
   if (validator) {
@@ -55,9 +59,9 @@ export function validateSchema(object: any): void {
   }
 }
 
-/** Validates every object. */
-export function validateAll(objects: any[]): void {
-  for (const o of objects) validateSchema(o);
+/** Validates every object (for Kubernetes `version`, 1.28 unless given). */
+export function validateAll(objects: any[], version: KubernetesVersion = KubernetesVersion.V1_28): void {
+  for (const o of objects) validateSchema(o, version);
 }
 
 // Kinds the schema package does not model at the 1.28 API versions this library emits: validated against their
@@ -66,3 +70,12 @@ registerSchemaValidator('admissionregistration.k8s.io/v1beta1', 'ValidatingAdmis
 registerSchemaValidator('admissionregistration.k8s.io/v1beta1', 'ValidatingAdmissionPolicyBinding', fromErrors(validateBinding));
 registerSchemaValidator('monitoring.coreos.com/v1', 'PrometheusRule', fromErrors(validatePrometheusRule));
 registerSchemaValidator('monitoring.coreos.com/v1', 'PodMonitor', fromErrors(validatePodMonitor));
+
+// GitOps custom resources of a fleet, validated against the CRD schemas published by @kubernetes-models (ES modules,
+// loaded in a child Node.js process; see crd-schema.ts).
+for (const [apiVersion, kind] of CRD_KINDS) {
+  registerSchemaValidator(apiVersion, kind, (object) => {
+    const errors = crdSchemaErrors([object]);
+    if (errors.length > 0) throw new Error(errors.join('; '));
+  });
+}
