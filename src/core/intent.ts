@@ -427,8 +427,12 @@ function resolveVariants(props: NodeServiceProps, kind: NodeServiceKind, problem
       problems.add(`${f}.poolLabel`, o.poolLabel, 'is an option of Variant.forPool only', 'remove it');
     checkOverrides(props, f, o, windows, problems);
     if (o.canary) checkCanary(o.canary, `${f}.canary`, problems);
-    const found = (match: NodeRequirement, nodeLabels: { [key: string]: string }, pool?: string) =>
-      out.push({ variant: v, field: f, match, windows, nodeLabels, ...(pool !== undefined ? { pool } : {}) });
+    const before = problems.size;
+    // Only a sound variant gets DaemonSets (its problems are reported once, here, not again from the pods).
+    const found = (match: NodeRequirement, nodeLabels: { [key: string]: string }, pool?: string) => {
+      if (previous === undefined && problems.size === before)
+        out.push({ variant: v, field: f, match, windows, nodeLabels, ...(pool !== undefined ? { pool } : {}) });
+    };
     if (v.type === VariantType.POOL) {
       const pool = v.pool;
       if (pool === undefined) {
@@ -529,7 +533,9 @@ function resolveVariants(props: NodeServiceProps, kind: NodeServiceKind, problem
   });
   // A variant whose match lies within an earlier one's would run on no node.
   out.forEach((v, j) => {
-    const earlier = out.slice(0, j).find((u) => u.match.key === v.match.key && v.match.values!.every((x) => u.match.values!.includes(x)));
+    const earlier = out
+      .slice(0, j)
+      .find((u) => !(u.windows && v.windows) && u.match.key === v.match.key && v.match.values!.every((x) => u.match.values!.includes(x)));
     if (earlier)
       problems.add(
         v.field,
