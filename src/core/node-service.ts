@@ -236,7 +236,7 @@ export class NodeService extends Construct {
       priorityClassName: intent.pod.priorityClassName,
       daemonSet: this.daemonSet,
       idleCanary: intent.tracks.some((t) => t.id === 'Canary' && !t.changesSomething),
-      hostNetworkPolicy: intent.networkPolicy !== undefined && intent.pod.hostNetwork,
+      hostNetworkPolicy: intent.networkPolicy !== undefined && hostNetworkDaemonSets(intent),
     });
   }
 
@@ -397,6 +397,13 @@ function coverageFix(reason: string): string {
     default:
       return "lower the pod's requests or give the pool larger nodes";
   }
+}
+
+/** `true` when every DaemonSet of the service uses the host network, else the names of those that do (or `false`). */
+function hostNetworkDaemonSets(intent: ServiceIntent): boolean | string[] {
+  const all = [{ daemonSetName: intent.name, pod: intent.pod }, ...intent.tracks];
+  const on = all.filter((t) => t.pod.hostNetwork).map((t) => t.daemonSetName);
+  return on.length === all.length ? true : on.length > 0 ? on : false;
 }
 
 function withLabels(node: any, labels: { [key: string]: string }): any {
