@@ -691,6 +691,8 @@ function resolveTracks(
         runAsUser: undefined,
         runAsGroup: undefined,
         fsGroup: undefined,
+        // A RuntimeClass names a Linux runtime handler (e.g. nvidia); the Windows pod runs on the node's default.
+        runtimeClassName: undefined,
         windows: { runAsUserName: o.runAsUserName ?? Variant.WINDOWS_SYSTEM_USER },
         affinityTerms: terms,
       };

@@ -289,6 +289,8 @@ export class NodeService extends Construct {
       const seen = new Map<string, { [key: string]: string }>();
       for (const d of all) {
         if (d.pool !== undefined && d.pool !== pool.name) continue;
+        // A pool's nodes carry its labels: labels that contradict them describe no node of the pool.
+        if (Object.entries(d.nodeLabels).some(([k, v]) => k in pool.labels && pool.labels[k] !== v)) continue;
         const id = JSON.stringify(d.nodeLabels);
         if (!seen.has(id)) seen.set(id, d.nodeLabels);
       }

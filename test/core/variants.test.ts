@@ -262,6 +262,19 @@ describe('variants: coverage at synth', () => {
     );
   });
 
+  test('GIVEN a node-label variant on the label of a pool THEN every pool is checked on nodes it can have, and synth passes', () => {
+    // The variant is for pool=other nodes, which no declared pool has: general's nodes are never labelled pool=other.
+    const chart = testChart();
+    const svc = new NodeService(chart, 'svc', {
+      name: 'agent',
+      containers: [main],
+      pools: [general],
+      variants: [Variant.byNodeLabel('other', 'node.example.com/pool', ['other'], { resources: big })],
+    });
+    expect(() => Testing.synth(chart)).not.toThrow();
+    expect(svc.daemonSetNames).toEqual(['agent', 'agent-other']);
+  });
+
   test('GIVEN a Windows pool and a Windows variant THEN synth passes; without the variant it fails for the OS', () => {
     const chart = testChart();
     new NodeService(chart, 'svc', {
