@@ -8,7 +8,7 @@
 import { App, Chart } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { Canary, LogAgent, MonitoringAgent, Mount, NetworkPeer, NodeService, Probe } from '../src';
+import { Canary, LogAgent, MonitoringAgent, Mount, NetworkPeer, NodeService, Probe, Variant } from '../src';
 import { addAlerts, addGuardrails } from './guardrails';
 import { addInfrastructure } from './infrastructure';
 import { POOLS } from './pools';
@@ -89,11 +89,35 @@ function addAgents(scope: Construct): void {
     data: { 'fluent-bit.conf': FLUENT_BIT_CONFIG.replace('Mem_Buf_Limit     32MB', 'Mem_Buf_Limit     64MB') },
   });
 
+  // Edge sites buffer on disk and forward to the site's own aggregator.
+  const edgeConfig = new k8s.KubeConfigMap(scope, 'fluent-bit-config-edge', {
+    metadata: {
+      name: 'fluent-bit-config-edge',
+      labels: { 'app.kubernetes.io/name': 'fluent-bit', 'app.kubernetes.io/managed-by': 'cdk8s-node-services' },
+    },
+    data: {
+      'fluent-bit.conf': FLUENT_BIT_CONFIG.replace('log-aggregator.logging.svc.cluster.local', 'site-aggregator.edge.example.com'),
+    },
+  });
+  // Windows nodes: the Windows container log paths.
+  const windowsConfig = new k8s.KubeConfigMap(scope, 'fluent-bit-config-windows', {
+    metadata: {
+      name: 'fluent-bit-config-windows',
+      labels: { 'app.kubernetes.io/name': 'fluent-bit', 'app.kubernetes.io/managed-by': 'cdk8s-node-services' },
+    },
+    data: {
+      'fluent-bit.conf': FLUENT_BIT_CONFIG.replace('/var/log/containers/*.log', 'C:\\var\\log\\containers\\*.log').replace(
+        '/var/lib/fluent-bit/tail.db',
+        'C:\\var\\lib\\fluent-bit\\tail.db',
+      ),
+    },
+  });
+
   new LogAgent(scope, 'logs', {
     name: 'fluent-bit',
     image: 'cr.fluentbit.io/fluent/fluent-bit:3.1.9',
-    // Every node, the control plane included (an explicit decision), verified at synth.
-    pools: [POOLS.general, POOLS.gpu, POOLS.edge, POOLS.controlPlane],
+    // Every node, the control plane and the Windows workers included (an explicit decision), verified at synth.
+    pools: [POOLS.general, POOLS.gpu, POOLS.edge, POOLS.controlPlane, POOLS.windows],
     args: ['--config=/fluent-bit/etc/fluent-bit.conf'],
     // A ConfigMap of the app: the pod template carries a hash of its content, so changing it rolls the pods.
     mounts: [Mount.fromConfigMapObject(config, '/fluent-bit/etc')],
@@ -112,6 +136,24 @@ function addAgents(scope: Construct): void {
     canary: Canary.byNodeLabel('node-services.example.com/canary', 'true', {
       mounts: [Mount.fromConfigMapObject(nextConfig, '/fluent-bit/etc')],
     }),
+    // One DaemonSet per kind of node, with disjoint node affinity: every node runs exactly one of them.
+    variants: [
+      // GPU nodes run training jobs that log heavily: more memory for the buffers.
+      Variant.forPool('gpu', POOLS.gpu, { resources: { cpuRequest: '200m', memoryRequest: '256Mi', memoryLimit: '512Mi' } }),
+      // Edge nodes forward to their site's aggregator.
+      Variant.forPool('edge', POOLS.edge, { mounts: [Mount.fromConfigMapObject(edgeConfig, '/fluent-bit/etc')] }),
+      // Windows nodes: the Windows build as a HostProcess container, reading C:\var\log on the node.
+      Variant.windows('windows', {
+        image: 'cr.fluentbit.io/fluent/fluent-bit:windows-2022-3.1.9',
+        version: '3.1.9',
+        reason: 'reads the container logs under C:\\var\\log on the node, as upstream Fluent Bit for Windows does',
+        command: ['powershell.exe', '-NoProfile', '-Command'],
+        args: [
+          '& "$env:CONTAINER_SANDBOX_MOUNT_POINT/fluent-bit/bin/fluent-bit.exe" -c "$env:CONTAINER_SANDBOX_MOUNT_POINT/fluent-bit/etc/fluent-bit.conf"',
+        ],
+        mounts: [Mount.fromConfigMapObject(windowsConfig, '/fluent-bit/etc')],
+      }),
+    ],
   });
 
   // node-exporter's textfile collector reads metrics a sidecar writes to a shared scratch directory.

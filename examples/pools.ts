@@ -3,7 +3,7 @@
  * verifies it with the DaemonSet controller's semantics.
  */
 
-import { NodePool } from '../src';
+import { NodePool, Taint } from '../src';
 
 /** The example cluster's pools. */
 export const POOLS = {
@@ -19,4 +19,10 @@ export const POOLS = {
   edge: NodePool.edge(),
   /** Control-plane nodes. */
   controlPlane: NodePool.controlPlane(),
+  /** Windows Server workers, tainted so Linux pods stay off. */
+  windows: NodePool.of({
+    name: 'windows',
+    labels: { 'kubernetes.io/os': 'windows' },
+    taints: [Taint.noSchedule('os', 'windows')],
+  }),
 };

@@ -396,10 +396,12 @@ function groupText(out: ChunkedOut, members: readonly WorkloadCoverage[], kind: 
 }
 
 const CANARY_OF = 'node-services.cdk8s.io/canary-of';
+const SERVICE_LABEL = 'node-services.cdk8s.io/service';
 
 /**
- * Groups the analysed workloads for the text report: a canary DaemonSet (`node-services.cdk8s.io/canary-of`) with the
- * one it splits, and DaemonSets of one namespace whose pod templates carry the same `app.kubernetes.io/name` (variants
+ * Groups the analysed workloads for the text report: the DaemonSets of one node service (its
+ * `node-services.cdk8s.io/service` label: stable, canary, variants), a canary DaemonSet
+ * (`node-services.cdk8s.io/canary-of`) with the one it splits, and DaemonSets of one namespace whose pod templates carry the same `app.kubernetes.io/name` (variants
  * of one service, e.g. per OS). Each group is listed at its first member.
  */
 function workloadGroups(report: CoverageReport, manifests: readonly any[]): Array<{ members: WorkloadCoverage[]; kind: string }> {
@@ -408,6 +410,9 @@ function workloadGroups(report: CoverageReport, manifests: readonly any[]): Arra
   const groupKey = (w: WorkloadCoverage): string | undefined => {
     if (w.status === WorkloadStatus.INVALID) return undefined;
     const o = objects.get(`${w.namespace}/${w.name}`);
+    // Every DaemonSet of one node service (stable, canary, variants and their canaries) carries its service label.
+    const service = o?.spec?.template?.metadata?.labels?.[SERVICE_LABEL];
+    if (typeof service === 'string') return `service ${w.namespace}/${service}`;
     const canaryOf = o?.metadata?.annotations?.[CANARY_OF];
     if (typeof canaryOf === 'string') return `canary ${w.namespace}/${canaryOf}`;
     const app = o?.spec?.template?.metadata?.labels?.['app.kubernetes.io/name'];
@@ -441,7 +446,9 @@ function workloadGroups(report: CoverageReport, manifests: readonly any[]): Arra
     }
     if (listed.has(k!)) continue;
     listed.add(k!);
-    groups.push({ members, kind: k!.startsWith('canary ') ? 'canary pair' : 'variants' });
+    const canaries = members.filter((m) => objects.get(`${m.namespace}/${m.name}`)?.metadata?.annotations?.[CANARY_OF] !== undefined);
+    const pair = k!.startsWith('canary ') || (members.length === 2 && canaries.length === 1);
+    groups.push({ members, kind: pair ? 'canary pair' : 'variants' });
   }
   return groups;
 }

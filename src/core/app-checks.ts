@@ -35,8 +35,11 @@ export interface ServiceFacts {
   readonly daemonSet: ApiObject;
   /** Whether a canary is configured and changes nothing but the canary label. */
   readonly idleCanary: boolean;
-  /** Whether the service has a NetworkPolicy but its pods use the host network (which NetworkPolicy does not govern). */
-  readonly hostNetworkPolicy?: boolean;
+  /**
+   * The service has a NetworkPolicy but pods of these DaemonSets use the host network (which NetworkPolicy does not
+   * govern); `true` when every DaemonSet's pods do.
+   */
+  readonly hostNetworkPolicy?: boolean | string[];
 }
 
 function identity(o: ApiObject): string {
@@ -101,8 +104,9 @@ export function checkAtSynth(facts: ServiceFacts): void {
         );
       }
       if (facts.hostNetworkPolicy) {
+        const which = Array.isArray(facts.hostNetworkPolicy) ? ` of DaemonSet ${facts.hostNetworkPolicy.join(', ')}` : '';
         checks._warn(
-          `network-policy-host-network: [${path}] the pods use the host network, and NetworkPolicy does not apply to host-network pods: the NetworkPolicy does not isolate them (restrict access with host firewall rules, or bind the ports to 127.0.0.1)`,
+          `network-policy-host-network: [${path}] the pods${which} use the host network, and NetworkPolicy does not apply to host-network pods: the NetworkPolicy does not isolate them (restrict access with host firewall rules, or bind the ports to 127.0.0.1)`,
         );
       }
       const pc = facts.priorityClassName;

@@ -102,6 +102,11 @@ export class ProblemCollector {
     this.list().forEach(fn);
   }
 
+  /** How many problems were recorded (repeats included). */
+  public get size(): number {
+    return this.problems.length;
+  }
+
   /** Whether any problem was recorded. */
   public get empty(): boolean {
     return this.problems.length === 0;

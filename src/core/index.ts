@@ -9,6 +9,7 @@ export * from './node-service';
 export * from './node-pool';
 export { NodeBudget, NodeBudgetProps } from './node-budget';
 export * from './canary';
+export * from './variant';
 export { ConfigHash, CONFIG_HASH_ANNOTATION } from './config-hash';
 export * from './image-pull-secret';
 export * from './network-policy';

@@ -21,16 +21,18 @@ import {
   quantityError,
   reasonError,
   secretNameError,
+  windowsUserNameError,
 } from '../k8s';
 import { findRule, unknownRuleMessage } from '../policy/config';
 import { KIND_ANNOTATION, kindProfile, NEVER_SURGE, NodeServiceKind } from '../policy/kinds';
 import { suppressionAnnotationKey } from '../policy/suppression';
 import { ApiPermission } from './api-access';
 import { Canary } from './canary';
+import { PoolVariantOptions, Variant, VariantOptions, VariantType, WindowsVariantOptions } from './variant';
 import { ConfigHash, CONFIG_HASH_ANNOTATION } from './config-hash';
-import { ContainerSpec } from './container';
+import { ContainerSpec, Probe } from './container';
 import { ProblemCollector } from './errors';
-import { recommendedLabels, selectorLabels, SERVICE_LABEL, TRACK_LABEL, trackLabels } from './labels';
+import { ANNOTATION_PREFIX, recommendedLabels, selectorLabels, SERVICE_LABEL, TRACK_LABEL, trackLabels, VARIANT_LABEL } from './labels';
 import { checkPoolBudget } from './node-budget';
 import { NodePool } from './node-pool';
 import type { DnsPolicy, NodeServiceProps } from './node-service';
@@ -67,7 +69,10 @@ export interface ServiceIntent {
   readonly pools: NodePool[];
   readonly excludePools: NodePool[];
   readonly pod: PodIntent;
-  readonly canary?: CanaryIntent;
+  /** The canary split of the default DaemonSet, if any. */
+  readonly canary?: Canary;
+  /** Every DaemonSet besides the default one: the canary, the variants and their canaries. */
+  readonly tracks: TrackIntent[];
   readonly localService?: LocalServiceIntent;
   readonly networkPolicy?: k8s.NetworkPolicySpec;
   readonly priorityClass?: PriorityClassOptions;
@@ -77,16 +82,6 @@ export interface ServiceIntent {
 export interface LocalServiceIntent {
   readonly name: string;
   readonly ports: k8s.ServicePort[];
-}
-
-/** The canary half of a service. @internal */
-export interface CanaryIntent {
-  readonly canary: Canary;
-  readonly selector: { [key: string]: string };
-  readonly labels: { [key: string]: string };
-  readonly pod: PodIntent;
-  /** Whether the canary pods differ from the stable ones in anything but the canary label. */
-  readonly changesSomething: boolean;
 }
 
 /** Resolves names, namespace and labels. */
@@ -126,7 +121,7 @@ function resolveMetadata(props: NodeServiceProps, kind: NodeServiceKind, chartNa
       );
     }
   }
-  for (const key of [SERVICE_LABEL, TRACK_LABEL]) {
+  for (const key of [SERVICE_LABEL, TRACK_LABEL, VARIANT_LABEL]) {
     if (props.labels?.[key] !== undefined)
       problems.add(
         `labels["${key}"]`,
@@ -305,7 +300,7 @@ function resolvePlacement(props: NodeServiceProps, problems: ProblemCollector) {
   const tolerations = [...given, ...poolTolerations(pools).filter((t) => !given.some((g) => covers(g, t)))];
   if (props.controlPlane) tolerations.push(Toleration.controlPlane());
   const baseTerms = props.nodeAffinity ?? poolAffinity(pools);
-  const affinityTerms = (props.nodeRequirements ?? []).reduce((terms, r) => withRequirement(terms, r), baseTerms);
+  const affinityTerms = (props.nodeRequirements ?? []).reduce((terms, r) => andIntoEvery(terms, r), baseTerms);
   return { pools, excludePools, tolerations, affinityTerms };
 }
 
@@ -358,52 +353,70 @@ function resolveAnnotations(
   return annotations;
 }
 
-/**
- * Resolves the canary half: its pods differ only in what the canary changes, and its problems are reported once, for
- * what it changes (`canary.image`, `canary.args`, `canary.env[...]`), never repeating the stable pods' problems.
- */
-function resolveCanary(
-  props: NodeServiceProps,
-  base: PodIntent,
-  meta: ReturnType<typeof resolveMetadata>,
-  problems: ProblemCollector,
-): CanaryIntent | undefined {
-  const canary = props.canary;
-  if (!canary) return undefined;
-  const o = canary.options;
-  problems.check(
-    'canary.key',
-    canary.key,
-    qualifiedNameError(canary.key),
-    'use a node label key such as "node-services.example.com/canary"',
-  );
-  problems.check(
-    'canary.value',
-    canary.value,
-    labelValueError(canary.value) ?? (canary.value === '' ? 'must not be empty' : undefined),
-    'use a label value such as "true"',
-  );
-  const all = [...props.containers, ...(props.initContainers ?? [])];
-  for (const name of Object.keys(o.images ?? {})) {
-    if (!all.some((c) => c.name === name))
-      problems.add(`canary.images["${name}"]`, name, 'names no container of the service', 'use the name of one of the containers');
-  }
-  if (o.version !== undefined) problems.check('canary.version', o.version, labelValueError(o.version), 'use a valid label value');
-  const main = props.containers[0]?.name;
+/** One DaemonSet of a service besides the default one: the canary, a variant, or a variant's canary. @internal */
+export interface TrackIntent {
+  /** The construct id of its DaemonSet. */
+  readonly id: string;
+  readonly daemonSetName: string;
+  /** The field the user wrote it under (`canary`, `variants[1]`, `variants[1].canary`). */
+  readonly field: string;
+  /** The variant it belongs to, if any. */
+  readonly variant?: string;
+  /** The canary split it is the canary half of, if it is a canary. */
+  readonly canary?: Canary;
+  readonly selector: { [key: string]: string };
+  readonly labels: { [key: string]: string };
+  readonly annotations: { [key: string]: string };
+  readonly pod: PodIntent;
+  /** Labels a pool's node needs besides the pool's own to run this DaemonSet (canary and node-label values). */
+  readonly nodeLabels: { [key: string]: string };
+  /** The pool a pool variant is for. */
+  readonly pool?: string;
+  /** Whether its pods differ from the ones it derives from in anything but the labels that select its nodes. */
+  readonly changesSomething: boolean;
+}
+
+/** What a canary or variant changes. */
+type TrackOverrides = VariantOptions & Partial<WindowsVariantOptions>;
+
+/** A variant's match, checked. */
+interface VariantMatch {
+  readonly variant: Variant;
+  readonly field: string;
+  readonly match: NodeRequirement;
+  readonly windows: boolean;
+  readonly nodeLabels: { [key: string]: string };
+  readonly pool?: string;
+}
+
+/** Whether `field` is `prefix` or lies under it. */
+function under(field: string, prefix: string): boolean {
+  return field === prefix || field.startsWith(`${prefix}.`) || field.startsWith(`${prefix}[`);
+}
+
+/** The containers with `o` laid over them (images by name, the main container's args, env, mounts and resources). */
+function overridden(
+  containers: ContainerSpec[],
+  initContainers: ContainerSpec[],
+  field: string,
+  o: TrackOverrides,
+): { containers: ContainerSpec[]; initContainers: ContainerSpec[]; renames: Array<[string, string]> } {
+  const main = containers[0]?.name;
   const renames: Array<[string, string]> = [];
-  const swap = (c: ContainerSpec, field: string): ContainerSpec => {
+  const swap = (c: ContainerSpec, cf: string): ContainerSpec => {
     const isMain = c.name === main;
     const image = o.images?.[c.name] ?? (isMain && o.image ? o.image : c.image);
     if (image !== c.image)
-      renames.push([`${field}.image`, o.images?.[c.name] !== undefined ? `canary.images["${c.name}"]` : 'canary.image']);
-    if (isMain && o.args) renames.push([`${field}.args`, 'canary.args']);
-    if (isMain && o.env) for (const k of Object.keys(o.env)) renames.push([`${field}.env["${k}"]`, `canary.env["${k}"]`]);
+      renames.push([`${cf}.image`, o.images?.[c.name] !== undefined ? `${field}.images["${c.name}"]` : `${field}.image`]);
+    if (isMain && o.args) renames.push([`${cf}.args`, `${field}.args`]);
+    if (isMain && o.env) for (const k of Object.keys(o.env)) renames.push([`${cf}.env["${k}"]`, `${field}.env["${k}"]`]);
+    if (isMain && o.resources) renames.push([`${cf}.resources`, `${field}.resources`]);
     let mounts = c.mounts;
     if (isMain && o.mounts) {
       const replaced = new Set(o.mounts.map((m) => m.mountPath));
       const kept = (c.mounts ?? []).filter((m) => !replaced.has(m.mountPath));
       mounts = [...kept, ...o.mounts];
-      o.mounts.forEach((_, i) => renames.push([`${field}.mounts[${kept.length + i}]`, `canary.mounts[${i}]`]));
+      o.mounts.forEach((_, i) => renames.push([`${cf}.mounts[${kept.length + i}]`, `${field}.mounts[${i}]`]));
     }
     return {
       ...c,
@@ -411,36 +424,419 @@ function resolveCanary(
       ...(isMain && o.args ? { args: o.args } : {}),
       ...(isMain && o.env ? { env: { ...(c.env ?? {}), ...o.env } } : {}),
       ...(mounts !== c.mounts ? { mounts } : {}),
+      ...(isMain && o.resources ? { resources: o.resources } : {}),
     };
   };
-  const instance = `${meta.instance}-canary`;
-  const canaryImage = o.image ?? props.containers[0]?.image;
-  const labels = {
-    ...(props.labels ?? {}),
-    ...recommendedLabels({
-      name: props.name,
-      instance,
-      version: o.version ?? imageVersion(canaryImage),
-      component: meta.component,
-      partOf: meta.partOf,
-    }),
-    ...trackLabels(meta.instance, 'canary'),
+  return {
+    containers: containers.map((c, i) => swap(c, `containers[${i}]`)),
+    initContainers: initContainers.map((c, i) => swap(c, `initContainers[${i}]`)),
+    renames,
   };
-  const pod: PodIntent = {
-    ...base,
-    labels,
-    containers: props.containers.map((c, i) => swap(c, `containers[${i}]`)),
-    initContainers: (props.initContainers ?? []).map((c, i) => swap(c, `initContainers[${i}]`)),
-    affinityTerms: withRequirement(base.affinityTerms, NodeRequirement.in(canary.key, [canary.value])),
+}
+
+/**
+ * The one container of a Windows pod: the main container's name, ports, downward-API env, envFrom, non-exec probes and
+ * resources, with the Windows image, command, args, env and mounts of `o`.
+ */
+function windowsContainer(
+  main: ContainerSpec | undefined,
+  field: string,
+  o: TrackOverrides,
+): { containers: ContainerSpec[]; renames: Array<[string, string]> } {
+  if (!main) return { containers: [], renames: [] };
+  const probe = (p: Probe | undefined) => (p !== undefined && p._handler?.exec === undefined ? p : undefined);
+  const renames: Array<[string, string]> = [['containers[0].image', `${field}.image`]];
+  if (o.command) renames.push(['containers[0].command', `${field}.command`]);
+  if (o.args) renames.push(['containers[0].args', `${field}.args`]);
+  if (o.env) for (const k of Object.keys(o.env)) renames.push([`containers[0].env["${k}"]`, `${field}.env["${k}"]`]);
+  if (o.resources) renames.push(['containers[0].resources', `${field}.resources`]);
+  (o.mounts ?? []).forEach((_, i) => renames.push([`containers[0].mounts[${i}]`, `${field}.mounts[${i}]`]));
+  const [readiness, liveness, startup] = [probe(main.readiness), probe(main.liveness), probe(main.startup)];
+  const c: ContainerSpec = {
+    name: main.name,
+    image: o.image ?? main.image,
+    ...(o.command ? { command: o.command } : {}),
+    ...(o.args ? { args: o.args } : {}),
+    ...(o.env ? { env: o.env } : {}),
+    ...(main.fieldEnv ? { fieldEnv: main.fieldEnv } : {}),
+    ...(main.envFrom ? { envFrom: main.envFrom } : {}),
+    ...(o.mounts ? { mounts: o.mounts } : {}),
+    ...(main.ports ? { ports: main.ports } : {}),
+    ...(readiness ? { readiness } : {}),
+    ...(liveness ? { liveness } : {}),
+    ...(startup ? { startup } : {}),
+    ...((o.resources ?? main.resources) ? { resources: o.resources ?? main.resources } : {}),
+    ...(main.imagePullPolicy ? { imagePullPolicy: main.imagePullPolicy } : {}),
   };
-  const own = new ProblemCollector();
-  renames.forEach(([from, to]) => own.rename(from, to));
-  buildPodTemplate(pod, own);
-  own.forEach((p) => {
-    if (p.field.startsWith('canary')) problems.addRendered(p);
+  return { containers: [c], renames };
+}
+
+/** Checks the overrides every track has: image names of containers, the version label. */
+function checkOverrides(props: NodeServiceProps, field: string, o: TrackOverrides, windows: boolean, problems: ProblemCollector): void {
+  const all = [...props.containers, ...(props.initContainers ?? [])];
+  if (!windows)
+    for (const name of Object.keys(o.images ?? {})) {
+      if (!all.some((c) => c.name === name))
+        problems.add(`${field}.images["${name}"]`, name, 'names no container of the service', 'use the name of one of the containers');
+    }
+  if (o.version !== undefined) problems.check(`${field}.version`, o.version, labelValueError(o.version), 'use a valid label value');
+}
+
+/** Checks a canary split's label. */
+function checkCanary(canary: Canary, field: string, problems: ProblemCollector): void {
+  problems.check(
+    `${field}.key`,
+    canary.key,
+    qualifiedNameError(canary.key),
+    'use a node label key such as "node-services.example.com/canary"',
+  );
+  problems.check(
+    `${field}.value`,
+    canary.value,
+    labelValueError(canary.value) ?? (canary.value === '' ? 'must not be empty' : undefined),
+    'use a label value such as "true"',
+  );
+}
+
+/** Checks the variants and resolves their matches (each one `key In values`). */
+function resolveVariants(props: NodeServiceProps, kind: NodeServiceKind, problems: ProblemCollector): VariantMatch[] {
+  const out: VariantMatch[] = [];
+  const names = new Map<string, string>();
+  let windowsField: string | undefined;
+  const declared = props.pools ?? [];
+  (props.variants ?? []).forEach((v, i) => {
+    const f = `variants[${i}]`;
+    const o = v.options as TrackOverrides & PoolVariantOptions;
+    problems.check(`${f}.name`, v.name, dns1123LabelError(v.name), 'use a short lower-case name such as "gpu"');
+    if (v.name === 'canary')
+      problems.add(`${f}.name`, v.name, 'is taken by the canary DaemonSet (<service>-canary)', 'use another name, or the canary option');
+    const previous = names.get(v.name);
+    if (previous !== undefined) problems.add(`${f}.name`, v.name, `duplicates ${previous}.name`, 'give each variant its own name');
+    else names.set(v.name, f);
+    const windows = v.type === VariantType.WINDOWS;
+    if (!windows)
+      for (const k of ['command', 'runAsUserName', 'reason'] as const)
+        if (o[k] !== undefined)
+          problems.add(`${f}.${k}`, o[k], 'is an option of Variant.windows only', 'remove it, or use Variant.windows');
+    if (v.type !== VariantType.POOL && o.poolLabel !== undefined)
+      problems.add(`${f}.poolLabel`, o.poolLabel, 'is an option of Variant.forPool only', 'remove it');
+    checkOverrides(props, f, o, windows, problems);
+    if (o.canary) checkCanary(o.canary, `${f}.canary`, problems);
+    const before = problems.size;
+    // Only a sound variant gets DaemonSets (its problems are reported once, here, not again from the pods).
+    const found = (match: NodeRequirement, nodeLabels: { [key: string]: string }, pool?: string) => {
+      if (previous === undefined && problems.size === before)
+        out.push({ variant: v, field: f, match, windows, nodeLabels, ...(pool !== undefined ? { pool } : {}) });
+    };
+    if (v.type === VariantType.POOL) {
+      const pool = v.pool;
+      if (pool === undefined) {
+        problems.add(`${f}.pool`, pool, 'is required for a pool variant', 'use Variant.forPool(name, pool, options)');
+        return;
+      }
+      const keys = Object.keys(pool.labels);
+      if (!declared.some((p) => p.name === pool.name))
+        problems.add(
+          `${f}.pool`,
+          pool.name,
+          'is not one of the pools the service covers',
+          declared.length > 0
+            ? `add it to pools (now ${declared.map((p) => `"${p.name}"`).join(', ')})`
+            : 'declare the pools the service covers in pools, this one included',
+        );
+      if ((props.excludePools ?? []).some((p) => p.name === pool.name))
+        problems.add(`${f}.pool`, pool.name, 'is one of the excludePools', 'drop it from excludePools, or drop the variant');
+      if (pool.labels['kubernetes.io/os'] === 'windows')
+        problems.add(`${f}.pool`, pool.name, 'is a pool of Windows nodes', 'use Variant.windows(name, options) for Windows nodes');
+      if (keys.length === 0) {
+        problems.add(
+          `${f}.pool`,
+          pool.name,
+          'has no label that selects its nodes (it stands for every node)',
+          'use a pool with a label, or change the service itself',
+        );
+        return;
+      }
+      if (o.poolLabel !== undefined && !keys.includes(o.poolLabel)) {
+        problems.add(
+          `${f}.poolLabel`,
+          o.poolLabel,
+          `is not a label of pool "${pool.name}"`,
+          `use one of ${keys.map((k) => `"${k}"`).join(', ')}`,
+        );
+        return;
+      }
+      if (o.poolLabel === undefined && keys.length > 1) {
+        problems.add(
+          `${f}.poolLabel`,
+          o.poolLabel,
+          `must name the label that selects pool "${pool.name}" (it has ${keys.length})`,
+          `set poolLabel to one of ${keys.map((k) => `"${k}"`).join(', ')}`,
+        );
+        return;
+      }
+      const key = o.poolLabel ?? keys[0];
+      found(NodeRequirement.in(key, [pool.labels[key]]), {}, pool.name);
+    } else if (v.type === VariantType.NODE_LABEL) {
+      const key = v.key ?? '';
+      const values = v.values ?? [];
+      problems.check(`${f}.key`, key, qualifiedNameError(key), 'use a node label key such as "node.example.com/size"');
+      if (values.length === 0)
+        problems.add(`${f}.values`, values, 'must name at least one label value', 'list the values that select the nodes, e.g. ["xl"]');
+      values.forEach((value, j) => {
+        problems.check(`${f}.values[${j}]`, value, labelValueError(value), 'use a label value such as "xl"');
+        if (values.indexOf(value) !== j) problems.add(`${f}.values[${j}]`, value, 'is listed twice', 'list each value once');
+      });
+      if (key === 'kubernetes.io/os')
+        problems.add(`${f}.key`, key, 'selects nodes by operating system', 'use Variant.windows(name, options) for Windows nodes');
+      if (values.length > 0) found(NodeRequirement.in(key, values), { [key]: values[0] });
+    } else {
+      if (!Variant.WINDOWS_KINDS.includes(kind))
+        problems.add(
+          f,
+          v.name,
+          `a ${kind} may not have a Windows HostProcess variant (kinds that may: ${Variant.WINDOWS_KINDS.join(', ')})`,
+          'run a service built for Windows separately, or drop the variant',
+        );
+      if (windowsField !== undefined)
+        problems.add(f, v.name, `is a second Windows variant (${windowsField} is one)`, 'give the service one Windows variant');
+      else windowsField = f;
+      if (o.image === undefined)
+        problems.add(
+          `${f}.image`,
+          o.image,
+          'is required for a Windows variant (the Linux image does not run on Windows)',
+          'give the Windows build of the image, e.g. "fluent/fluent-bit:3.1.9-windows-2022"',
+        );
+      if (o.images !== undefined)
+        problems.add(
+          `${f}.images`,
+          o.images,
+          'a Windows pod runs only the main container',
+          "set image (the main container's Windows image), or drop images",
+        );
+      problems.check(`${f}.reason`, o.reason, reasonError(o.reason), 'say why the service needs a HostProcess container on Windows nodes');
+      if (o.runAsUserName !== undefined)
+        problems.check(
+          `${f}.runAsUserName`,
+          o.runAsUserName,
+          windowsUserNameError(o.runAsUserName),
+          'use e.g. "NT AUTHORITY\\\\SYSTEM" or "NT AUTHORITY\\\\Local service"',
+        );
+      found(NodeRequirement.in(WINDOWS_KEY, ['windows']), {});
+    }
   });
-  const changesSomething = renames.length > 0 || o.version !== undefined || o.mounts !== undefined;
-  return { canary, selector: selectorLabels(props.name, instance), labels, pod, changesSomething };
+  // A variant whose match lies within an earlier one's would run on no node.
+  out.forEach((v, j) => {
+    const earlier = out
+      .slice(0, j)
+      .find((u) => !(u.windows && v.windows) && u.match.key === v.match.key && v.match.values!.every((x) => u.match.values!.includes(x)));
+    if (earlier)
+      problems.add(
+        v.field,
+        v.variant.name,
+        `selects only nodes that ${earlier.field} ("${earlier.variant.name}") already runs on: its DaemonSet would run on no node`,
+        'select other nodes, or drop one of the variants',
+      );
+  });
+  return out;
+}
+
+/** The node label key of the operating system. */
+const WINDOWS_KEY = 'kubernetes.io/os';
+
+/** The complement of a variant's match (`key NotIn values`). */
+function complementOf(match: NodeRequirement): NodeRequirement {
+  return NodeRequirement.notIn(match.key, match.values ?? []);
+}
+
+/**
+ * Resolves every DaemonSet of the service besides the default one, and the default one's affinity. Variants are
+ * disjoint by construction: Windows variants come first in the exclusion order (so every Linux DaemonSet requires
+ * `kubernetes.io/os NotIn [windows]`), then the others in the order given; each gets its match and the complement of
+ * every earlier match, the default DaemonSet the complement of every match. A canary splits its DaemonSet in two by
+ * its label. Problems are reported once, for what a track changes (`canary.image`, `variants[0].resources`, …).
+ */
+function resolveTracks(
+  props: NodeServiceProps,
+  base: PodIntent,
+  meta: ReturnType<typeof resolveMetadata>,
+  annotations: { [key: string]: string },
+  problems: ProblemCollector,
+): { stableTerms: NodeAffinityTerm[]; tracks: TrackIntent[] } {
+  const variants = resolveVariants(props, base.kind, problems);
+  const chain = [...variants.filter((v) => v.windows), ...variants.filter((v) => !v.windows)];
+  const complements = chain.map((v) => complementOf(v.match));
+  const tracks: TrackIntent[] = [];
+  const names = new Map<string, string>([[props.name, 'name']]);
+  const build = (
+    t: Omit<TrackIntent, 'selector' | 'labels' | 'changesSomething'> & {
+      instance: string;
+      track: 'stable' | 'canary';
+      o: TrackOverrides;
+      renames: Array<[string, string]>;
+      image?: string;
+      only: string;
+    },
+  ) => {
+    const previous = names.get(t.daemonSetName);
+    if (previous !== undefined)
+      problems.add(
+        `${t.field}`,
+        t.daemonSetName,
+        `its DaemonSet name "${t.daemonSetName}" is also that of ${previous}`,
+        'give the variant another name',
+      );
+    else names.set(t.daemonSetName, t.field);
+    if (t.variant !== undefined && dns1123LabelError(t.variant) === undefined) {
+      const nameField = `${t.field.replace(/\.canary$/, '')}.name`;
+      problems.check(
+        nameField,
+        t.variant,
+        dns1123LabelError(t.daemonSetName)
+          ? `makes the DaemonSet name "${t.daemonSetName}" ${dns1123LabelError(t.daemonSetName)}`
+          : undefined,
+        'use a shorter variant name',
+      );
+      problems.check(
+        nameField,
+        t.variant,
+        labelValueError(t.instance) ? `makes the instance label "${t.instance}" invalid: ${labelValueError(t.instance)}` : undefined,
+        'use a shorter variant name',
+      );
+    }
+    const labels = {
+      ...(props.labels ?? {}),
+      ...recommendedLabels({
+        name: props.name,
+        instance: t.instance,
+        version: t.o.version ?? imageVersion(t.image ?? t.pod.containers[0]?.image),
+        component: meta.component,
+        partOf: meta.partOf,
+      }),
+      ...trackLabels(meta.instance, t.track, t.variant),
+    };
+    const pod: PodIntent = { ...t.pod, labels };
+    const own = new ProblemCollector();
+    t.renames.forEach(([from, to]) => own.rename(from, to));
+    buildPodTemplate(pod, own);
+    own.forEach((p) => {
+      if (under(p.field, t.only)) problems.addRendered(p);
+    });
+    const changesSomething = t.renames.length > 0 || t.o.version !== undefined || t.o.mounts !== undefined || t.o.resources !== undefined;
+    const { instance: _i, track: _t, o: _o, renames: _r, image: _im, only: _on, ...rest } = t;
+    tracks.push({ ...rest, pod, labels, selector: selectorLabels(props.name, t.instance), changesSomething });
+  };
+  const canaryAnnotations = (of: string, c: Canary) => ({
+    ...annotations,
+    [`${ANNOTATION_PREFIX}/canary-of`]: of,
+    [`${ANNOTATION_PREFIX}/canary-label`]: `${c.key}=${c.value}`,
+  });
+  const stableTerms = withRequirements(base.affinityTerms, complements);
+  if (props.canary) {
+    const c = props.canary;
+    checkCanary(c, 'canary', problems);
+    checkOverrides(props, 'canary', c.options, false, problems);
+    const o = overridden(props.containers, props.initContainers ?? [], 'canary', c.options);
+    build({
+      id: 'Canary',
+      daemonSetName: `${props.name}-canary`,
+      field: 'canary',
+      only: 'canary',
+      canary: c,
+      instance: `${meta.instance}-canary`,
+      track: 'canary',
+      o: c.options,
+      renames: o.renames,
+      image: c.options.image ?? props.containers[0]?.image,
+      annotations: canaryAnnotations(props.name, c),
+      pod: {
+        ...base,
+        containers: o.containers,
+        initContainers: o.initContainers,
+        affinityTerms: withRequirements(stableTerms, [NodeRequirement.in(c.key, [c.value])]),
+      },
+      nodeLabels: { [c.key]: c.value },
+    });
+  }
+  for (const v of variants) {
+    const o = v.variant.options as TrackOverrides;
+    const terms = withRequirements(base.affinityTerms, [v.match, ...complements.slice(0, chain.indexOf(v))]);
+    const dsName = `${props.name}-${v.variant.name}`;
+    const instance = `${meta.instance}-${v.variant.name}`;
+    let containers: ContainerSpec[];
+    let initContainers: ContainerSpec[];
+    let renames: Array<[string, string]>;
+    let pod: PodIntent;
+    let own: { [key: string]: string } = { ...annotations, [`${ANNOTATION_PREFIX}/variant-of`]: props.name };
+    if (v.windows) {
+      const w = windowsContainer(props.containers[0], v.field, o);
+      [containers, initContainers, renames] = [w.containers, [], w.renames];
+      const key = suppressionAnnotationKey('privileged-container');
+      const reason = `Windows HostProcess: ${o.reason ?? ''}`;
+      own = { ...own, [key]: own[key] ? `${own[key]}; ${reason}` : reason };
+      pod = {
+        ...base,
+        containers,
+        initContainers,
+        hostNetwork: true,
+        hostPID: false,
+        dnsPolicy: base.dnsPolicy === 'ClusterFirst' ? 'ClusterFirstWithHostNet' : base.dnsPolicy,
+        nodeSelector: { ...base.nodeSelector, [WINDOWS_KEY]: 'windows' },
+        runAsUser: undefined,
+        runAsGroup: undefined,
+        fsGroup: undefined,
+        // A RuntimeClass names a Linux runtime handler (e.g. nvidia); the Windows pod runs on the node's default.
+        runtimeClassName: undefined,
+        windows: { runAsUserName: o.runAsUserName ?? Variant.WINDOWS_SYSTEM_USER },
+        affinityTerms: terms,
+      };
+    } else {
+      const lo = overridden(props.containers, props.initContainers ?? [], v.field, o);
+      [containers, initContainers, renames] = [lo.containers, lo.initContainers, lo.renames];
+      pod = { ...base, containers, initContainers, affinityTerms: terms };
+    }
+    const c = o.canary;
+    const split = (t: NodeRequirement): PodIntent => ({ ...pod, affinityTerms: withRequirements(terms, [t]) });
+    build({
+      id: `Variant${v.variant.name}`,
+      daemonSetName: dsName,
+      field: v.field,
+      only: v.field,
+      variant: v.variant.name,
+      instance,
+      track: 'stable',
+      o,
+      renames,
+      image: o.image ?? props.containers[0]?.image,
+      annotations: own,
+      pod: c ? split(NodeRequirement.notIn(c.key, [c.value])) : pod,
+      nodeLabels: v.nodeLabels,
+      ...(v.pool !== undefined ? { pool: v.pool } : {}),
+    });
+    if (c) {
+      const cf = `${v.field}.canary`;
+      const co = overridden(containers, initContainers, cf, c.options);
+      build({
+        id: `Variant${v.variant.name}Canary`,
+        daemonSetName: `${dsName}-canary`,
+        field: cf,
+        only: cf,
+        variant: v.variant.name,
+        canary: c,
+        instance: `${instance}-canary`,
+        track: 'canary',
+        o: c.options,
+        renames: [...co.renames, ...renames],
+        image: c.options.image ?? o.image ?? props.containers[0]?.image,
+        annotations: canaryAnnotations(dsName, c),
+        pod: { ...split(NodeRequirement.in(c.key, [c.value])), containers: co.containers, initContainers: co.initContainers },
+        nodeLabels: { ...v.nodeLabels, [c.key]: c.value },
+        ...(v.pool !== undefined ? { pool: v.pool } : {}),
+      });
+    }
+  }
+  return { stableTerms, tracks };
 }
 
 /** Resolves the whole intent of a node service from shape-checked props. @internal */
@@ -468,7 +864,6 @@ export function resolveIntent(props: NodeServiceProps, chartNamespace: string | 
   const identity = resolveIdentity(props, meta.namespace, problems);
   const placement = resolvePlacement(props, problems);
   const hostNetwork = props.hostNetwork ?? false;
-  const canary = props.canary;
   const pod: PodIntent = {
     kind,
     profile: kindProfile(kind),
@@ -480,9 +875,7 @@ export function resolveIntent(props: NodeServiceProps, chartNamespace: string | 
     hostPID: props.hostPID ?? false,
     dnsPolicy: props.dnsPolicy ?? ((hostNetwork ? 'ClusterFirstWithHostNet' : 'ClusterFirst') as DnsPolicy),
     nodeSelector: props.nodeSelector ?? { 'kubernetes.io/os': 'linux' },
-    affinityTerms: canary
-      ? withRequirement(placement.affinityTerms, NodeRequirement.notIn(canary.key, [canary.value]))
-      : placement.affinityTerms,
+    affinityTerms: placement.affinityTerms,
     tolerations: placement.tolerations,
     priorityClassName: props.priorityClass?.options.name ?? props.priorityClassName,
     serviceAccountName: identity.serviceAccountName,
@@ -498,6 +891,8 @@ export function resolveIntent(props: NodeServiceProps, chartNamespace: string | 
     dnsConfig: props.dnsConfig,
   };
   const annotations = resolveAnnotations(props, kind, rollout, problems);
+  const { stableTerms, tracks } = resolveTracks(props, pod, meta, annotations, problems);
+  const canary = props.canary;
   return {
     name: props.name,
     namespace: meta.namespace,
@@ -512,8 +907,12 @@ export function resolveIntent(props: NodeServiceProps, chartNamespace: string | 
     ...identity,
     pools: placement.pools,
     excludePools: placement.excludePools,
-    pod,
-    canary: resolveCanary(props, { ...pod, affinityTerms: placement.affinityTerms }, meta, problems),
+    pod: {
+      ...pod,
+      affinityTerms: canary ? withRequirements(stableTerms, [NodeRequirement.notIn(canary.key, [canary.value])]) : stableTerms,
+    },
+    ...(canary ? { canary } : {}),
+    tracks,
     localService: resolveLocalService(props, problems),
     networkPolicy: resolveNetworkPolicy(props, problems),
     priorityClass: resolvePriorityClass(props, problems),
@@ -752,8 +1151,54 @@ function poolAffinity(pools: NodePool[]): NodeAffinityTerm[] {
   }));
 }
 
-/** ANDs `requirement` into every term ((A∨B)∧C = (A∧C)∨(B∧C)); without terms, one term of just the requirement. */
-function withRequirement(terms: NodeAffinityTerm[], requirement: NodeRequirement): NodeAffinityTerm[] {
+/**
+ * ANDs `requirements` into every term ((A∨B)∧C = (A∧C)∨(B∧C)); without terms, one term of just the requirements.
+ * Terms that no node can satisfy (`k In [a]` with `k NotIn [a]`, …) are dropped while one remains, and a term that
+ * contains every requirement of another is dropped (absorption: A∨(A∧B) = A), so the result selects the same nodes.
+ */
+function withRequirements(terms: NodeAffinityTerm[], requirements: NodeRequirement[]): NodeAffinityTerm[] {
+  if (requirements.length === 0) return terms;
+  const anded: NodeAffinityTerm[] =
+    terms.length === 0
+      ? [{ requirements: [...requirements] }]
+      : terms.map((t) => ({ requirements: dedupeRequirements([...t.requirements, ...requirements]) }));
+  const satisfiable = anded.filter((t) => !contradicts(t.requirements));
+  const kept = satisfiable.length > 0 ? satisfiable : anded.slice(0, 1);
+  const ids = kept.map((t) => new Set(t.requirements.map((r) => JSON.stringify(r.toJson()))));
+  return kept.filter(
+    (_, i) =>
+      !ids.some(
+        (other, j) => j !== i && other.size <= ids[i].size && [...other].every((x) => ids[i].has(x)) && (other.size < ids[i].size || j < i),
+      ),
+  );
+}
+
+/** The requirements without exact repeats. */
+function dedupeRequirements(requirements: NodeRequirement[]): NodeRequirement[] {
+  const seen = new Set<string>();
+  return requirements.filter((r) => {
+    const id = JSON.stringify(r.toJson());
+    return !seen.has(id) && seen.add(id) !== undefined;
+  });
+}
+
+/** Whether no node satisfies every requirement (decided for In, NotIn, Exists and DoesNotExist on one key). */
+function contradicts(requirements: NodeRequirement[]): boolean {
+  return requirements.some((a) =>
+    requirements.some((b) => {
+      if (a === b || a.key !== b.key) return false;
+      const av = a.values ?? [];
+      const bv = b.values ?? [];
+      if (a.operator === 'In' && b.operator === 'In') return !av.some((v) => bv.includes(v));
+      if (a.operator === 'In' && b.operator === 'NotIn') return av.every((v) => bv.includes(v));
+      if (a.operator === 'In' && b.operator === 'DoesNotExist') return true;
+      return a.operator === 'Exists' && b.operator === 'DoesNotExist';
+    }),
+  );
+}
+
+/** ANDs `requirement` into every term as given (the user's own terms are rendered as written). */
+function andIntoEvery(terms: NodeAffinityTerm[], requirement: NodeRequirement): NodeAffinityTerm[] {
   if (terms.length === 0) return [{ requirements: [requirement] }];
   return terms.map((t) => ({ requirements: [...t.requirements, requirement] }));
 }

@@ -46,7 +46,10 @@ export const SERVICE_LABEL = `${ANNOTATION_PREFIX}/service`;
 /** Label on every DaemonSet of a service and its pods that tells them apart: `stable` or `canary`. */
 export const TRACK_LABEL = `${ANNOTATION_PREFIX}/track`;
 
+/** Label on the DaemonSets of a variant and their pods: the variant's name (absent on the default DaemonSets). */
+export const VARIANT_LABEL = `${ANNOTATION_PREFIX}/variant`;
+
 /** The labels (outside the immutable selector) that group the DaemonSets of a service and tell them apart. */
-export function trackLabels(instance: string, track: 'stable' | 'canary'): { [key: string]: string } {
-  return { [SERVICE_LABEL]: instance, [TRACK_LABEL]: track };
+export function trackLabels(instance: string, track: 'stable' | 'canary', variant?: string): { [key: string]: string } {
+  return { [SERVICE_LABEL]: instance, [TRACK_LABEL]: track, ...(variant !== undefined ? { [VARIANT_LABEL]: variant } : {}) };
 }

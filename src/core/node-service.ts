@@ -14,12 +14,13 @@ import { Canary } from './canary';
 import { ContainerSpec } from './container';
 import { checkAtSynth } from './app-checks';
 import { presetProblems, ProblemCollector } from './errors';
-import { DEFAULT_NAMESPACE, resolveIntent, ServiceIntent } from './intent';
-import { ANNOTATION_PREFIX, SERVICE_LABEL } from './labels';
+import { DEFAULT_NAMESPACE, resolveIntent, ServiceIntent, TrackIntent } from './intent';
+import { SERVICE_LABEL } from './labels';
 import { NodePool } from './node-pool';
 import { MetadataOptions, NetworkAccessOptions, NODE_SERVICE_SHAPE, PlacementOptions, PodOptions, RolloutOptions } from './options';
 import { buildPodTemplate } from './pod';
 import { checkShape } from './shape';
+import { Variant } from './variant';
 import { registerNodeTax } from './node-tax-check';
 
 /**
@@ -123,8 +124,12 @@ export class NodeService extends Construct {
    * `node-services.cdk8s.io/service` (the instance). Monitoring selects the pods by them.
    */
   public readonly podSelector: { [key: string]: string };
-  /** The names of every DaemonSet of the service (the stable one first, then the canary). */
+  /** The names of every DaemonSet of the service: the default one first, then the canary, the variants and their canaries. */
   public readonly daemonSetNames: string[];
+  /** Every DaemonSet of the service, in the order of {@link NodeService.daemonSetNames}. */
+  public readonly daemonSets: k8s.KubeDaemonSet[];
+  /** The variants of the service. */
+  public readonly variants: Variant[];
   /** The node-local Service (`internalTrafficPolicy: Local`), when `localService` is given. */
   public readonly localService?: k8s.KubeService;
   /** The PriorityClass created for the pods, when `priorityClass` is given. */
@@ -137,6 +142,8 @@ export class NodeService extends Construct {
   public readonly canary?: Canary;
   /** The pools the service must cover. */
   public readonly pools: NodePool[];
+  /** The DaemonSets besides the default one, with what they are for. */
+  private readonly tracks: Array<{ readonly intent: TrackIntent; readonly daemonSet: k8s.KubeDaemonSet }>;
   /** The pools the service must not cover. */
   public readonly excludePools: NodePool[];
 
@@ -146,9 +153,10 @@ export class NodeService extends Construct {
     const problems = presetProblems(props) ?? new ProblemCollector();
     const checked = checkShape<NodeServiceProps>(props, NODE_SERVICE_SHAPE, problems, 'NodeService');
     const intent = resolveIntent(sound(checked), Chart.of(this).namespace, problems);
-    // Phase 3: the pod templates (stable and canary), checked as they are rendered.
+    // Phase 3: the pod templates (the default DaemonSet's, then every track's), checked as they are rendered (the
+    // tracks' own problems were collected with the intent).
     const template = buildPodTemplate(intent.pod, problems);
-    const canaryTemplate = intent.canary ? buildPodTemplate(intent.canary.pod, new ProblemCollector()) : undefined;
+    const templates = intent.tracks.map((t) => buildPodTemplate(t.pod, new ProblemCollector()));
     problems.throwIfAny(this.node.path);
 
     // Phase 4: the objects.
@@ -158,12 +166,13 @@ export class NodeService extends Construct {
     this.selector = intent.selector;
     this.labels = intent.labels;
     this.serviceAccountName = intent.serviceAccountName;
-    this.canary = intent.canary?.canary;
+    this.canary = intent.canary;
+    this.variants = [...(checked.variants ?? [])];
     this.pools = intent.pools;
     this.excludePools = intent.excludePools;
     this.podSelector = { ...intent.selector, [SERVICE_LABEL]: intent.instance };
     delete this.podSelector['app.kubernetes.io/instance'];
-    this.daemonSetNames = intent.canary ? [intent.name, `${intent.name}-canary`] : [intent.name];
+    this.daemonSetNames = [intent.name, ...intent.tracks.map((t) => t.daemonSetName)];
     this.daemonSet = this.createDaemonSet(
       'Resource',
       intent.name,
@@ -173,23 +182,12 @@ export class NodeService extends Construct {
       template,
       intent,
     );
-    if (intent.canary && canaryTemplate) {
-      const c = intent.canary;
-      const annotations = {
-        ...intent.annotations,
-        [`${ANNOTATION_PREFIX}/canary-of`]: intent.name,
-        [`${ANNOTATION_PREFIX}/canary-label`]: `${c.canary.key}=${c.canary.value}`,
-      };
-      this.canaryDaemonSet = this.createDaemonSet(
-        'Canary',
-        `${intent.name}-canary`,
-        c.pod.labels,
-        annotations,
-        c.selector,
-        canaryTemplate,
-        intent,
-      );
-    }
+    this.tracks = intent.tracks.map((t, i) => ({
+      intent: t,
+      daemonSet: this.createDaemonSet(t.id, t.daemonSetName, t.pod.labels, t.annotations, t.selector, templates[i], intent),
+    }));
+    this.canaryDaemonSet = this.tracks.find((t) => t.intent.id === 'Canary')?.daemonSet;
+    this.daemonSets = [this.daemonSet, ...this.tracks.map((t) => t.daemonSet)];
     if (intent.apiAccess.length > 0)
       this.createApiAccess(intent.apiAccess, intent.serviceAccountName ?? intent.name, intent.createServiceAccount, intent.automount);
     if (intent.priorityClass) {
@@ -227,7 +225,7 @@ export class NodeService extends Construct {
     registerNodeTax(this, {
       name: `${this.namespace}/${this.name}`,
       pools: this.pools,
-      manifests: () => [this.daemonSet, this.canaryDaemonSet].flatMap((d) => (d ? [d.toJson()] : [])),
+      manifests: () => this.daemonSets.map((d) => d.toJson()),
     });
     if (this.pools.length > 0 || this.excludePools.length > 0) {
       this.node.addValidation({ validate: () => this.verifyCoverage() });
@@ -238,8 +236,8 @@ export class NodeService extends Construct {
       pools: this.pools,
       priorityClassName: intent.pod.priorityClassName,
       daemonSet: this.daemonSet,
-      idleCanary: intent.canary !== undefined && !intent.canary.changesSomething,
-      hostNetworkPolicy: intent.networkPolicy !== undefined && intent.pod.hostNetwork,
+      idleCanary: intent.tracks.some((t) => t.id === 'Canary' && !t.changesSomething),
+      hostNetworkPolicy: intent.networkPolicy !== undefined && hostNetworkDaemonSets(intent),
     });
   }
 
@@ -265,46 +263,93 @@ export class NodeService extends Construct {
   }
 
   /**
-   * Verifies the declared coverage targets against the rendered DaemonSet(s) with the DaemonSet controller's semantics:
-   * every pool in `pools` gets a pod (and fits, when the pool's allocatable is known), no pool in `excludePools` does.
-   * With a canary, pool nodes without the canary label are checked against the stable DaemonSet and pool nodes with
-   * it against the canary.
+   * Verifies the declared coverage targets against the rendered DaemonSets with the DaemonSet controller's semantics:
+   * on every node of every pool in `pools`, exactly one DaemonSet of the service is wanted and its pod runs (and fits,
+   * when the pool's allocatable is known); on no node of a pool in `excludePools` is any wanted. A pool's nodes are
+   * checked as they are, and with the labels of each canary and node-label variant, so every split is proven.
    */
   private verifyCoverage(): string[] {
     const errors: string[] = [];
-    const halves: Array<{ what: string; manifest: any; extraLabels: { [key: string]: string } }> = [
-      { what: this.name, manifest: this.daemonSet.toJson(), extraLabels: {} },
+    const service = `${this.namespace}/${this.name}`;
+    const all = [
+      {
+        what: this.name,
+        manifest: this.daemonSet.toJson(),
+        nodeLabels: {} as { [key: string]: string },
+        pool: undefined as string | undefined,
+      },
+      ...this.tracks.map((t) => ({
+        what: t.intent.daemonSetName,
+        manifest: t.daemonSet.toJson(),
+        nodeLabels: t.intent.nodeLabels,
+        pool: t.intent.pool,
+      })),
     ];
-    const canary = this.canary;
-    const canaryLabel = canary ? `${canary.key}=${canary.value}` : undefined;
-    if (this.canaryDaemonSet && canary) {
-      halves.push({ what: `${this.name}-canary`, manifest: this.canaryDaemonSet.toJson(), extraLabels: { [canary.key]: canary.value } });
-    }
-    for (const half of halves) {
-      for (const pool of this.pools) {
-        const node = withLabels(pool.toNode(), half.extraLabels);
-        const verdict = checkPodOnNode(half.manifest, node);
-        const label = Object.keys(half.extraLabels).length > 0 ? ` (nodes labelled ${canaryLabel})` : '';
-        if (!verdict.desired) {
+    const several = all.length > 1;
+    const scenarios = (pool: NodePool) => {
+      const seen = new Map<string, { [key: string]: string }>();
+      for (const d of all) {
+        if (d.pool !== undefined && d.pool !== pool.name) continue;
+        // A pool's nodes carry its labels: labels that contradict them describe no node of the pool.
+        if (Object.entries(d.nodeLabels).some(([k, v]) => k in pool.labels && pool.labels[k] !== v)) continue;
+        const id = JSON.stringify(d.nodeLabels);
+        if (!seen.has(id)) seen.set(id, d.nodeLabels);
+      }
+      return [...seen.values()];
+    };
+    const describe = (labels: { [key: string]: string }) => {
+      const list = Object.entries(labels).map(([k, v]) => `${k}=${v}`);
+      return list.length > 0 ? ` (nodes labelled ${list.join(', ')})` : '';
+    };
+    for (const pool of this.pools) {
+      for (const labels of scenarios(pool)) {
+        const node = withLabels(pool.toNode(), labels);
+        const verdicts = all.map((d) => ({ d, verdict: checkPodOnNode(d.manifest, node) }));
+        const wanted = verdicts.filter((v) => v.verdict.desired);
+        const where = `node pool "${pool.name}"${describe(labels)}`;
+        if (wanted.length > 1) {
           errors.push(
-            `coverage: DaemonSet ${half.what} would not run on node pool "${pool.name}"${label}: ${verdict.reason} (${verdict.detail}). Fix: ${coverageFix(verdict.reason)}`,
+            `coverage: DaemonSets ${wanted.map((w) => w.d.what).join(' and ')} of service ${service} would all run on ${where}: each node must run exactly one. Fix: make their node requirements disjoint (variants and canaries are, by construction; check nodeAffinity, nodeSelector and nodeRequirements)`,
           );
-        } else if (!verdict.runs) {
+          continue;
+        }
+        if (wanted.length === 0) {
+          // The DaemonSet meant for these nodes: the one whose pool and labels they are, else the default one.
+          const id = JSON.stringify(labels);
+          const meant =
+            verdicts.find((v) => v.d.pool === pool.name && JSON.stringify(v.d.nodeLabels) === id) ??
+            verdicts.find((v) => v.d.pool === undefined && JSON.stringify(v.d.nodeLabels) === id) ??
+            verdicts[0];
+          const others = verdicts.filter((v) => v !== meant);
+          const rest =
+            several && others.length > 0
+              ? `, and no other DaemonSet of service ${service} would (${others.map((o) => `${o.d.what}: ${o.verdict.reason}`).join('; ')})`
+              : '';
+          errors.push(
+            `coverage: DaemonSet ${meant.d.what} would not run on ${where}: ${meant.verdict.reason} (${meant.verdict.detail})${rest}. Fix: ${coverageFix(meant.verdict.reason)}`,
+          );
+          continue;
+        }
+        const { d, verdict } = wanted[0];
+        if (!verdict.runs) {
           const outcome =
             statusOf(verdict.reason) === CoverageStatus.NOT_RUNNING
               ? 'its pod would be placed but the kubelet would not run it'
               : 'its pod would stay Pending';
           errors.push(
-            `coverage: DaemonSet ${half.what} is wanted on node pool "${pool.name}"${label} but ${outcome}: ${verdict.reason} (${verdict.detail}). Fix: ${coverageFix(verdict.reason)}`,
+            `coverage: DaemonSet ${d.what} is wanted on ${where} but ${outcome}: ${verdict.reason} (${verdict.detail}). Fix: ${coverageFix(verdict.reason)}`,
           );
         }
       }
-      for (const pool of this.excludePools) {
-        const verdict = checkPodOnNode(half.manifest, withLabels(pool.toNode(), half.extraLabels));
-        if (verdict.desired) {
-          errors.push(
-            `coverage: DaemonSet ${half.what} would run on node pool "${pool.name}", which it must not cover. Fix: exclude the pool's labels with nodeAffinity (e.g. NodeRequirement.notIn / doesNotExist) or stop tolerating its taints`,
-          );
+    }
+    for (const pool of this.excludePools) {
+      for (const labels of scenarios(pool)) {
+        for (const d of all) {
+          if (checkPodOnNode(d.manifest, withLabels(pool.toNode(), labels)).desired) {
+            errors.push(
+              `coverage: DaemonSet ${d.what} would run on node pool "${pool.name}"${describe(labels)}, which it must not cover. Fix: exclude the pool's labels with nodeAffinity (e.g. NodeRequirement.notIn / doesNotExist) or stop tolerating its taints`,
+            );
+          }
         }
       }
     }
@@ -357,6 +402,13 @@ function coverageFix(reason: string): string {
     default:
       return "lower the pod's requests or give the pool larger nodes";
   }
+}
+
+/** `true` when every DaemonSet of the service uses the host network, else the names of those that do (or `false`). */
+function hostNetworkDaemonSets(intent: ServiceIntent): boolean | string[] {
+  const all = [{ daemonSetName: intent.name, pod: intent.pod }, ...intent.tracks];
+  const on = all.filter((t) => t.pod.hostNetwork).map((t) => t.daemonSetName);
+  return on.length === all.length ? true : on.length > 0 ? on : false;
 }
 
 function withLabels(node: any, labels: { [key: string]: string }): any {

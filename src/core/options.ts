@@ -8,6 +8,7 @@ import type { IServiceAccount } from 'cdk8s-plus-28';
 import { NodeServiceKind } from '../policy/kinds';
 import { ApiPermission } from './api-access';
 import { Canary } from './canary';
+import { Variant, VariantType } from './variant';
 import { ConfigHash } from './config-hash';
 import type { EnvField, ImagePullPolicy, Resources } from './container';
 import { EnvSource, Mount, Probe, SeccompProfile } from './container';
@@ -140,6 +141,14 @@ export interface RolloutOptions {
    * @default no canary
    */
   readonly canary?: Canary;
+  /**
+   * Variants of the service: more DaemonSets, each for the nodes one requirement selects (a pool's label, a node
+   * label, or the Windows nodes) with its own overrides (resources, args, env, image, mounts, a canary). Their
+   * required affinities are disjoint by construction, so every node the service covers runs exactly one of its
+   * DaemonSets (verified at synth for the declared pools). See {@link Variant}.
+   * @default no variants
+   */
+  readonly variants?: Variant[];
   /**
    * The pod-template annotation `node-services.cdk8s.io/config-hash`, a hash of the content of the app's ConfigMaps
    * and Secrets that the containers mount or take env from: changing their content rolls the pods. `ConfigHash.of(v)`
@@ -529,6 +538,32 @@ const intOrPercentShape = instance(IntOrPercent, 'IntOrPercent.count(n) or IntOr
   isPercent: req(bool),
 });
 
+/** Shape of {@link Resources}. @internal */
+export const RESOURCES_SHAPE: ShapeTable = {
+  cpuRequest: req(str),
+  memoryRequest: req(str),
+  memoryLimit: req(str),
+  cpuLimit: opt(str),
+  ephemeralStorageRequest: opt(str),
+  ephemeralStorageLimit: opt(str),
+  extended: opt(stringMap),
+};
+
+const canaryShape = instance(Canary, 'Canary.byNodeLabel(key, value, options)', {
+  key: req(str),
+  value: req(str),
+  options: req(
+    object('CanaryOptions', {
+      image: opt(str),
+      images: opt(stringMap),
+      args: opt(stringList),
+      env: opt(stringMap),
+      mounts: opt(mountsShape),
+      version: opt(str),
+    }),
+  ),
+});
+
 /** Shape of {@link RolloutOptions}. @internal */
 export const ROLLOUT_SHAPE: ShapeTable = {
   rollout: opt(
@@ -541,21 +576,37 @@ export const ROLLOUT_SHAPE: ShapeTable = {
   ),
   minReadySeconds: opt(int),
   revisionHistoryLimit: opt(int),
-  canary: opt(
-    instance(Canary, 'Canary.byNodeLabel(key, value, options)', {
-      key: req(str),
-      value: req(str),
-      options: req(
-        object('CanaryOptions', {
-          image: opt(str),
-          images: opt(stringMap),
-          args: opt(stringList),
-          env: opt(stringMap),
-          mounts: opt(mountsShape),
-          version: opt(str),
-        }),
+  canary: opt(canaryShape),
+  variants: opt(
+    list(
+      instance(
+        Variant,
+        'Variant.forPool(name, pool, options), Variant.byNodeLabel(name, key, values, options) or Variant.windows(name, options)',
+        {
+          name: req(str),
+          type: req(oneOf('VariantType', Object.values(VariantType))),
+          pool: opt(poolShape),
+          key: opt(str),
+          values: opt(stringList),
+          options: req(
+            object('VariantOptions', {
+              image: opt(str),
+              images: opt(stringMap),
+              args: opt(stringList),
+              env: opt(stringMap),
+              mounts: opt(mountsShape),
+              resources: opt(object('Resources', RESOURCES_SHAPE)),
+              version: opt(str),
+              canary: opt(canaryShape),
+              poolLabel: opt(str),
+              reason: opt(str),
+              command: opt(stringList),
+              runAsUserName: opt(str),
+            }),
+          ),
+        },
       ),
-    }),
+    ),
   ),
   configHash: opt(
     instance(ConfigHash, 'ConfigHash.auto(), ConfigHash.disabled() or ConfigHash.of(value)', { mode: req(str), value: opt(str) }),
@@ -604,17 +655,6 @@ export const POD_SHAPE: ShapeTable = {
   imagePullSecrets: opt(
     list(instance(ImagePullSecret, 'ImagePullSecret.fromName(name) or ImagePullSecret.fromSecret(secret)', { name: req(str) })),
   ),
-};
-
-/** Shape of {@link Resources}. @internal */
-export const RESOURCES_SHAPE: ShapeTable = {
-  cpuRequest: req(str),
-  memoryRequest: req(str),
-  memoryLimit: req(str),
-  cpuLimit: opt(str),
-  ephemeralStorageRequest: opt(str),
-  ephemeralStorageLimit: opt(str),
-  extended: opt(stringMap),
 };
 
 /** Shape of {@link NetworkAccessOptions}. @internal */

@@ -67,6 +67,8 @@ export interface PodIntent {
   readonly runtimeClassName?: string;
   readonly hostAliases: HostAlias[];
   readonly dnsConfig?: DnsConfig;
+  /** A Windows HostProcess pod (`spec.os.name: windows`), run as this user. */
+  readonly windows?: { readonly runAsUserName: string };
 }
 
 /** Checks a key/value map of labels (or node-selector entries). @internal */
@@ -233,20 +235,28 @@ export function buildPodTemplate(intent: PodIntent, problems: ProblemCollector):
   const names = new Map<string, string>();
   if (intent.containers.length === 0)
     problems.add('containers', intent.containers, 'at least one container is required', 'add the agent container');
-  const containers = intent.containers.map((c, i) => renderContainer(c, `containers[${i}]`, false, ctx, names));
-  const initContainers = intent.initContainers.map((c, i) => renderContainer(c, `initContainers[${i}]`, true, ctx, names));
+  // A Windows HostProcess pod sets its security on the pod (windowsOptions); the Linux-only container fields go.
+  const forOs = (c: k8s.Container): k8s.Container => {
+    if (!intent.windows) return c;
+    const { securityContext: _linuxOnly, ...rest } = c;
+    return rest;
+  };
+  const containers = intent.containers.map((c, i) => forOs(renderContainer(c, `containers[${i}]`, false, ctx, names)));
+  const initContainers = intent.initContainers.map((c, i) => forOs(renderContainer(c, `initContainers[${i}]`, true, ctx, names)));
   checkPlacement(intent, problems);
   checkPodFields(intent, problems);
   const tolerations = dedupe(intent.tolerations).map((t) => t.toJson() as k8s.Toleration);
   const nodeSelectorTerms = intent.affinityTerms.map((t) => ({ matchExpressions: t.requirements.map((r) => r.toJson()) }));
   const affinity =
     nodeSelectorTerms.length > 0 ? { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms } } } : undefined;
-  const securityContext: k8s.PodSecurityContext = {
-    seccompProfile: { type: 'RuntimeDefault' },
-    ...(intent.runAsUser !== undefined ? { runAsUser: intent.runAsUser } : {}),
-    ...(intent.runAsGroup !== undefined ? { runAsGroup: intent.runAsGroup } : {}),
-    ...(intent.fsGroup !== undefined ? { fsGroup: intent.fsGroup } : {}),
-  };
+  const securityContext: k8s.PodSecurityContext = intent.windows
+    ? { windowsOptions: { hostProcess: true, runAsUserName: intent.windows.runAsUserName } }
+    : {
+        seccompProfile: { type: 'RuntimeDefault' },
+        ...(intent.runAsUser !== undefined ? { runAsUser: intent.runAsUser } : {}),
+        ...(intent.runAsGroup !== undefined ? { runAsGroup: intent.runAsGroup } : {}),
+        ...(intent.fsGroup !== undefined ? { fsGroup: intent.fsGroup } : {}),
+      };
   const sources: ConfigSource[] = [...intent.containers, ...intent.initContainers]
     .flatMap((c) => [...(c.mounts ?? []).map((m) => m._config), ...(c.envFrom ?? []).map((e) => e._config)])
     .filter((s): s is ConfigSource => s !== undefined);
@@ -258,6 +268,7 @@ export function buildPodTemplate(intent: PodIntent, problems: ProblemCollector):
       ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
     },
     spec: {
+      ...(intent.windows ? { os: { name: 'windows' } } : {}),
       ...(intent.serviceAccountName ? { serviceAccountName: intent.serviceAccountName } : {}),
       automountServiceAccountToken: intent.automountServiceAccountToken,
       hostNetwork: intent.hostNetwork,

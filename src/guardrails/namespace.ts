@@ -340,7 +340,7 @@ export class NodeServicesNamespace extends Construct {
   public get podSecurityLevel(): PodSecurityLevel {
     if (this.explicitLevel !== undefined) return this.explicitLevel;
     if (this.services.length === 0) return PodSecurityLevel.BASELINE;
-    const daemonSets = this.services.flatMap((s) => (s.canaryDaemonSet ? [s.daemonSet, s.canaryDaemonSet] : [s.daemonSet]));
+    const daemonSets = this.services.flatMap((s) => s.daemonSets);
     return strictestCommonLevel(daemonSets.map((ds) => evaluatePodSecurity(ds.toJson()).level));
   }
 

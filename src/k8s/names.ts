@@ -110,3 +110,31 @@ export function cidrError(value: unknown): string | undefined {
   if (Number(bits) > (family === 4 ? 32 : 128)) return `prefix length must be at most ${family === 4 ? 32 : 128}`;
   return undefined;
 }
+
+const WINDOWS_NETBIOS_DOMAIN = /^[^\\/:*?"<>|.][^\\/:*?"<>|]{0,14}$/;
+const WINDOWS_DNS_DOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/i;
+const WINDOWS_USER_INVALID_CHARS = /["/\\:;|=,+*?<>@[\]]/;
+
+/**
+ * Why `value` is not a `windowsOptions.runAsUserName` the 1.28 API server accepts (`[DOMAIN\]USER`: no control
+ * characters, at most one `\`, a user of at most 104 characters without `"/\:;|=,+*?<>@[]` and not only dots and
+ * spaces, a NetBIOS or DNS domain of at most 256 characters), or `undefined`.
+ */
+export function windowsUserNameError(value: string): string | undefined {
+  if (typeof value !== 'string' || value.length === 0) return 'must not be empty';
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(value)) return 'must not contain control characters';
+  const parts = value.split('\\');
+  if (parts.length > 2) return "may contain at most one '\\' (DOMAIN\\USER)";
+  const [domain, user] = parts.length === 2 ? parts : [undefined, parts[0]];
+  if (user.length === 0) return 'must name a user after the domain';
+  if (user.length > 104) return `the user must be at most 104 characters (has ${user.length})`;
+  if (WINDOWS_USER_INVALID_CHARS.test(user)) return 'the user must not contain any of "/\\:;|=,+*?<>@[]';
+  if (/^[. ]+$/.test(user)) return 'the user must not consist only of dots and spaces';
+  if (domain !== undefined) {
+    if (domain.length > 256) return `the domain must be at most 256 characters (has ${domain.length})`;
+    if (!WINDOWS_NETBIOS_DOMAIN.test(domain) && !WINDOWS_DNS_DOMAIN.test(domain))
+      return 'the domain must be a NetBIOS name (at most 15 characters) or a DNS name';
+  }
+  return undefined;
+}

@@ -2,9 +2,11 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { stringify } from 'yaml';
+import { Canary, NodePool, NodeService, Probe, Variant } from '../../src';
 import { CliIo } from '../../src/cli/io';
 import { main } from '../../src/cli/main';
 import { Run, runCli } from '../support/cli';
+import { testChart } from '../support/synth';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures');
 const NODES = path.join(FIXTURES, 'nodes.json');
@@ -626,6 +628,28 @@ describe('node-services coverage: fleet features', () => {
       ['n0 (+44 more)', 'excluded', 'nodeSelector', 'needs label pool="gpu"; node has pool="general"'],
       ['n46', 'pending', 'resources', 'cpu: requested 100m, free 50m of 50m allocatable'],
     ]);
+  });
+
+  test('every DaemonSet of one node service (stable, canary, variants) is one group', async () => {
+    const chart = testChart();
+    const pool = NodePool.of({ name: 'big', labels: { size: 'big' } });
+    const svc = new NodeService(chart, 'svc', {
+      name: 'agent',
+      containers: [{ name: 'main', image: 'registry.example.com/agent:1.2.3', readiness: Probe.tcpSocketOnPort(8080) }],
+      canary: Canary.byNodeLabel('example.com/canary', 'true', { image: 'registry.example.com/agent:1.3.0' }),
+      variants: [Variant.forPool('big', pool, { resources: { cpuRequest: '10m', memoryRequest: '16Mi', memoryLimit: '32Mi' } })],
+      pools: [NodePool.all(), pool],
+    });
+    const nodes = [
+      nodeObject('a', { 'kubernetes.io/os': 'linux' }),
+      nodeObject('b', { 'kubernetes.io/os': 'linux', 'example.com/canary': 'true' }),
+      nodeObject('c', { 'kubernetes.io/os': 'linux', size: 'big' }),
+    ];
+    const files = tmp({ 'nodes.json': nodes, 'ds.json': svc.daemonSets.map((d) => d.toJson()) });
+    const run = await coverage(['--nodes', files['nodes.json'], files['ds.json']]);
+    expect(run.out.split('\n')[0]).toBe(
+      'DaemonSet node-services/agent + node-services/agent-canary + node-services/agent-big (variants): desired 3, schedulable 3, nodes 3 (runs: agent 1, agent-canary 1, agent-big 1)',
+    );
   });
 
   test('a canary pair is summarized: combined counts, and only the nodes neither runs on', async () => {

@@ -26,7 +26,10 @@ const checker = apiProgram().getTypeChecker();
 /** The interfaces that make up the props of the constructs: the option groups, the props and the container spec. */
 function propInterfaces(): ts.InterfaceDeclaration[] {
   return interfacesIn(['core', 'presets'], /(Props|Options|ContainerSpec|CniInstaller)$/).filter(
-    (n) => !/^((Probe|HttpProbe|Toleration|HostPath|WritableHostPath|Mount|EmptyDir|Canary)Options|NodePoolProps)$/.test(n.name.text),
+    (n) =>
+      !/^((Probe|HttpProbe|Toleration|HostPath|WritableHostPath|Mount|EmptyDir|Canary|Variant|PoolVariant|WindowsVariant)Options|NodePoolProps)$/.test(
+        n.name.text,
+      ),
   );
 }
 

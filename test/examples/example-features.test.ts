@@ -71,6 +71,54 @@ describe('examples: the log agent', () => {
   });
 });
 
+describe('examples: the log agent variants', () => {
+  const all = platform().objects();
+  const names = ['fluent-bit', 'fluent-bit-canary', 'fluent-bit-gpu', 'fluent-bit-edge', 'fluent-bit-windows'];
+
+  test('two pool variants (GPU resources, edge configuration) and a Windows variant, each a DaemonSet of the service', () => {
+    const mine = all.filter((o) => o.kind === 'DaemonSet' && o.metadata.labels['app.kubernetes.io/name'] === 'fluent-bit');
+    expect(mine.map((d) => [d.metadata.name, d.metadata.labels['node-services.cdk8s.io/variant']])).toEqual([
+      ['fluent-bit', undefined],
+      ['fluent-bit-canary', undefined],
+      ['fluent-bit-gpu', 'gpu'],
+      ['fluent-bit-edge', 'edge'],
+      ['fluent-bit-windows', 'windows'],
+    ]);
+    const main = (name: string) => daemonSet(all, name).spec.template.spec.containers[0];
+    expect(main('fluent-bit-gpu').resources.limits.memory).toBe('512Mi');
+    expect(main('fluent-bit').resources.limits.memory).toBe('256Mi');
+    const configOf = (name: string) => daemonSet(all, name).spec.template.spec.volumes.find((v: any) => v.configMap)?.configMap.name;
+    expect(names.map(configOf)).toEqual([
+      'fluent-bit-config',
+      'fluent-bit-config-next',
+      'fluent-bit-config',
+      'fluent-bit-config-edge',
+      'fluent-bit-config-windows',
+    ]);
+    const windows = daemonSet(all, 'fluent-bit-windows').spec.template.spec;
+    expect([windows.os, windows.hostNetwork, windows.securityContext.windowsOptions.hostProcess]).toEqual([
+      { name: 'windows' },
+      true,
+      true,
+    ]);
+  });
+
+  test('the alerts, the PodMonitor and the NetworkPolicy select every variant', () => {
+    const rule = all.find((o) => o.kind === 'PrometheusRule' && o.metadata.name === 'fluent-bit-alerts');
+    for (const expr of rule.spec.groups.flatMap((g: any) => g.rules.map((r: any) => r.expr)))
+      for (const sel of vectorSelectors(expr)) {
+        const m = sel.matchers.daemonset ?? sel.matchers.owner_name;
+        if (m) expect([expr, ...names.map((n) => accepts(m, n))]).toEqual([expr, ...names.map(() => true)]);
+      }
+    const monitor = all.find((o) => o.kind === 'PodMonitor' && o.metadata.name === 'fluent-bit');
+    const policy = all.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === 'fluent-bit');
+    for (const name of names)
+      for (const selector of [monitor.spec.selector.matchLabels, policy.spec.podSelector.matchLabels])
+        for (const [k, v] of Object.entries(selector))
+          expect([name, k, daemonSet(all, name).spec.template.metadata.labels[k]]).toEqual([name, k, v]);
+  });
+});
+
 describe('examples: pod plumbing and node-local access', () => {
   const { objects } = platform();
   const all = objects();

@@ -66,6 +66,11 @@ describe('examples app', () => {
       .filter(([, c]) => c.securityContext?.privileged === true)
       .map(([name, c]) => `${name}/${c.name}`);
     expect(privileged).toEqual(['ebs-csi-node/driver']);
+    // Its Windows equivalent, a HostProcess pod, only for the log agent's Windows variant.
+    const hostProcess = objects
+      .filter((o) => o.kind === 'DaemonSet' && o.spec.template.spec.securityContext.windowsOptions?.hostProcess === true)
+      .map((ds) => ds.metadata.name);
+    expect(hostProcess).toEqual(['fluent-bit-windows']);
   });
 
   test('GIVEN dist/ THEN every DaemonSet meets the foundation bars', () => {
@@ -82,6 +87,12 @@ describe('examples app', () => {
       for (const [k, v] of Object.entries(ds.spec.selector.matchLabels)) expect(ds.spec.template.metadata.labels[k]).toBe(v);
       expect(ds.spec.updateStrategy.type).toMatch(/^(RollingUpdate|OnDelete)$/);
       const pod = ds.spec.template.spec;
+      const windows = pod.os?.name === 'windows';
+      if (windows) {
+        // A HostProcess pod: on the host network, its security on the pod, no Linux-only field anywhere.
+        expect([id, pod.hostNetwork, pod.nodeSelector['kubernetes.io/os']]).toEqual([id, true, 'windows']);
+        expect([id, pod.securityContext]).toEqual([id, { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' } }]);
+      }
       for (const c of [...(pod.initContainers ?? []), ...pod.containers]) {
         const where = `${id} ${c.name}`;
         expect([
@@ -91,6 +102,10 @@ describe('examples app', () => {
           c.resources.limits.memory !== undefined,
         ]).toEqual([where, true, true, true]);
         expect([where, c.image]).not.toEqual([where, expect.stringMatching(/:latest$|^[^:@]+$/)]);
+        if (windows) {
+          expect([where, c.securityContext]).toEqual([where, undefined]);
+          continue;
+        }
         if (!c.securityContext.privileged) expect([where, c.securityContext.allowPrivilegeEscalation]).toEqual([where, false]);
         expect([where, c.securityContext.capabilities.drop]).toEqual([where, ['ALL']]);
         expect([where, c.securityContext.seccompProfile]).toEqual([where, { type: 'RuntimeDefault' }]);

@@ -1,5 +1,5 @@
 import { Chart, Testing } from 'cdk8s';
-import { Canary, LogAgent } from '../../src';
+import { Canary, LogAgent, NetworkPeer, NodePool, Variant } from '../../src';
 import { NodeServiceAlerts } from '../../src/observability';
 import { testChart } from '../support/synth';
 import { validatePodMonitor, validatePrometheusRule } from './monitoring-schema';
@@ -76,6 +76,65 @@ describe('every DaemonSet of a service is watched', () => {
       // The selector stays the immutable pair.
       expect(Object.keys(ds.spec.selector.matchLabels).sort()).toEqual(['app.kubernetes.io/instance', 'app.kubernetes.io/name']);
     }
+  });
+
+  describe('with variants, a canary of a variant and a Windows variant', () => {
+    const gpu = NodePool.gpu();
+    const edge = NodePool.edge();
+    let networkPolicy: any;
+    const withVariants = alertsFor((chart) => {
+      const agent = new LogAgent(chart, 'logs', {
+        name: 'fluent-bit',
+        image: 'fluent/fluent-bit:3.1.9',
+        pools: [NodePool.all(), gpu, edge],
+        canary: Canary.byNodeLabel('example.com/canary', 'true', { image: 'fluent/fluent-bit:3.2.0' }),
+        networkPolicy: { ingress: [{ ports: ['http'], from: [NetworkPeer.namespace('monitoring')] }] },
+        variants: [
+          Variant.forPool('gpu', gpu, { resources: { cpuRequest: '200m', memoryRequest: '256Mi', memoryLimit: '1Gi' } }),
+          Variant.forPool('edge', edge, { canary: Canary.byNodeLabel('example.com/canary', 'true', { image: 'fluent/fluent-bit:3.2.0' }) }),
+          Variant.windows('windows', {
+            image: 'fluent/fluent-bit:3.1.9-windows-2022',
+            reason: 'reads the container logs as a host process',
+          }),
+        ],
+      });
+      networkPolicy = agent.networkPolicy;
+      return agent;
+    });
+    const names = ['fluent-bit', 'fluent-bit-canary', 'fluent-bit-gpu', 'fluent-bit-edge', 'fluent-bit-edge-canary', 'fluent-bit-windows'];
+
+    test('every DaemonSet selector of every alert accepts each of the six DaemonSets, and nothing else', () => {
+      const rule = withVariants.find((o) => o.kind === 'PrometheusRule');
+      validatePrometheusRule(rule);
+      expect(withVariants.filter((o) => o.kind === 'DaemonSet').map((d) => d.metadata.name)).toEqual(names);
+      let checked = 0;
+      for (const r of rule.spec.groups.flatMap((g: any) => g.rules)) {
+        expect(promqlErrors(r.expr)).toEqual([]);
+        for (const sel of vectorSelectors(r.expr)) {
+          const m = sel.matchers.daemonset ?? sel.matchers.owner_name;
+          if (!m) continue;
+          checked++;
+          expect([r.alert, ...names.map((n) => accepts(m, n)), accepts(m, 'fluent-bit-x')]).toEqual([
+            r.alert,
+            ...names.map(() => true),
+            false,
+          ]);
+        }
+      }
+      expect(checked).toBeGreaterThanOrEqual(10);
+    });
+
+    test('the PodMonitor and the NetworkPolicy select the pods of every DaemonSet', () => {
+      const monitor = withVariants.find((o) => o.kind === 'PodMonitor');
+      validatePodMonitor(monitor);
+      const policy = withVariants.find((o) => o.kind === 'NetworkPolicy');
+      expect(policy.metadata.name).toBe(networkPolicy.name);
+      const daemonSets = withVariants.filter((o) => o.kind === 'DaemonSet');
+      for (const selector of [monitor.spec.selector.matchLabels, policy.spec.podSelector.matchLabels])
+        for (const ds of daemonSets)
+          for (const [k, v] of Object.entries(selector))
+            expect([ds.metadata.name, k, ds.spec.template.metadata.labels[k]]).toEqual([ds.metadata.name, k, v]);
+    });
   });
 
   test('without a canary the expressions match the one DaemonSet exactly', () => {

@@ -11,8 +11,9 @@ export function apiRuleViolations(objects: any[]): string[] {
   for (const ds of objects.filter((o) => o.kind === 'DaemonSet')) {
     const volumes = new Map<string, any>((ds.spec.template.spec.volumes ?? []).map((v: any) => [v.name, v]));
     for (const c of containersOf(ds)) {
-      const privileged = c.securityContext.privileged === true;
-      if (privileged && c.securityContext.allowPrivilegeEscalation === false)
+      // A Windows HostProcess pod sets its security on the pod (windowsOptions), not on its containers.
+      const privileged = c.securityContext?.privileged === true;
+      if (privileged && c.securityContext?.allowPrivilegeEscalation === false)
         out.push(`${c.name}: allowPrivilegeEscalation false beside privileged`);
       for (const m of c.volumeMounts ?? []) {
         if (m.mountPropagation === 'Bidirectional' && !privileged)

@@ -9,11 +9,13 @@ export const hostNetworkWithoutNeed = defineRule({
   category: RuleCategory.HOST_ACCESS,
   title: 'hostNetwork on a kind that does not need it',
   rationale:
-    'On the host network a pod can bind any node port, reach node-local services (kubelet, metadata endpoints) and sniff node traffic, and NetworkPolicy no longer applies to it. CNI agents, node exporters, runtime-security agents and some CSI drivers need it; log agents and GPU monitors do not.',
+    'On the host network a pod can bind any node port, reach node-local services (kubelet, metadata endpoints) and sniff node traffic, and NetworkPolicy no longer applies to it. CNI agents, node exporters, runtime-security agents and some CSI drivers need it; log agents and GPU monitors do not. Not reported for Windows HostProcess pods, which the API server admits only on the host network.',
   fix: 'Remove `hostNetwork: true` (use a pod IP and a Service or hostPort if a node-local port is needed), or suppress with the reason.',
   example: 'spec:\n  template:\n    spec:\n      hostNetwork: false',
   check(_object, { view }) {
     if (view.pod.hostNetwork !== true || hostNamespaceNeeds(view.profile).hostNetwork) return [];
+    // A HostProcess pod must use the host network (windows-fields-invalid reports one that does not).
+    if (view.containers.some((c) => c.hostProcess)) return [];
     return [
       { path: jsonPath(view.podPath, 'hostNetwork'), message: `hostNetwork is true, which kind '${view.profile.kind}' does not need` },
     ];
