@@ -130,7 +130,7 @@ function daemonSet(i: number): any {
   };
 }
 
-function documents(count: number): string {
+export function documents(count: number): string {
   return Array.from({ length: count }, (_, i) => stringify(daemonSet(i))).join('---\n');
 }
 
