@@ -207,21 +207,25 @@ function detachString(s: string, interned: Interned): string {
 
 /**
  * `value` with every string value detached from the parsed text (keys need not be: V8 keeps property names as
- * copies of their own). Objects an alias shares are visited once (`seen`), so that aliases cannot make the walk
- * longer than the document.
+ * copies of their own). With `seen` (for documents that may hold aliases), objects an alias shares are visited once,
+ * so that aliases cannot make the walk longer than the document.
  */
-function detach(value: unknown, interned: Interned, seen: Set<object> = new Set()): unknown {
+function detach(value: unknown, interned: Interned, seen: Set<object> | undefined): unknown {
   if (typeof value === 'string') return detachString(value, interned);
-  if (typeof value !== 'object' || value === null || seen.has(value)) return value;
-  seen.add(value);
+  if (typeof value !== 'object' || value === null) return value;
+  if (seen !== undefined) {
+    if (seen.has(value)) return value;
+    seen.add(value);
+  }
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) value[i] = detach(value[i], interned, seen);
     return value;
   }
   const record = value as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
+  for (const key in record) {
     const v = record[key];
-    if (typeof v === 'string' || (typeof v === 'object' && v !== null)) record[key] = detach(v, interned, seen);
+    if (typeof v === 'string') record[key] = detachString(v, interned);
+    else if (typeof v === 'object' && v !== null) detach(v, interned, seen);
   }
   return value;
 }
@@ -254,7 +258,9 @@ export function* readDocuments(input: string, file: string): Generator<ReadDocum
     }
     let value: unknown;
     try {
-      value = detach(load(chunk.text, { schema: YAML_11_SCHEMA, filename: file, onWarning: () => undefined }), interned);
+      const loaded = load(chunk.text, { schema: YAML_11_SCHEMA, filename: file, onWarning: () => undefined });
+      // An alias is written `*name`: without a `*` the document shares no object between two places.
+      value = detach(loaded, interned, chunk.text.includes('*') ? new Set() : undefined);
     } catch (e) {
       if (!(e instanceof YAMLException)) throw e;
       const mark = e.mark;
