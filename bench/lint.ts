@@ -130,7 +130,7 @@ function daemonSet(i: number): any {
   };
 }
 
-function documents(count: number): string {
+export function documents(count: number): string {
   return Array.from({ length: count }, (_, i) => stringify(daemonSet(i))).join('---\n');
 }
 
@@ -144,7 +144,8 @@ export const measure: Measure = {
     const memoryCount = 10_000;
     const repetitions = 5;
     const processRuns = 11;
-    const { main } = require(path.join(ROOT, 'lib', 'cli', 'main')) as typeof import('../src/cli/main');
+    // The CLI bundle (what bin/node-services runs); lib/ holds no separate compiled CLI modules.
+    const { main } = require(path.join(ROOT, 'lib', 'cli', 'node-services.js')) as typeof import('../src/cli/main');
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-lint-'));
     try {
       const file = path.join(dir, 'daemonsets.yaml');

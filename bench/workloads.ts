@@ -29,6 +29,7 @@ export function nodeServices(count: number): string {
           readiness: Probe.tcpSocket('http'),
           resources: { cpuRequest: '100m', memoryRequest: '128Mi', memoryLimit: '256Mi' },
           hostPaths: [HostPath.readOnly('/var/log')],
+          runAsUser: 65534,
         },
       ],
       tolerations: [Toleration.all()],
@@ -64,7 +65,8 @@ export function plainDaemonSets(count: number): string {
         memory: { request: Size.mebibytes(128), limit: Size.mebibytes(256) },
       },
       securityContext: {
-        ensureNonRoot: false,
+        ensureNonRoot: true,
+        user: 65534,
         readOnlyRootFilesystem: true,
         allowPrivilegeEscalation: false,
         privileged: false,

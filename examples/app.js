@@ -77,17 +77,106 @@ function writeAtomically(file, data) {
 // constructs: bundling just that module spares loading the rest. Should a source import anything else from
 // cdk8s-plus-28 (esbuild then reports a missing export), the bundle includes the whole package instead.
 const K8S_ONLY = 'cdk8s-plus-28 k8s only';
+const k8sFile = () => require.resolve('cdk8s-plus-28/lib/imports/k8s', { paths: [root] });
 const k8sOnly = {
   name: 'cdk8s-plus-28-k8s-only',
   setup(build) {
     build.onResolve({ filter: /^cdk8s-plus-28$/ }, () => ({ path: 'cdk8s-plus-28', namespace: K8S_ONLY }));
     build.onLoad({ filter: /.*/, namespace: K8S_ONLY }, () => ({
-      contents: `export * as k8s from ${JSON.stringify(require.resolve('cdk8s-plus-28/lib/imports/k8s', { paths: [root] }))};`,
+      contents: `export * as k8s from ${JSON.stringify(k8sFile())};`,
       loader: 'js',
       resolveDir: root,
     }));
   },
 };
+
+/**
+ * The names of `k8s` the bundled sources use (`k8s.KubeDaemonSet`, …), or undefined when a source that imports
+ * `{ k8s }` from cdk8s-plus-28 uses it any other way (renamed, indexed, passed on), which a text scan cannot follow.
+ */
+function k8sNamesUsed(metafile) {
+  const names = new Set();
+  for (const f of Object.keys(metafile.inputs)) {
+    if (f.includes('node_modules') || f.startsWith(`${K8S_ONLY}:`) || !/\.[cm]?[jt]s$/.test(f)) continue;
+    const text = fs.readFileSync(path.resolve(root, f), 'utf8');
+    if (!/from\s+['"]cdk8s-plus-28['"]/.test(text)) continue;
+    const code = text.replace(/(['"`])(?:\\.|(?!\1)[^\\\n])*\1/g, '""');
+    if (/\bk8s\s+as\b/.test(code)) return undefined;
+    for (const m of code.matchAll(/\bk8s\b(\s*\.\s*([A-Za-z_$][\w$]*))?/g)) {
+      if (m[2] !== undefined) names.add(m[2]);
+      else if (!/import\s*(type\s*)?\{[^}]*$/.test(code.slice(Math.max(0, m.index - 200), m.index))) return undefined;
+    }
+  }
+  return names;
+}
+
+/**
+ * The generated k8s module (2.7 MB, some 600 classes and 2,000 functions) cut down to `names` and what they
+ * reference: without its comments, its top-level statements are split at lines that start in column 0, and a
+ * statement is kept when it declares a needed name or, declaring nothing, mentions one (or no declared name at all:
+ * shared set-up). Everything a kept statement mentions is needed in turn. A name missing by mistake would fail
+ * loudly (a ReferenceError), never change the output; a cut that does not parse falls back to the whole module.
+ */
+function pruneK8s(text, names) {
+  // Comments go first (their text may start in column 0); string literals are matched so that a `/*` inside one is
+  // left alone.
+  const code = text.replace(/("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`)|\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, (m, str) =>
+    str !== undefined ? m : '',
+  );
+  const segments = [];
+  let current = [];
+  for (const line of code.split('\n')) {
+    const c = line[0];
+    if (line.length > 0 && c !== ' ' && c !== '\t' && c !== '}' && c !== ')' && c !== ']' && c !== '*' && current.length > 0) {
+      segments.push(current.join('\n'));
+      current = [];
+    }
+    current.push(line);
+  }
+  if (current.length > 0) segments.push(current.join('\n'));
+  const declared = new Set();
+  const info = segments.map((s) => {
+    const m = /^(?:class|function)\s+([A-Za-z_$][\w$]*)/.exec(s) || /^var\s+([A-Za-z_$][\w$]*);\s*$/.exec(s.split('\n')[0]);
+    const name = m ? m[1] : undefined;
+    if (name !== undefined) declared.add(name);
+    return { text: s, name };
+  });
+  for (const x of info) {
+    x.mentions = new Set();
+    for (const m of x.text.replace(/\.\.\./g, ' ').matchAll(/(?<![.\w$])[A-Za-z_$][\w$]*/g))
+      if (declared.has(m[0]) && m[0] !== x.name) x.mentions.add(m[0]);
+  }
+  const needed = new Set([...names].filter((n) => declared.has(n)));
+  const kept = new Set();
+  for (let changed = true; changed;) {
+    changed = false;
+    info.forEach((x, i) => {
+      if (kept.has(i)) return;
+      const keep = x.name !== undefined ? needed.has(x.name) : x.mentions.size === 0 || [...x.mentions].some((n) => needed.has(n));
+      if (!keep) return;
+      kept.add(i);
+      changed = true;
+      for (const n of x.mentions) needed.add(n);
+    });
+  }
+  return info
+    .filter((_, i) => kept.has(i))
+    .map((x) => x.text)
+    .join('\n');
+}
+
+/** Loads the k8s module cut down to `names` (see {@link pruneK8s}). */
+function prunedK8s(names) {
+  const file = k8sFile();
+  return {
+    name: 'cdk8s-plus-28-k8s-pruned',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]cdk8s-plus-28[\\/]lib[\\/]imports[\\/]k8s\.js$/ }, (args) =>
+        args.path === file ? { contents: pruneK8s(fs.readFileSync(file, 'utf8'), names), loader: 'js' } : undefined,
+      );
+    },
+  };
+}
 
 async function buildBundle() {
   const esbuild = require('esbuild');
@@ -108,6 +197,18 @@ async function buildBundle() {
     if (result.warnings.length > 0) result = undefined;
   } catch {
     result = undefined;
+  }
+  if (result !== undefined) {
+    // Only the parts of the k8s module the sources use: a second build, with the names the first one's sources use.
+    const names = k8sNamesUsed(result.metafile);
+    if (names !== undefined) {
+      try {
+        const pruned = await esbuild.build({ ...options, plugins: [prunedK8s(names), ownPaths, k8sOnly], logLevel: 'silent' });
+        if (pruned.warnings.length === 0) result = pruned;
+      } catch {
+        // keep the whole k8s module
+      }
+    }
   }
   if (result === undefined) result = await esbuild.build({ ...options, plugins: [ownPaths] });
   const code = result.outputFiles[0].text;

@@ -53,14 +53,49 @@ function ownerPath(o: ApiObject): string {
   return o.node.id === 'Resource' && scope ? scope.node.path : o.node.path;
 }
 
+/** What the checks of every service read of the whole App: its ApiObjects by identity and its PriorityClasses. */
+interface AppIndex {
+  readonly byIdentity: ReadonlyMap<string, readonly ApiObject[]>;
+  readonly priorityClasses: ReadonlySet<string>;
+}
+
+/** The index of the synthesis in progress, per App root (one walk of the tree serves every service's checks). */
+const INDEXES = new WeakMap<IConstruct, { readonly synthesis: object; readonly index: AppIndex }>();
+
+function buildIndex(root: IConstruct): AppIndex {
+  const byIdentity = new Map<string, ApiObject[]>();
+  const priorityClasses = new Set<string>();
+  for (const c of root.node.findAll()) {
+    if (!ApiObject.isApiObject(c)) continue;
+    const id = identity(c);
+    const same = byIdentity.get(id);
+    if (same) same.push(c);
+    else byIdentity.set(id, [c]);
+    if (c.kind === 'PriorityClass') priorityClasses.add(c.name);
+  }
+  return { byIdentity, priorityClasses };
+}
+
+/**
+ * The index of the App of `root`: built once per synthesis (the tree does not change within one; `synthesis` is its
+ * identity), afresh on every call outside one.
+ */
+function appIndex(root: IConstruct, synthesis: object | undefined): AppIndex {
+  if (synthesis === undefined) return buildIndex(root);
+  const cached = INDEXES.get(root);
+  if (cached?.synthesis === synthesis) return cached.index;
+  const index = buildIndex(root);
+  INDEXES.set(root, { synthesis, index });
+  return index;
+}
+
 /** Objects of `service` that another object of the App also defines (same kind, namespace and name). */
-function duplicates(service: IConstruct): string[] {
-  const all = service.node.root.node.findAll().filter(ApiObject.isApiObject);
+function duplicates(service: IConstruct, index: AppIndex): string[] {
   const mine = service.node.findAll().filter(ApiObject.isApiObject);
   const out: string[] = [];
   for (const o of mine) {
     const id = identity(o);
-    const others = all.filter((x) => x !== o && !mine.includes(x) && identity(x) === id);
+    const others = (index.byIdentity.get(id) ?? []).filter((x) => x !== o && !mine.includes(x));
     if (others.length > 0) {
       out.push(
         `duplicate object: ${id} is also defined by ${others.map(ownerPath).join(', ')}. Fix: give one of the services another name (or instance and name), or put it in another namespace`,
@@ -78,25 +113,15 @@ function controlPlaneContradiction(facts: ServiceFacts): string | undefined {
   return `controlPlane: true has no effect: the pods still stay off control-plane nodes (${verdict.reason}: ${verdict.detail}). Fix: add NodePool.controlPlane() to pools, or drop controlPlane`;
 }
 
-/** The PriorityClasses the App defines. */
-function definedPriorityClasses(root: IConstruct): Set<string> {
-  return new Set(
-    root.node
-      .findAll()
-      .filter(ApiObject.isApiObject)
-      .filter((o) => o.kind === 'PriorityClass')
-      .map((o) => o.name),
-  );
-}
-
 /** Registers the checks of one service; they run at every synthesis. @internal */
 export function checkAtSynth(facts: ServiceFacts): void {
   facts.construct.node.addValidation({
     validate: () => {
-      const errors = duplicates(facts.construct);
+      const checks = NodeServiceChecks.of(facts.construct);
+      const index = appIndex(facts.construct.node.root, checks._synthesis);
+      const errors = duplicates(facts.construct, index);
       const contradiction = controlPlaneContradiction(facts);
       if (contradiction) errors.push(contradiction);
-      const checks = NodeServiceChecks.of(facts.construct);
       const path = facts.construct.node.path;
       if (facts.idleCanary) {
         checks._warn(
@@ -110,7 +135,7 @@ export function checkAtSynth(facts: ServiceFacts): void {
         );
       }
       const pc = facts.priorityClassName;
-      if (pc !== undefined && !BUILT_IN_PRIORITY_CLASSES.includes(pc) && !definedPriorityClasses(facts.construct.node.root).has(pc)) {
+      if (pc !== undefined && !BUILT_IN_PRIORITY_CLASSES.includes(pc) && !index.priorityClasses.has(pc)) {
         checks._warn(
           `priority-class-unknown: [${path}] priorityClassName '${pc}' is neither built in (${BUILT_IN_PRIORITY_CLASSES.join(', ')}) nor defined in the App; pods stay unscheduled if the cluster lacks it`,
         );

@@ -40,6 +40,8 @@ export function registerNodeTax(scope: IConstruct, service: TaxedService): void 
 function nodeTaxErrors(services: readonly TaxedService[]): string[] {
   const pools = new Map<string, NodePool>();
   for (const s of services) for (const p of s.pools) if (!pools.has(p.name)) pools.set(p.name, p);
+  // Without a pool of known allocatable there is nothing to check: render and compile nothing.
+  if (![...pools.values()].some((p) => p.allocatable !== undefined)) return [];
   const manifests = services.map((s) => ({
     name: s.name,
     halves: s.manifests().map((m) => ({ manifest: m, requests: compileWorkload(m).requests })),

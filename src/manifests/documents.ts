@@ -186,11 +186,57 @@ export function binaryAt(text: string): { line: number; column: number } | undef
 }
 
 /**
+ * The strings of one stream's values, each held once: Kubernetes objects repeat most of their values (labels, the
+ * namespace, pull policies, paths), and every copy would stay alive with its object.
+ */
+type Interned = Map<string, string>;
+
+/**
+ * `s` as a string that shares no memory with the text it was read from, and the same string for equal values of
+ * one stream. js-yaml returns scalars as slices of its own copy of the document's text, so a value kept alive would
+ * keep that whole copy alive (one more copy of the input per document). V8 slices only strings of 13 characters or
+ * more; shorter ones are copies already.
+ */
+function detachString(s: string, interned: Interned): string {
+  const known = interned.get(s);
+  if (known !== undefined) return known;
+  const copy = s.length < 13 ? s : (' ' + s).slice(1);
+  interned.set(copy, copy);
+  return copy;
+}
+
+/**
+ * `value` with every string value detached from the parsed text (keys need not be: V8 keeps property names as
+ * copies of their own). With `seen` (for documents that may hold aliases), objects an alias shares are visited once,
+ * so that aliases cannot make the walk longer than the document.
+ */
+function detach(value: unknown, interned: Interned, seen: Set<object> | undefined): unknown {
+  if (typeof value === 'string') return detachString(value, interned);
+  if (typeof value !== 'object' || value === null) return value;
+  if (seen !== undefined) {
+    if (seen.has(value)) return value;
+    seen.add(value);
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = detach(value[i], interned, seen);
+    return value;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    const v = record[key];
+    if (typeof v === 'string') record[key] = detachString(v, interned);
+    else if (typeof v === 'object' && v !== null) detach(v, interned, seen);
+  }
+  return value;
+}
+
+/**
  * Reads the documents of a YAML stream one at a time (YAML 1.1, as kubectl reads it). Empty documents yield a
  * document without value; a malformed or templated document yields its problem and reading goes on.
  */
 export function* readDocuments(input: string, file: string): Generator<ReadDocument> {
   const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+  const interned: Interned = new Map();
   for (const chunk of splitDocuments(text)) {
     const source: DocumentSource = { file, text: chunk.text, startLine: chunk.startLine };
     const line = firstContentLine(chunk.text, chunk.startLine);
@@ -212,7 +258,9 @@ export function* readDocuments(input: string, file: string): Generator<ReadDocum
     }
     let value: unknown;
     try {
-      value = load(chunk.text, { schema: YAML_11_SCHEMA, filename: file, onWarning: () => undefined });
+      const loaded = load(chunk.text, { schema: YAML_11_SCHEMA, filename: file, onWarning: () => undefined });
+      // An alias is written `*name`: without a `*` the document shares no object between two places.
+      value = detach(loaded, interned, chunk.text.includes('*') ? new Set() : undefined);
     } catch (e) {
       if (!(e instanceof YAMLException)) throw e;
       const mark = e.mark;

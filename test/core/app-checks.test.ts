@@ -1,4 +1,4 @@
-import { App, Chart } from 'cdk8s';
+import { ApiObject, App, Chart } from 'cdk8s';
 import { Canary, LogAgent, NodePool, NodeService, NodeServiceChecks } from '../../src';
 
 const image = 'registry.example.com/agent:1.2.3';
@@ -70,5 +70,29 @@ describe('app-level problems at synth', () => {
     a.synth();
     expect(warnings.join('')).toContain("priority-class-unknown: [c/svc] priorityClassName 'system-node-critcal' is neither built in");
     expect(warnings.join('')).not.toContain('priority-class-unknown: [c/ok]');
+  });
+
+  test('GIVEN a duplicate added after a clean synthesis THEN the next synthesis of the same App finds it', () => {
+    const { app: a, chart } = app();
+    new NodeService(chart, 'a', { name: 'agent', containers: [container] });
+    expect(() => a.synthYaml()).not.toThrow();
+    new NodeService(chart, 'b', { name: 'agent', containers: [container] });
+    expect(synthError(a)).toContain('[c/a] duplicate object: DaemonSet node-services/agent is also defined by c/b');
+  });
+
+  test('GIVEN a PriorityClass defined after a synthesis that warned THEN the next synthesis no longer warns', () => {
+    const { app: a, chart, warnings } = app();
+    new NodeService(chart, 'svc', { name: 'agent', containers: [container], priorityClassName: 'agents' });
+    a.synthYaml();
+    expect(warnings.join('')).toContain("priority-class-unknown: [c/svc] priorityClassName 'agents'");
+    warnings.length = 0;
+    new ApiObject(chart, 'pc', {
+      apiVersion: 'scheduling.k8s.io/v1',
+      kind: 'PriorityClass',
+      metadata: { name: 'agents' },
+      value: 1000,
+    } as any);
+    a.synthYaml();
+    expect(warnings.join('')).not.toContain('priority-class-unknown');
   });
 });

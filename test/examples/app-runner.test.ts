@@ -96,4 +96,43 @@ export const NAME = typeof kplus.ConfigMap === 'function' && typeof k8s.KubeConf
     );
     expect(name(p.synth())).toBe('both-loaded');
   }, 60_000);
+
+  test('GIVEN a source that uses a few k8s classes THEN only those (and what they reference) are bundled, and they render', () => {
+    const p = project();
+    dirs.push(p.dir);
+    p.write(
+      'part/index.ts',
+      `import { Testing } from 'cdk8s';
+import { k8s } from 'cdk8s-plus-28';
+const chart = Testing.chart();
+new k8s.KubeDaemonSet(chart, 'ds', {
+  metadata: { name: 'agent' },
+  spec: {
+    selector: { matchLabels: { app: 'agent' } },
+    template: { spec: { containers: [{ name: 'a', image: 'a:1', ports: [{ containerPort: k8s.IntOrString.fromNumber(80).value as number }] }] } },
+  },
+});
+const rendered = Testing.synth(chart)[0];
+export const NAME = rendered.spec.template.spec.containers[0].ports[0].containerPort === 80 ? 'rendered' : 'wrong';
+`,
+    );
+    expect(name(p.synth())).toBe('rendered');
+    const bundle = fs.readFileSync(path.join(p.cache, 'main.bundle.js'), 'utf8');
+    expect(bundle).toMatch(/\bKubeDaemonSet = class /);
+    expect(bundle).toContain('function toJson_PodSpec(');
+    expect(bundle).not.toMatch(/\bKubeStatefulSet = class /);
+  }, 60_000);
+
+  test('GIVEN a source that uses the k8s module other than by name (cast, indexed) THEN the whole module is bundled', () => {
+    const p = project();
+    dirs.push(p.dir);
+    p.write(
+      'part/index.ts',
+      `import { k8s } from 'cdk8s-plus-28';
+const kind = ['Kube', 'StatefulSet'].join('');
+export const NAME = typeof (k8s as any)[kind] === 'function' ? 'found-by-index' : 'missing';
+`,
+    );
+    expect(name(p.synth())).toBe('found-by-index');
+  }, 60_000);
 });

@@ -117,6 +117,27 @@ describe('documents', () => {
     expect(parseManifests('# only a comment\n---\n', 'c.yaml')).toEqual({ objects: [], problems: [] });
   });
 
+  test("values read equal js-yaml's, aliases included; equal values of a stream are one string", () => {
+    const text = [
+      'metadata: {name: agent-with-a-long-name, labels: &l {app.kubernetes.io/name: agent-with-a-long-name, tier: node}}',
+      'spec: {template: {metadata: {labels: *l}}, list: [registry.example.com/agent:1.2.3, short, 1, true, null]}',
+      '---',
+      'metadata: {name: agent-with-a-long-name}',
+    ].join('\n');
+    const docs = [...readDocuments(text, 'f.yaml')].map((d) => d.value as any);
+    expect(docs[0]).toEqual(load(text.split('---')[0], { schema: YAML_11_SCHEMA }));
+    expect(docs[0].spec.template.metadata.labels).toBe(docs[0].metadata.labels);
+    expect(docs[1]).toEqual({ metadata: { name: 'agent-with-a-long-name' } });
+  });
+
+  test('aliases nested nine levels deep (a billion values if expanded) are read as shared values', () => {
+    const levels = ['a0: &a0 [x, y, z, w, v, u, t, s, r, q]'];
+    for (let i = 1; i <= 9; i++) levels.push(`a${i}: &a${i} [${Array.from({ length: 10 }, () => `*a${i - 1}`).join(', ')}]`);
+    const [doc] = [...readDocuments(`kind: Config\n${levels.join('\n')}\n`, 'lol.yaml')];
+    expect(doc.problem).toBeUndefined();
+    expect((doc.value as any).a9[9][9][9][9][9][9][9][9][9][9]).toBe('q');
+  });
+
   test('duplicate keys are refused, as kubectl refuses them', () => {
     expect(parseManifests('kind: A\nkind: B\n', 'd.yaml').problems).toMatchObject([{ kind: ReadProblemKind.SYNTAX, line: 2 }]);
   });
