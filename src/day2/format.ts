@@ -115,7 +115,7 @@ function code(text: string, inTable = false): string {
 
 /** A Markdown table with padded columns (the layout prettier gives tables); `right` marks right-aligned columns. */
 function mdTable(header: readonly string[], right: readonly boolean[], rows: readonly string[][]): string[] {
-  const widths = header.map((h, c) => Math.max(3, h.length, ...rows.map((r) => r[c].length)));
+  const widths = header.map((h, c) => rows.reduce((w, r) => Math.max(w, r[c].length), Math.max(3, h.length)));
   const line = (cells: readonly string[]) =>
     `| ${cells.map((cell, c) => (right[c] ? cell.padStart(widths[c]) : cell.padEnd(widths[c]))).join(' | ')} |`;
   const rule = `| ${widths.map((w, c) => (right[c] ? `${'-'.repeat(w - 1)}:` : '-'.repeat(w))).join(' | ')} |`;

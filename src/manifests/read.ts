@@ -75,7 +75,7 @@ export function expandPaths(inputs: readonly string[]): { files: string[]; probl
           message: `no ${MANIFEST_EXTENSIONS.map((e) => `*${e}`).join(', ')} files in this folder`,
         });
       }
-      files.push(...found);
+      for (const f of found) files.push(f);
     } else {
       files.push(input);
     }
@@ -97,7 +97,7 @@ function walk(dir: string, problems: ReadProblem[]): string[] {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) {
       if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
-      out.push(...walk(full, problems));
+      for (const f of walk(full, problems)) out.push(f);
     } else if (MANIFEST_EXTENSIONS.includes(path.extname(entry.name).toLowerCase())) {
       out.push(full);
     }
@@ -224,8 +224,9 @@ export async function readManifests(inputs: readonly string[], readStdin: () => 
       continue;
     }
     const parsed = parseManifests(read.text as string, file);
-    objects.push(...parsed.objects);
-    problems.push(...parsed.problems);
+    // Loops, not spreads: a file may hold more objects than a call can take arguments.
+    for (const o of parsed.objects) objects.push(o);
+    for (const p of parsed.problems) problems.push(p);
   }
   if (objects.length === 0 && problems.length === 0) {
     problems.push({
@@ -245,7 +246,7 @@ export async function readObjects(inputs: readonly string[], readStdin: () => Pr
   for (const file of files) {
     const read = file === '-' ? checkText(await readStdin(), file) : readFileText(file);
     if (read.problem) throw new InputError(describeProblem(read.problem));
-    out.push(...parseObjects(read.text as string, file));
+    for (const o of parseObjects(read.text as string, file)) out.push(o);
   }
   return out;
 }
