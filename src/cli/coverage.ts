@@ -18,6 +18,7 @@ import { formatBytes, formatMilliCpu } from '../coverage/quantity';
 import { ResourceVector, allocatable } from '../coverage/resources';
 import { CoverageReport, CoverageStatus, NodeCoverage, WorkloadCoverage, WorkloadStatus } from '../coverage/types';
 import { NodeStreamError, fileChunks, readObjectStream } from '../manifests/node-stream';
+import { CLUSTER_VERSION_FILE, readClusterVersion } from '../manifests/cluster-version';
 import { CoverageHtmlInput, writeCoverageHtmlClustersPage, writeCoverageHtmlPage } from '../report/coverage-html';
 import { clusterFiles, clusterFolders, throwProblems } from './clusters';
 
@@ -169,10 +170,16 @@ async function readManifests(inputs: readonly string[], io: CliIo): Promise<any[
 /** `1.29`, `v1.29` or `v1.29.3` → 29. */
 function kubernetesMinor(version: string | undefined): number | undefined {
   if (version === undefined) return undefined;
-  const m = /^v?1\.(\d{1,3})(\.\d+)?$/.exec(version.trim());
-  if (!m)
+  const minor = parseMinor(version);
+  if (minor === undefined)
     throw new InputError(`--kubernetes-version ${JSON.stringify(version)} is not a Kubernetes version; write it as 1.28 (or v1.29.3)`);
-  return Number(m[1]);
+  return minor;
+}
+
+/** The minor of `1.29`, `v1.29` or `v1.29.3`, or undefined when `version` is none of these. */
+function parseMinor(version: string): number | undefined {
+  const m = /^v?1\.(\d{1,3})(\.\d+)?$/.exec(version.trim());
+  return m ? Number(m[1]) : undefined;
 }
 
 /** `cpu=8%,memory=10%` → a budget. */
@@ -816,7 +823,7 @@ function resolveClusters(
   root: string,
   flags: CoverageFlags,
   manifests: readonly string[],
-): Array<{ name: string; folder: string; nodes: string; pods?: string }> {
+): Array<{ name: string; folder: string; nodes: string; pods?: string; version?: { text: string; minor: number } }> {
   const problems: string[] = [];
   if (manifests.length > 0) {
     problems.push(
@@ -835,8 +842,26 @@ function resolveClusters(
     clusters.length > 0 && flags.pods !== undefined && flags.pods !== '-'
       ? clusterFiles(flags.pods, '--pods', clusters, problems)
       : undefined;
+  // The Kubernetes version a Fleet records in each cluster folder (--kubernetes-version overrides it for all).
+  const versions = new Map<string, { text: string; minor: number }>();
+  for (const name of clusters) {
+    const recorded = readClusterVersion(path.join(root, name));
+    if (recorded === undefined) continue;
+    const minor = parseMinor(recorded.version);
+    if (minor === undefined) {
+      problems.push(
+        `${recorded.file}: ${JSON.stringify(recorded.version)} is not a Kubernetes version; write it as 1.28 (or v1.29.3), or remove the file`,
+      );
+    } else versions.set(name, { text: recorded.version, minor });
+  }
   throwProblems(problems);
-  return clusters.map((name) => ({ name, folder: path.join(root, name), nodes: nodes.get(name)!, pods: pods?.get(name) }));
+  return clusters.map((name) => ({
+    name,
+    folder: path.join(root, name),
+    nodes: nodes.get(name)!,
+    pods: pods?.get(name),
+    version: versions.get(name),
+  }));
 }
 
 /** `coverage --clusters`: each cluster read, analysed and reported in turn (only one cluster's data is held at a time). */
@@ -855,7 +880,7 @@ async function coverageOfClusters(
   const overBudget: string[] = [];
   const runs = async function* () {
     for (const c of clusters) {
-      const run = await runCoverage([c.folder], c.nodes, c.pods, flags, minor, budget, io, c.name);
+      const run = await runCoverage([c.folder], c.nodes, c.pods, flags, minor ?? c.version?.minor, budget, io, c.name);
       const v = verdicts(run);
       if (v.missing) missing.push(c.name);
       if (v.overBudget) overBudget.push(c.name);
@@ -890,7 +915,13 @@ async function coverageOfClusters(
     } else if (flags.output === 'jsonl') writeJsonLines(out, run.report, run.pools, cluster.name);
     else {
       const paint = (text: string) => (io.isTTY ? `${COLOURS.bold}${text}${COLOURS.reset}` : text);
-      out.write(`${first ? '' : '\n'}${paint(`Cluster ${cluster.name}`)} (${cluster.folder}, nodes ${cluster.nodes})\n\n`);
+      const version =
+        flags.kubernetesVersion !== undefined
+          ? `, Kubernetes ${flags.kubernetesVersion.trim()}`
+          : cluster.version
+            ? `, Kubernetes ${cluster.version.text} (${CLUSTER_VERSION_FILE})`
+            : '';
+      out.write(`${first ? '' : '\n'}${paint(`Cluster ${cluster.name}`)} (${cluster.folder}, nodes ${cluster.nodes}${version})\n\n`);
       writeText(out, run.report, run.workloads, run.pools, run.poolLabels, budget, io.isTTY, false);
     }
     first = false;

@@ -15,6 +15,7 @@ import { poolShape } from '../core/options';
 import { checkShape, instance, int, json, list, map, opt, req, ShapeTable, str } from '../core/shape';
 import { dns1123LabelError, labelValueError, qualifiedNameError } from '../k8s';
 import { KubernetesVersion, kubernetesVersionError } from '../k8s/api-fields/versions';
+import { CLUSTER_VERSION_FILE } from '../manifests/cluster-version';
 import { IPolicyLogger, NodeServiceChecks, PolicyLoggers } from '../policy/synth';
 import { GitOps, GitOpsCluster } from './gitops';
 
@@ -216,6 +217,11 @@ export class Fleet {
   public static readonly CLUSTERS_FOLDER: string = FLEET_CLUSTERS_FOLDER;
   /** The folder below the fleet's outdir that holds the GitOps objects (`gitops`). */
   public static readonly GITOPS_FOLDER: string = FLEET_GITOPS_FOLDER;
+  /**
+   * The file in each cluster folder that holds the cluster's Kubernetes version (`kubernetes-version`, e.g. `1.30`):
+   * `node-services coverage --clusters` reads it, so each cluster is analysed with its own version's semantics.
+   */
+  public static readonly VERSION_FILE: string = CLUSTER_VERSION_FILE;
 
   /** Where the fleet is written. */
   public readonly outdir: string;
@@ -294,8 +300,9 @@ export class Fleet {
   }
 
   /**
-   * Writes every cluster's manifests to `<outdir>/clusters/<name>/` and the GitOps objects to `<outdir>/gitops/`,
-   * replacing the `*.k8s.yaml` files found there. Each cluster is verified as it is synthesized.
+   * Writes every cluster's manifests to `<outdir>/clusters/<name>/` (with its Kubernetes version in
+   * {@link Fleet.VERSION_FILE}) and the GitOps objects to `<outdir>/gitops/`, replacing the `*.k8s.yaml` files found
+   * there. Each cluster is verified as it is synthesized.
    * @throws when a cluster fails its checks; the message starts with `cluster '<name>': `
    */
   public synth(): void {
@@ -306,6 +313,7 @@ export class Fleet {
       } catch (e) {
         throw named(cluster, e);
       }
+      fs.writeFileSync(path.join(cluster.outdir, CLUSTER_VERSION_FILE), `${cluster.kubernetesVersion}\n`);
     }
     const gitopsDir = path.join(this.outdir, FLEET_GITOPS_FOLDER);
     removeManifests(gitopsDir);

@@ -20,3 +20,4 @@ export {
   readObjects,
 } from './read';
 export { YAML_11_SCHEMA, yaml11Float, yaml11Int } from './yaml11';
+export { CLUSTER_VERSION_FILE, readClusterVersion } from './cluster-version';

@@ -111,6 +111,36 @@ describe('node-services coverage --clusters', () => {
     }
   });
 
+  test('each cluster is analysed with the Kubernetes version its folder records; --kubernetes-version overrides it', async () => {
+    const f = scratchFleet();
+    try {
+      // GIVEN the gpu cluster's folder records 1.29 (as Fleet.synth() writes it)
+      fs.writeFileSync(path.join(f.clusters, 'gpu', 'kubernetes-version'), '1.29\n');
+      const run = await coverage(['--clusters', f.clusters, '--nodes', f.nodes, '--output', 'json']);
+      const fleet = JSON.parse(run.out);
+      // THEN its report is the single-cluster report at 1.29, the others' at the default
+      for (const c of fleet.clusters) {
+        const extra = c.name === 'gpu' ? ['--kubernetes-version', '1.29'] : [];
+        const alone = JSON.parse(
+          (await coverage(['--nodes', path.join(f.nodes, files[c.name]), '--output', 'json', ...extra, path.join(f.clusters, c.name)])).out,
+        );
+        expect(c).toEqual({ name: c.name, ...alone });
+      }
+      const text = await coverage(['--clusters', f.clusters, '--nodes', f.nodes]);
+      expect(text.out).toMatch(/^Cluster gpu \(.*, Kubernetes 1\.29 \(kubernetes-version\)\)$/m);
+      expect(text.out).toMatch(/^Cluster edge \(.*nodes .*edge\.yaml\)$/m);
+      const forced = await coverage(['--clusters', f.clusters, '--nodes', f.nodes, '--kubernetes-version', '1.28']);
+      expect(forced.out).toMatch(/^Cluster gpu \(.*, Kubernetes 1\.28\)$/m);
+      // AND a version file that is not a version is an error naming it (exit 2), with the other layout problems
+      fs.writeFileSync(path.join(f.clusters, 'edge', 'kubernetes-version'), 'one-thirty\n');
+      const bad = await coverage(['--clusters', f.clusters, '--nodes', f.nodes]);
+      expect(bad.code).toBe(2);
+      expect(bad.err).toContain(`${path.join(f.clusters, 'edge', 'kubernetes-version')}: "one-thirty" is not a Kubernetes version`);
+    } finally {
+      f.done();
+    }
+  });
+
   test('--output jsonl: every line names its cluster; --pods is read per cluster', async () => {
     const run = await coverage(['--clusters', CLUSTERS, '--nodes', NODES, '--output', 'jsonl']);
     expect(run.code).toBe(0);

@@ -27,6 +27,7 @@ function filesBelow(dir: string, prefix = ''): string[] {
 
 function objectsIn(dir: string): any[] {
   return filesBelow(dir)
+    .filter((f) => f.endsWith('.k8s.yaml'))
     .flatMap((f) => parseAllDocuments(fs.readFileSync(path.join(dir, f), 'utf8'), { version: '1.1' }).map((d) => d.toJS()))
     .filter((o) => o);
 }
@@ -48,7 +49,7 @@ describe('examples fleet (dist/clusters, dist/gitops)', () => {
       expect(`${f}:\n${fs.readFileSync(path.join(DIST, f), 'utf8')}`).toBe(`${f}:\n${fs.readFileSync(path.join(out, f), 'utf8')}`);
   });
 
-  test('GIVEN the fleet THEN it has a GPU cluster, a 1.30 cluster and an edge cluster, each folder holding only manifests', () => {
+  test('GIVEN the fleet THEN it has a GPU cluster, a 1.30 cluster and an edge cluster, each folder holding its manifests and version', () => {
     expect(fs.readdirSync(path.join(DIST, 'clusters')).sort()).toEqual(FLEET_CLUSTERS.map((c) => c.name).sort());
     const daemonSets = (name: string) =>
       objectsIn(path.join(DIST, 'clusters', name))
@@ -60,7 +61,9 @@ describe('examples fleet (dist/clusters, dist/gitops)', () => {
     expect(daemonSets('edge-eu')).toEqual(['fluent-bit', 'node-exporter']);
     expect(FLEET_CLUSTERS.find((c) => c.name === 'apps-us')!.kubernetesVersion).toBe(KubernetesVersion.V1_30);
     expect(FLEET_CLUSTERS.find((c) => c.name === 'edge-eu')!.pools.map((p) => p.name)).toEqual(['edge']);
-    for (const f of filesBelow(path.join(DIST, 'clusters'))) expect(f).toMatch(/^[a-z0-9-]+\/[^/]+\.k8s\.yaml$/);
+    for (const f of filesBelow(path.join(DIST, 'clusters'))) expect(f).toMatch(/^[a-z0-9-]+\/([^/]+\.k8s\.yaml|kubernetes-version)$/);
+    for (const c of FLEET_CLUSTERS)
+      expect(fs.readFileSync(path.join(DIST, 'clusters', c.name, 'kubernetes-version'), 'utf8')).toBe(`${c.kubernetesVersion}\n`);
   });
 
   test.each(FLEET_CLUSTERS.map((c) => [c.name, c.kubernetesVersion] as const))(

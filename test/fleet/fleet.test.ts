@@ -40,6 +40,7 @@ function tmp(): string {
 function objectsOf(dir: string): any[] {
   return fs
     .readdirSync(dir)
+    .filter((f) => f.endsWith('.k8s.yaml'))
     .sort()
     .flatMap((f) => parseAllDocuments(fs.readFileSync(path.join(dir, f), 'utf8')).map((d) => d.toJS()))
     .filter((o) => o);
@@ -174,7 +175,7 @@ describe('Fleet: per-cluster verification at synth', () => {
     expect(e.message).toMatch(/coverage: DaemonSet fluent-bit is wanted on node pool "edge" but its pod would stay Pending/);
     expect(e.message).not.toContain('core-eu');
     // The healthy cluster before it was written; nothing of the broken one.
-    expect(fs.readdirSync(path.join(outdir, 'clusters', 'core-eu'))).toEqual(['node-agents.k8s.yaml']);
+    expect(fs.readdirSync(path.join(outdir, 'clusters', 'core-eu')).sort()).toEqual(['kubernetes-version', 'node-agents.k8s.yaml']);
     expect(fs.existsSync(path.join(outdir, 'clusters', 'edge-eu', 'node-agents.k8s.yaml'))).toBe(false);
     fs.rmSync(outdir, { recursive: true, force: true });
   });
@@ -379,7 +380,7 @@ describe('Fleet: output folders', () => {
     const build = (withExtra: boolean) => {
       const fleet = new Fleet({
         outdir,
-        clusters: [cluster('a'), cluster('b', { wave: 1 })],
+        clusters: [cluster('a'), cluster('b', { wave: 1, kubernetesVersion: KubernetesVersion.V1_30 })],
         gitops: GitOps.flux({ sourceName: 'platform' }),
       });
       fleet.addServices({
@@ -391,12 +392,20 @@ describe('Fleet: output folders', () => {
       return fleet;
     };
     build(true).synth();
-    expect(fs.readdirSync(path.join(outdir, 'clusters', 'a')).sort()).toEqual(['extra.k8s.yaml', 'node-agents.k8s.yaml']);
+    expect(fs.readdirSync(path.join(outdir, 'clusters', 'a')).sort()).toEqual([
+      'extra.k8s.yaml',
+      'kubernetes-version',
+      'node-agents.k8s.yaml',
+    ]);
     build(false).synth();
     expect(fs.readdirSync(outdir).sort()).toEqual(['clusters', 'gitops']);
     expect(fs.readdirSync(path.join(outdir, 'clusters')).sort()).toEqual(['a', 'b']);
-    expect(fs.readdirSync(path.join(outdir, 'clusters', 'a'))).toEqual(['node-agents.k8s.yaml']);
+    expect(fs.readdirSync(path.join(outdir, 'clusters', 'a')).sort()).toEqual(['kubernetes-version', 'node-agents.k8s.yaml']);
     expect(fs.readdirSync(path.join(outdir, 'gitops'))).toEqual(['flux.k8s.yaml']);
+    // each cluster folder records the cluster's Kubernetes version, for node-services coverage --clusters
+    expect(Fleet.VERSION_FILE).toBe('kubernetes-version');
+    expect(fs.readFileSync(path.join(outdir, 'clusters', 'a', Fleet.VERSION_FILE), 'utf8')).toBe('1.28\n');
+    expect(fs.readFileSync(path.join(outdir, 'clusters', 'b', Fleet.VERSION_FILE), 'utf8')).toBe('1.30\n');
     fs.rmSync(outdir, { recursive: true, force: true });
   });
 });
