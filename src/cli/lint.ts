@@ -71,19 +71,34 @@ async function lint(paths: readonly string[], options: LintOptions, io: CliIo, e
     exit.code = 2;
     return;
   }
-  const report = checkManifests(
-    objects.map((o) => o.object),
-    config,
-  );
+  // Without --kubernetes-version, each folder that records a cluster's version (a fleet's cluster folder) is checked
+  // as that cluster, at its version; the flag checks everything at one version.
+  const { checkPerCluster } = require('./lint-clusters') as typeof import('./lint-clusters');
+  const perCluster =
+    version === undefined
+      ? checkPerCluster(objects, config, checkManifests, (c, v) => mergeConfigs(c, { kubernetesVersion: v }))
+      : {
+          report: checkManifests(
+            objects.map((o) => o.object),
+            config,
+          ),
+          problems: [],
+        };
+  const report = perCluster.report;
+  for (const p of perCluster.problems) io.err(`node-services: ${p.file}: ${p.message}\n`);
+  const versionProblems = perCluster.problems.map((p) => ({ file: p.file, message: p.message }));
   const sources = objects.map((o) => ({ file: o.file, line: o.line, locate: (path: string) => fieldPosition(o, path) }));
-  const inputProblems = problems.map((p) => ({ file: p.file, line: p.line, column: p.column, message: p.message }));
+  const inputProblems = [
+    ...problems.map((p) => ({ file: p.file, line: p.line, column: p.column, message: p.message })),
+    ...versionProblems,
+  ];
   if (format === 'json') io.out(formatJson(report, sources, { quiet: options.quiet, problems: inputProblems }));
   else if (format === 'sarif') {
     io.out(
       formatSarif(report, sources, { toolVersion: require('../../package.json').version, quiet: options.quiet, problems: inputProblems }),
     );
   } else io.out(formatText(report, sources, { color: io.isTTY, quiet: options.quiet }));
-  exit.code = problems.length > 0 ? 2 : report.errorCount > 0 ? 1 : 0;
+  exit.code = inputProblems.length > 0 ? 2 : report.errorCount > 0 ? 1 : 0;
 }
 
 const HELP_AFTER = `
@@ -99,6 +114,7 @@ severities and allowances follow the kind (docs/rules.md).
 
 Examples:
   node-services lint manifests/                         # every *.yaml, *.yml, *.json below manifests/
+  node-services lint dist/                              # a fleet: each clusters/<name>/ at its kubernetes-version
   helm template cilium cilium/cilium | node-services lint -
   node-services lint -o sarif dist/ > lint.sarif        # code scanning, with the line and column of each field
   node-services lint --quiet -c lint-config.yaml dist/  # errors only, with a rule configuration
