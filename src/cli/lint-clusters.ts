@@ -10,7 +10,7 @@ import { KubernetesVersion, kubernetesVersionError } from '../k8s/api-fields/ver
 import { readClusterVersion } from '../manifests/cluster-version';
 import type { SourcedObject } from '../manifests';
 import type { RuleConfig } from '../policy/config';
-import type { CheckedObject, Finding, PolicyReport } from '../policy/engine';
+import { CheckedObject, Finding, PolicyReport, policyReport } from '../policy/engine';
 
 /** A folder's version file that does not hold a supported version (reported as unreadable input, exit 2). */
 export interface ClusterVersionProblem {
@@ -80,18 +80,5 @@ export function checkPerCluster(
   // Object order, then each object's own (catalogue) order: the sort is stable.
   findings.sort((a, b) => a.objectIndex - b.objectIndex);
   checked.sort((a, b) => a.objectIndex - b.objectIndex);
-  const count = (pick: (f: Finding) => boolean) => findings.filter(pick).length;
-  return {
-    report: {
-      findings,
-      checkedObjects,
-      skippedObjects,
-      errorCount: count((f) => !f.suppressed && f.severity === 'error'),
-      warningCount: count((f) => !f.suppressed && f.severity === 'warning'),
-      infoCount: count((f) => !f.suppressed && f.severity === 'info'),
-      suppressedCount: count((f) => f.suppressed),
-      objects: checked,
-    },
-    problems,
-  };
+  return { report: policyReport(findings, checked, checkedObjects, skippedObjects), problems };
 }

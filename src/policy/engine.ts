@@ -219,6 +219,14 @@ export function checkManifests(manifests: readonly any[], config?: RuleConfig): 
       }
     }
   });
+  return policyReport(findings, objects, checked, skipped);
+}
+
+/**
+ * The report of `findings` over `objects`, with its counts (unsuppressed errors, warnings and info; suppressed).
+ * Also used to merge the reports of several checks back into one (lint of a fleet's cluster folders).
+ */
+export function policyReport(findings: Finding[], objects: CheckedObject[], checkedObjects: number, skippedObjects: number): PolicyReport {
   let errorCount = 0;
   let warningCount = 0;
   let infoCount = 0;
@@ -229,7 +237,7 @@ export function checkManifests(manifests: readonly any[], config?: RuleConfig): 
     else if (f.severity === Severity.WARNING) warningCount++;
     else infoCount++;
   }
-  return { findings, checkedObjects: checked, skippedObjects: skipped, errorCount, warningCount, infoCount, suppressedCount, objects };
+  return { findings, checkedObjects, skippedObjects, errorCount, warningCount, infoCount, suppressedCount, objects };
 }
 
 /** Severities by weight, so that a finding can only lower its rule's severity. */

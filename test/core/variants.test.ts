@@ -20,6 +20,8 @@ import {
   Taint,
   Variant,
 } from '../../src';
+import { ROLLOUT_SHAPE } from '../../src/core/options';
+import { wrongValueFor } from '../../src/core/shape';
 import { checkManifests, Severity } from '../../src/policy';
 import { validateAll } from '../support/schema';
 import { errorOf, testChart } from '../support/synth';
@@ -527,5 +529,23 @@ describe('variants: exactly once (property)', () => {
       { numRuns: 1000 },
     );
     expect(checked).toBeGreaterThan(100);
+  });
+});
+
+describe('variants: every option of the wrong type (plain JavaScript) is named', () => {
+  // The fields come from the shape table the boundary checks with, so a new option is covered when it is added.
+  const variantFields = (ROLLOUT_SHAPE.variants.shape as any).of.fields.options.shape.fields as Record<string, { shape: any }>;
+  test.each(Object.entries(variantFields).filter(([, spec]) => wrongValueFor(spec.shape) !== undefined))('options.%s', (field, spec) => {
+    const wrong = wrongValueFor(spec.shape);
+    const message = errorOf(
+      (scope) =>
+        new NodeService(scope, 'svc', {
+          name: 'agent',
+          containers: [main],
+          variants: [Variant.byNodeLabel('v', 'example.com/size', ['s'], { [field]: wrong } as any)],
+        }),
+    );
+    expect(message).toContain(`variants[0].options.${field} = ${JSON.stringify(wrong)}: must be`);
+    expect(message).not.toMatch(/TypeError|Cannot read/);
   });
 });
