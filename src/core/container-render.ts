@@ -6,6 +6,7 @@
  */
 
 import { k8s } from 'cdk8s-plus-28';
+import { Wire } from './wire';
 import {
   capabilityError,
   configMapNameError,
@@ -38,11 +39,11 @@ export interface PodContext {
   readonly hostNetwork: boolean;
   readonly problems: ProblemCollector;
   /** Volumes by name, with the identity of their source and the field that declared them first. */
-  readonly volumes: Map<string, { readonly volume: k8s.Volume; readonly identity: string; readonly field: string }>;
+  readonly volumes: Map<string, { readonly volume: Wire<k8s.Volume>; readonly identity: string; readonly field: string }>;
 }
 
 /** Renders the ports, checking names, numbers and the host-network rule. Returns the names for probe references. */
-export function renderPorts(c: ContainerSpec, field: string, ctx: PodContext): { ports: k8s.ContainerPort[]; names: Set<string> } {
+export function renderPorts(c: ContainerSpec, field: string, ctx: PodContext): { ports: Wire<k8s.ContainerPort>[]; names: Set<string> } {
   const { problems } = ctx;
   const names = new Set<string>();
   const ports = (c.ports ?? []).map((p, i) => {
@@ -88,8 +89,8 @@ export function renderEnv(
   c: ContainerSpec,
   field: string,
   problems: ProblemCollector,
-): { env: k8s.EnvVar[]; envFrom: k8s.EnvFromSource[] } {
-  const env: k8s.EnvVar[] = [];
+): { env: Wire<k8s.EnvVar>[]; envFrom: Wire<k8s.EnvFromSource>[] } {
+  const env: Wire<k8s.EnvVar>[] = [];
   for (const [name, value] of Object.entries(c.env ?? {})) {
     problems.check(`${field}.env["${name}"]`, name, envNameError(name), ENV_NAME_FIX);
     env.push({ name, value });
@@ -119,7 +120,7 @@ export function renderEnv(
     );
     const kindProblem = configSourceProblem(e._config);
     if (kindProblem) problems.add(ef, e.name, kindProblem, `use EnvSource.from${e._config!.kind}Object for a ${e._config!.kind}`);
-    return spec as k8s.EnvFromSource;
+    return spec as Wire<k8s.EnvFromSource>;
   });
   return { env, envFrom };
 }
@@ -135,7 +136,7 @@ const RESOURCE_FIELDS: Array<[keyof Resources, 'requests' | 'limits', string]> =
 ];
 
 /** Renders `resources` (extended resources get equal request and limit, as the API requires). */
-export function renderResources(c: ContainerSpec, field: string, problems: ProblemCollector): k8s.ResourceRequirements {
+export function renderResources(c: ContainerSpec, field: string, problems: ProblemCollector): Wire<k8s.ResourceRequirements> {
   const r = c.resources ?? DEFAULT_RESOURCES;
   const rf = `${field}.resources`;
   const requests: { [k: string]: string } = {};
@@ -158,9 +159,7 @@ export function renderResources(c: ContainerSpec, field: string, problems: Probl
     const at = fieldOf.get(p.field) ?? { field: `${rf}.extended`, value: r.extended };
     problems.add(at.field, at.value, p.message, resourceFix(p.message));
   }
-  const quantities = (m: { [k: string]: string }): { [k: string]: k8s.Quantity } =>
-    Object.fromEntries(Object.entries(m).map(([k, v]) => [k, k8s.Quantity.fromString(v)]));
-  return { requests: quantities(requests), limits: quantities(limits) };
+  return { requests, limits };
 }
 
 function resourceFix(message: string): string {
@@ -207,7 +206,7 @@ export function checkPrivilege(c: ContainerSpec, field: string, ctx: PodContext)
 }
 
 /** Renders the security context of a container. */
-export function renderSecurityContext(c: ContainerSpec, field: string, caps: string[], problems: ProblemCollector): k8s.SecurityContext {
+export function renderSecurityContext(c: ContainerSpec, field: string, caps: string[], problems: ProblemCollector): Wire<k8s.SecurityContext> {
   for (const prop of ['runAsUser', 'runAsGroup'] as const) {
     if (c[prop] !== undefined)
       problems.check(
@@ -257,7 +256,7 @@ export function renderSecurityContext(c: ContainerSpec, field: string, caps: str
 }
 
 /** Registers a pod volume; the same name may only be reused for the same source. */
-function addVolume(ctx: PodContext, name: string, volume: k8s.Volume, identity: string, field: string): void {
+function addVolume(ctx: PodContext, name: string, volume: Wire<k8s.Volume>, identity: string, field: string): void {
   ctx.problems.check(
     `${field}.volumeName`,
     name,
@@ -335,9 +334,9 @@ function checkMountSource(m: NonNullable<ContainerSpec['mounts']>[number], mf: s
 }
 
 /** Renders the host-path and pod-local mounts of a container, registering their volumes. */
-export function renderMounts(c: ContainerSpec, field: string, ctx: PodContext): k8s.VolumeMount[] {
+export function renderMounts(c: ContainerSpec, field: string, ctx: PodContext): Wire<k8s.VolumeMount>[] {
   const { problems } = ctx;
-  const mounts: k8s.VolumeMount[] = [];
+  const mounts: Wire<k8s.VolumeMount>[] = [];
   const paths = new Set<string>();
   const mountPath = (mf: string, path: string): void => {
     if (!path.startsWith('/')) problems.add(`${mf}.mountPath`, path, 'must be an absolute path', 'start the mount path with /');
@@ -357,7 +356,7 @@ export function renderMounts(c: ContainerSpec, field: string, ctx: PodContext): 
     mountPath(mf, m.mountPath);
     checkMountSource(m, mf, problems);
     const sizeLimit = m._source.emptyDir?.sizeLimit;
-    const source = sizeLimit ? { emptyDir: { ...m._source.emptyDir, sizeLimit: k8s.Quantity.fromString(sizeLimit) } } : m._source;
+    const source = sizeLimit ? { emptyDir: { ...m._source.emptyDir, sizeLimit } } : m._source;
     addVolume(ctx, m.volumeName, { name: m.volumeName, ...source }, JSON.stringify(m._source), mf);
     mounts.push({ name: m.volumeName, mountPath: m.mountPath, readOnly: m.readOnly, ...(m.subPath ? { subPath: m.subPath } : {}) });
   });
@@ -426,23 +425,21 @@ export function checkProbe(field: string, p: Probe | undefined, portNames: Set<s
 }
 
 /** Renders a probe (timings only when set: the Kubernetes defaults apply otherwise). */
-export function renderProbe(p: Probe | undefined): k8s.Probe | undefined {
+export function renderProbe(p: Probe | undefined): Wire<k8s.Probe> | undefined {
   if (!p) return undefined;
   const h = p._handler;
   const o = p.options;
-  const port = (v: number | string): k8s.IntOrString =>
-    typeof v === 'number' ? k8s.IntOrString.fromNumber(v) : k8s.IntOrString.fromString(v);
   const handler = h.httpGet
     ? {
         httpGet: {
           path: h.httpGet.path,
-          port: port(h.httpGet.port),
+          port: h.httpGet.port,
           scheme: h.httpGet.scheme,
           ...(h.httpGet.host ? { host: h.httpGet.host } : {}),
         },
       }
     : h.tcpSocket
-      ? { tcpSocket: { port: port(h.tcpSocket.port) } }
+      ? { tcpSocket: { port: h.tcpSocket.port } }
       : h.exec
         ? { exec: { command: h.exec.command } }
         : { grpc: h.grpc };

@@ -40,6 +40,7 @@ import { RuleSuppression } from './options';
 import { NetworkPeer } from './network-policy';
 import type { PriorityClassOptions } from './priority-class';
 import { NodeAffinityTerm, NodeRequirement, TaintEffect, Toleration } from './placement';
+import { Wire } from './wire';
 import { buildPodTemplate, checkAnnotations, checkLabels, imageVersion, PodIntent } from './pod';
 import { IntOrPercent, Rollout } from './rollout';
 
@@ -58,7 +59,7 @@ export interface ServiceIntent {
   readonly selector: { [key: string]: string };
   readonly labels: { [key: string]: string };
   readonly annotations: { [key: string]: string };
-  readonly updateStrategy: k8s.DaemonSetUpdateStrategy;
+  readonly updateStrategy: Wire<k8s.DaemonSetUpdateStrategy>;
   readonly minReadySeconds: number;
   readonly revisionHistoryLimit: number;
   readonly apiAccess: ApiPermission[];
@@ -137,7 +138,7 @@ function resolveMetadata(props: NodeServiceProps, kind: NodeServiceKind, chartNa
 }
 
 /** Resolves the update strategy. */
-function resolveRollout(rollout: Rollout, problems: ProblemCollector): k8s.DaemonSetUpdateStrategy {
+function resolveRollout(rollout: Rollout, problems: ProblemCollector): Wire<k8s.DaemonSetUpdateStrategy> {
   if (rollout.type === 'OnDelete') {
     problems.check(
       'rollout',
@@ -158,9 +159,7 @@ function resolveRollout(rollout: Rollout, problems: ProblemCollector): k8s.Daemo
       'use Rollout.maxUnavailable(1) or Rollout.surge(1)',
     );
   }
-  const iv = (v: number | string): k8s.IntOrString =>
-    typeof v === 'number' ? k8s.IntOrString.fromNumber(v) : k8s.IntOrString.fromString(v);
-  return { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: iv(mu), maxSurge: iv(ms) } };
+  return { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: mu, maxSurge: ms } };
 }
 
 /**

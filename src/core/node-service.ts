@@ -3,7 +3,7 @@
  * (plus its ServiceAccount and least-privilege RBAC when it needs the API). Presets build on it.
  */
 
-import { ApiObject, Chart, JsonPatch } from 'cdk8s';
+import { ApiObject, ApiObjectMetadata, Chart, JsonPatch } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { checkPodOnNode, CoverageReason, CoverageStatus, statusOf } from '../coverage';
@@ -22,18 +22,25 @@ import { buildPodTemplate } from './pod';
 import { checkShape } from './shape';
 import { Variant } from './variant';
 import { registerNodeTax } from './node-tax-check';
+import { WireDaemonSetSpec, WirePodTemplateSpec } from './wire';
 
 /**
- * The DaemonSet of a node service: renders once per synthesis (the policy checks and the output share the render).
- * Outside a synthesis (e.g. `Testing.synth`) every call renders afresh.
+ * The DaemonSet of a node service, built from the wire form of its spec (see `wire.ts`): it renders as a plain
+ * `ApiObject` (resolve, sort, JSON patches) without the L1's property mapping, and once per synthesis (the policy
+ * checks and the output share the render). Outside a synthesis (e.g. `Testing.synth`) every call renders afresh.
  */
 class NodeServiceDaemonSet extends k8s.KubeDaemonSet {
   private rendered?: { readonly synthesis: object; readonly json: any };
 
+  public constructor(scope: Construct, id: string, props: { readonly metadata: ApiObjectMetadata; readonly spec: WireDaemonSetSpec }) {
+    // The L1 keeps its props as given; they are only read back by `toJson` below.
+    super(scope, id, props as unknown as k8s.KubeDaemonSetProps);
+  }
+
   public toJson(): any {
     const synthesis = NodeServiceChecks.of(this)._synthesis;
     if (synthesis !== undefined && this.rendered?.synthesis === synthesis) return this.rendered.json;
-    const json = super.toJson();
+    const json = ApiObject.prototype.toJson.call(this);
     this.rendered = synthesis !== undefined ? { synthesis, json } : undefined;
     return json;
   }
@@ -247,7 +254,7 @@ export class NodeService extends Construct {
     labels: { [key: string]: string },
     annotations: { [key: string]: string },
     selector: { [key: string]: string },
-    template: k8s.PodTemplateSpec,
+    template: WirePodTemplateSpec,
     intent: ServiceIntent,
   ): k8s.KubeDaemonSet {
     return new NodeServiceDaemonSet(this, id, {

@@ -38,6 +38,7 @@ import {
 import { ProblemCollector } from './errors';
 import type { DnsConfig, HostAlias } from './options';
 import { NodeAffinityTerm, Toleration } from './placement';
+import { Wire, WireContainer, WirePodTemplateSpec } from './wire';
 
 export { MIN_REASON_LENGTH };
 
@@ -93,7 +94,7 @@ export function checkAnnotations(field: string, annotations: { [key: string]: st
 }
 
 /** Renders one container with the small renderers, checking its name (unique in the pod) and image. */
-function renderContainer(c: ContainerSpec, field: string, isInit: boolean, ctx: PodContext, names: Map<string, string>): k8s.Container {
+function renderContainer(c: ContainerSpec, field: string, isInit: boolean, ctx: PodContext, names: Map<string, string>): WireContainer {
   const { problems } = ctx;
   problems.check(`${field}.name`, c.name, dns1123LabelError(c.name), 'use a short lower-case name such as "agent"');
   const previous = names.get(c.name);
@@ -230,13 +231,13 @@ function checkPodFields(intent: PodIntent, problems: ProblemCollector): void {
 }
 
 /** Builds the pod template for `intent`, recording every problem. @internal */
-export function buildPodTemplate(intent: PodIntent, problems: ProblemCollector): k8s.PodTemplateSpec {
+export function buildPodTemplate(intent: PodIntent, problems: ProblemCollector): WirePodTemplateSpec {
   const ctx: PodContext = { kind: intent.kind, profile: intent.profile, hostNetwork: intent.hostNetwork, problems, volumes: new Map() };
   const names = new Map<string, string>();
   if (intent.containers.length === 0)
     problems.add('containers', intent.containers, 'at least one container is required', 'add the agent container');
   // A Windows HostProcess pod sets its security on the pod (windowsOptions); the Linux-only container fields go.
-  const forOs = (c: k8s.Container): k8s.Container => {
+  const forOs = (c: WireContainer): WireContainer => {
     if (!intent.windows) return c;
     const { securityContext: _linuxOnly, ...rest } = c;
     return rest;
@@ -245,11 +246,11 @@ export function buildPodTemplate(intent: PodIntent, problems: ProblemCollector):
   const initContainers = intent.initContainers.map((c, i) => forOs(renderContainer(c, `initContainers[${i}]`, true, ctx, names)));
   checkPlacement(intent, problems);
   checkPodFields(intent, problems);
-  const tolerations = dedupe(intent.tolerations).map((t) => t.toJson() as k8s.Toleration);
+  const tolerations = dedupe(intent.tolerations).map((t) => t.toJson() as Wire<k8s.Toleration>);
   const nodeSelectorTerms = intent.affinityTerms.map((t) => ({ matchExpressions: t.requirements.map((r) => r.toJson()) }));
   const affinity =
     nodeSelectorTerms.length > 0 ? { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms } } } : undefined;
-  const securityContext: k8s.PodSecurityContext = intent.windows
+  const securityContext: Wire<k8s.PodSecurityContext> = intent.windows
     ? { windowsOptions: { hostProcess: true, runAsUserName: intent.windows.runAsUserName } }
     : {
         seccompProfile: { type: 'RuntimeDefault' },
@@ -272,7 +273,7 @@ export function buildPodTemplate(intent: PodIntent, problems: ProblemCollector):
       ...(intent.serviceAccountName ? { serviceAccountName: intent.serviceAccountName } : {}),
       automountServiceAccountToken: intent.automountServiceAccountToken,
       hostNetwork: intent.hostNetwork,
-      hostPid: intent.hostPID,
+      hostPID: intent.hostPID,
       dnsPolicy: intent.dnsPolicy,
       enableServiceLinks: false,
       ...(intent.priorityClassName ? { priorityClassName: intent.priorityClassName } : {}),
@@ -293,7 +294,7 @@ export function buildPodTemplate(intent: PodIntent, problems: ProblemCollector):
   };
 }
 
-function renderDnsConfig(c: DnsConfig): k8s.PodDnsConfig {
+function renderDnsConfig(c: DnsConfig): Wire<k8s.PodDnsConfig> {
   const options = Object.entries(c.options ?? {}).map(([name, value]) => (value === '' ? { name } : { name, value }));
   return {
     ...(c.nameservers ? { nameservers: [...c.nameservers] } : {}),
