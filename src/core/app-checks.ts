@@ -35,6 +35,8 @@ export interface ServiceFacts {
   readonly daemonSet: ApiObject;
   /** Whether a canary is configured and changes nothing but the canary label. */
   readonly idleCanary: boolean;
+  /** The variants (as written, e.g. `variants[0] ("arm64")`) whose pods are the default DaemonSet's. */
+  readonly idleVariants: string[];
   /**
    * The service has a NetworkPolicy but pods of these DaemonSets use the host network (which NetworkPolicy does not
    * govern); `true` when every DaemonSet's pods do.
@@ -126,6 +128,11 @@ export function checkAtSynth(facts: ServiceFacts): void {
       if (facts.idleCanary) {
         checks._warn(
           `canary-changes-nothing: [${path}] the canary runs the same pods as the stable DaemonSet (set image, images, args, env, mounts or version)`,
+        );
+      }
+      for (const variant of facts.idleVariants) {
+        checks._warn(
+          `variant-changes-nothing: [${path}] ${variant} runs the same pods as the default DaemonSet on its nodes (set image, images, args, env, mounts or resources to what differs there, or drop the variant)`,
         );
       }
       if (facts.hostNetworkPolicy) {

@@ -206,7 +206,12 @@ export function checkPrivilege(c: ContainerSpec, field: string, ctx: PodContext)
 }
 
 /** Renders the security context of a container. */
-export function renderSecurityContext(c: ContainerSpec, field: string, caps: string[], problems: ProblemCollector): Wire<k8s.SecurityContext> {
+export function renderSecurityContext(
+  c: ContainerSpec,
+  field: string,
+  caps: string[],
+  problems: ProblemCollector,
+): Wire<k8s.SecurityContext> {
   for (const prop of ['runAsUser', 'runAsGroup'] as const) {
     if (c[prop] !== undefined)
       problems.check(

@@ -40,7 +40,7 @@ import { RuleSuppression } from './options';
 import { NetworkPeer } from './network-policy';
 import type { PriorityClassOptions } from './priority-class';
 import { NodeAffinityTerm, NodeRequirement, TaintEffect, Toleration } from './placement';
-import { Wire } from './wire';
+import { Wire, WirePodTemplateSpec } from './wire';
 import { buildPodTemplate, checkAnnotations, checkLabels, imageVersion, PodIntent } from './pod';
 import { IntOrPercent, Rollout } from './rollout';
 
@@ -373,6 +373,8 @@ export interface TrackIntent {
   readonly pool?: string;
   /** Whether its pods differ from the ones it derives from in anything but the labels that select its nodes. */
   readonly changesSomething: boolean;
+  /** Its pod template, rendered (problems of what the track changes are reported with the intent). */
+  readonly template: WirePodTemplateSpec;
 }
 
 /** What a canary or variant changes. */
@@ -669,7 +671,7 @@ function resolveTracks(
   const tracks: TrackIntent[] = [];
   const names = new Map<string, string>([[props.name, 'name']]);
   const build = (
-    t: Omit<TrackIntent, 'selector' | 'labels' | 'changesSomething'> & {
+    t: Omit<TrackIntent, 'selector' | 'labels' | 'changesSomething' | 'template'> & {
       instance: string;
       track: 'stable' | 'canary';
       o: TrackOverrides;
@@ -718,13 +720,13 @@ function resolveTracks(
     const pod: PodIntent = { ...t.pod, labels };
     const own = new ProblemCollector();
     t.renames.forEach(([from, to]) => own.rename(from, to));
-    buildPodTemplate(pod, own);
+    const template = buildPodTemplate(pod, own);
     own.forEach((p) => {
       if (under(p.field, t.only)) problems.addRendered(p);
     });
     const changesSomething = t.renames.length > 0 || t.o.version !== undefined || t.o.mounts !== undefined || t.o.resources !== undefined;
     const { instance: _i, track: _t, o: _o, renames: _r, image: _im, only: _on, ...rest } = t;
-    tracks.push({ ...rest, pod, labels, selector: selectorLabels(props.name, t.instance), changesSomething });
+    tracks.push({ ...rest, pod, labels, selector: selectorLabels(props.name, t.instance), changesSomething, template });
   };
   const canaryAnnotations = (of: string, c: Canary) => ({
     ...annotations,

@@ -48,6 +48,25 @@ class NodeServiceDaemonSet extends k8s.KubeDaemonSet {
 
 export { DEFAULT_NAMESPACE };
 
+/** A pod spec without its node affinity (which is what sets a variant's nodes apart), as comparable text. */
+function podSpecBesidesAffinity(template: WirePodTemplateSpec): string {
+  const { affinity: _affinity, ...spec } = template.spec ?? {};
+  return JSON.stringify(spec);
+}
+
+/**
+ * The fields (`variants[1]`) of the Linux variants without a canary whose pods are those of the default DaemonSet
+ * but for the node affinity that selects their nodes: such a variant splits the nodes and changes nothing.
+ */
+function idleVariants(intent: ServiceIntent, template: WirePodTemplateSpec): string[] {
+  const base = podSpecBesidesAffinity(template);
+  const withCanary = new Set(intent.tracks.filter((t) => t.variant !== undefined && t.canary !== undefined).map((t) => t.variant));
+  return intent.tracks
+    .filter((t) => t.variant !== undefined && t.canary === undefined && !withCanary.has(t.variant) && t.pod.windows === undefined)
+    .filter((t) => podSpecBesidesAffinity(t.template) === base)
+    .map((t) => `${t.field} ("${t.variant}")`);
+}
+
 /** DNS policy of the pods. */
 export enum DnsPolicy {
   /** Cluster DNS (the default for pods without host network). */
@@ -163,7 +182,6 @@ export class NodeService extends Construct {
     // Phase 3: the pod templates (the default DaemonSet's, then every track's), checked as they are rendered (the
     // tracks' own problems were collected with the intent).
     const template = buildPodTemplate(intent.pod, problems);
-    const templates = intent.tracks.map((t) => buildPodTemplate(t.pod, new ProblemCollector()));
     problems.throwIfAny(this.node.path);
 
     // Phase 4: the objects.
@@ -189,9 +207,9 @@ export class NodeService extends Construct {
       template,
       intent,
     );
-    this.tracks = intent.tracks.map((t, i) => ({
+    this.tracks = intent.tracks.map((t) => ({
       intent: t,
-      daemonSet: this.createDaemonSet(t.id, t.daemonSetName, t.pod.labels, t.annotations, t.selector, templates[i], intent),
+      daemonSet: this.createDaemonSet(t.id, t.daemonSetName, t.pod.labels, t.annotations, t.selector, t.template, intent),
     }));
     this.canaryDaemonSet = this.tracks.find((t) => t.intent.id === 'Canary')?.daemonSet;
     this.daemonSets = [this.daemonSet, ...this.tracks.map((t) => t.daemonSet)];
@@ -244,6 +262,7 @@ export class NodeService extends Construct {
       priorityClassName: intent.pod.priorityClassName,
       daemonSet: this.daemonSet,
       idleCanary: intent.tracks.some((t) => t.id === 'Canary' && !t.changesSomething),
+      idleVariants: idleVariants(intent, template),
       hostNetworkPolicy: intent.networkPolicy !== undefined && hostNetworkDaemonSets(intent),
     });
   }

@@ -145,7 +145,8 @@ export interface RolloutOptions {
    * Variants of the service: more DaemonSets, each for the nodes one requirement selects (a pool's label, a node
    * label, or the Windows nodes) with its own overrides (resources, args, env, image, mounts, a canary). Their
    * required affinities are disjoint by construction, so every node the service covers runs exactly one of its
-   * DaemonSets (verified at synth for the declared pools). See {@link Variant}.
+   * DaemonSets (verified at synth for the declared pools). A Linux variant without a canary whose pods are those of
+   * the default DaemonSet gets a synth-time warning (`variant-changes-nothing`). See {@link Variant}.
    * @default no variants
    */
   readonly variants?: Variant[];

@@ -1,5 +1,5 @@
 import { ApiObject, App, Chart } from 'cdk8s';
-import { Canary, LogAgent, NodePool, NodeService, NodeServiceChecks } from '../../src';
+import { Canary, LogAgent, NodePool, NodeService, NodeServiceChecks, Variant } from '../../src';
 
 const image = 'registry.example.com/agent:1.2.3';
 const container = { name: 'agent', image };
@@ -61,6 +61,35 @@ describe('app-level problems at synth', () => {
     new NodeService(chart, 'svc', { name: 'agent', containers: [container], canary: Canary.byNodeLabel('canary', 'true', { image }) });
     a.synth();
     expect(warnings.join('').match(/canary-changes-nothing: \[c\/svc\]/g)).toHaveLength(1);
+  });
+
+  test('GIVEN a variant whose pods are the default ones THEN synthesis warns once, naming it; variants that change a pod field do not', () => {
+    const { app: a, chart, warnings } = app();
+    const label = 'node.kubernetes.io/instance-type';
+    new NodeService(chart, 'svc', {
+      name: 'agent',
+      containers: [{ ...container, resources: { cpuRequest: '100m', memoryRequest: '128Mi', memoryLimit: '256Mi' } }],
+      variants: [
+        Variant.byNodeLabel('same', label, ['m5.large'], { image }),
+        Variant.byNodeLabel('same-resources', label, ['m5.xlarge'], {
+          resources: { cpuRequest: '100m', memoryRequest: '128Mi', memoryLimit: '256Mi' },
+        }),
+        Variant.byNodeLabel('bigger', label, ['m5.4xlarge'], {
+          resources: { cpuRequest: '200m', memoryRequest: '256Mi', memoryLimit: '512Mi' },
+        }),
+        Variant.byNodeLabel('newer', label, ['m5.8xlarge'], { image: 'registry.example.com/agent:1.2.4' }),
+        Variant.byNodeLabel('flags', label, ['c5.large'], { args: ['--verbose'] }),
+        Variant.byNodeLabel('canaried', label, ['c5.xlarge'], {
+          canary: Canary.byNodeLabel('canary', 'true', { image: 'registry.example.com/agent:1.3.0' }),
+        }),
+      ],
+    });
+    a.synth();
+    const text = warnings.join('');
+    expect(text.match(/variant-changes-nothing: \[c\/svc\]/g)).toHaveLength(2);
+    expect(text).toContain('variant-changes-nothing: [c/svc] variants[0] ("same") runs the same pods as the default DaemonSet');
+    expect(text).toContain('variant-changes-nothing: [c/svc] variants[1] ("same-resources") runs the same pods');
+    for (const name of ['bigger', 'newer', 'flags', 'canaried']) expect(text).not.toContain(`("${name}")`);
   });
 
   test('GIVEN an unknown priority class THEN synthesis warns; a built-in or defined one does not', () => {
