@@ -22,6 +22,7 @@ import {
   resourceRequirementsProblems,
   secretNameError,
   volumeNameError,
+  setOwn,
 } from '../k8s';
 import { describeHostPathAllowlist, isHostPathAllowed, KindProfile, NodeServiceKind } from '../policy/kinds';
 import { ContainerSpec, Probe, Protocol, Resources } from './container';
@@ -149,8 +150,9 @@ export function renderResources(c: ContainerSpec, field: string, problems: Probl
     fieldOf.set(`${map}['${resource}']`, { field: `${rf}.${prop}`, value });
   }
   for (const [name, value] of Object.entries(r.extended ?? {})) {
-    requests[name] = value;
-    limits[name] = value;
+    // Own properties whatever the name (`__proto__` too), so the grammar check below sees every one.
+    setOwn(requests, name, value);
+    setOwn(limits, name, value);
     const at = { field: `${rf}.extended["${name}"]`, value };
     fieldOf.set(`requests['${name}']`, at);
     fieldOf.set(`limits['${name}']`, at);
@@ -163,6 +165,7 @@ export function renderResources(c: ContainerSpec, field: string, problems: Probl
 }
 
 function resourceFix(message: string): string {
+  if (message.includes('resource name')) return "use a resource name such as 'nvidia.com/gpu' (a DNS subdomain prefix and a name)";
   if (message.includes('above its limit')) return 'lower the request or raise the limit';
   if (message.includes('equal')) return 'give extended resources the same request and limit';
   return "use a Kubernetes quantity such as '100m', '128Mi' or '1' (whole numbers for extended resources)";

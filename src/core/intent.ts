@@ -22,6 +22,7 @@ import {
   reasonError,
   secretNameError,
   windowsUserNameError,
+  ownValue,
 } from '../k8s';
 import { findRule, unknownRuleMessage } from '../policy/config';
 import { KIND_ANNOTATION, kindProfile, NEVER_SURGE, NodeServiceKind } from '../policy/kinds';
@@ -406,9 +407,9 @@ function overridden(
   const renames: Array<[string, string]> = [];
   const swap = (c: ContainerSpec, cf: string): ContainerSpec => {
     const isMain = c.name === main;
-    const image = o.images?.[c.name] ?? (isMain && o.image ? o.image : c.image);
-    if (image !== c.image)
-      renames.push([`${cf}.image`, o.images?.[c.name] !== undefined ? `${field}.images["${c.name}"]` : `${field}.image`]);
+    const own = ownValue(o.images, c.name) as string | undefined;
+    const image = own ?? (isMain && o.image ? o.image : c.image);
+    if (image !== c.image) renames.push([`${cf}.image`, own !== undefined ? `${field}.images["${c.name}"]` : `${field}.image`]);
     if (isMain && o.args) renames.push([`${cf}.args`, `${field}.args`]);
     if (isMain && o.env) for (const k of Object.keys(o.env)) renames.push([`${cf}.env["${k}"]`, `${field}.env["${k}"]`]);
     if (isMain && o.resources) renames.push([`${cf}.resources`, `${field}.resources`]);
@@ -476,9 +477,9 @@ function windowsContainer(
 function checkOverrides(props: NodeServiceProps, field: string, o: TrackOverrides, windows: boolean, problems: ProblemCollector): void {
   const all = [...props.containers, ...(props.initContainers ?? [])];
   if (!windows)
-    for (const name of Object.keys(o.images ?? {})) {
+    for (const [name, image] of Object.entries(o.images ?? {})) {
       if (!all.some((c) => c.name === name))
-        problems.add(`${field}.images["${name}"]`, name, 'names no container of the service', 'use the name of one of the containers');
+        problems.add(`${field}.images["${name}"]`, image, 'names no container of the service', 'use the name of one of the containers');
     }
   if (o.version !== undefined) problems.check(`${field}.version`, o.version, labelValueError(o.version), 'use a valid label value');
 }

@@ -35,6 +35,30 @@ export interface FieldSpec {
 /** The fields of an option group (or of an object inside one). @internal */
 export type ShapeTable = { readonly [field: string]: FieldSpec };
 
+/** A table's fields as lists and an own-key index, built once per table (tables are module constants). */
+interface CompiledTable {
+  readonly entries: ReadonlyArray<readonly [string, FieldSpec]>;
+  readonly specs: ReadonlyMap<string, FieldSpec>;
+  readonly names: string[];
+  readonly required: ReadonlyArray<readonly [string, FieldSpec]>;
+}
+
+const COMPILED = new WeakMap<ShapeTable, CompiledTable>();
+
+/**
+ * The compiled form of `table`. Fields are looked up among the table's own keys only: a prop named `constructor`,
+ * `toString` or `__proto__` is no field of any table (an inherited `Object.prototype` member must not pass for one).
+ */
+function compiled(table: ShapeTable): CompiledTable {
+  let c = COMPILED.get(table);
+  if (c === undefined) {
+    const entries = Object.entries(table);
+    c = { entries, specs: new Map(entries), names: entries.map(([k]) => k), required: entries.filter(([, spec]) => spec.required) };
+    COMPILED.set(table, c);
+  }
+  return c;
+}
+
 /** Shape builders: `opt(str)`, `req(list(str))`. @internal */
 export const str: FieldShape = { type: 'string' };
 /** @internal */
@@ -195,7 +219,8 @@ function checkTable(
 ): boolean {
   let ok = true;
   const at = (k: string): string => (prefix ? `${prefix}.${k}` : k);
-  for (const [k, spec] of Object.entries(table)) {
+  const { entries, specs, names } = compiled(table);
+  for (const [k, spec] of entries) {
     const v = record[k];
     if (v === undefined) {
       if (spec.required) {
@@ -208,13 +233,13 @@ function checkTable(
   }
   if (closed) {
     for (const k of Object.keys(record)) {
-      if (k in table || record[k] === undefined) continue;
-      const near = closestMatch(k, Object.keys(table), 3);
+      if (specs.has(k) || record[k] === undefined) continue;
+      const near = closestMatch(k, names, 3);
       problems.add(
         at(k),
         record[k],
         'is not an option here',
-        near ? `did you mean "${near}"?` : `remove it (options: ${Object.keys(table).join(', ')})`,
+        near ? `did you mean "${near}"?` : `remove it (options: ${names.join(', ')})`,
       );
       ok = false;
     }
@@ -242,15 +267,16 @@ export function checkShape<T>(
     return {} as T;
   }
   const out: Record<string, unknown> = {};
+  const { specs, names, required } = compiled(table);
   for (const [k, v] of Object.entries(props)) {
-    const spec = table[k];
+    const spec = specs.get(k);
     if (spec === undefined) {
       if (v === undefined) continue;
-      if (refused[k] !== undefined) {
+      if (Object.prototype.hasOwnProperty.call(refused, k)) {
         problems.add(k, v, `is not an option of ${what}: ${refused[k]}`, 'remove it');
         continue;
       }
-      const near = closestMatch(k, Object.keys(table), 3);
+      const near = closestMatch(k, names, 3);
       problems.add(k, v, `is not an option of ${what}`, near ? `did you mean "${near}"?` : 'remove it (see the props documentation)');
       continue;
     }
@@ -258,8 +284,8 @@ export function checkShape<T>(
     if (checkValue(v, spec.shape, k, problems)) out[k] = v;
     else problems.mute(k);
   }
-  for (const [k, spec] of Object.entries(table)) {
-    if (spec.required && (props as Record<string, unknown>)[k] === undefined) {
+  for (const [k, spec] of required) {
+    if ((props as Record<string, unknown>)[k] === undefined) {
       problems.add(k, undefined, 'is required', fixFor(spec.shape));
       problems.mute(k);
     }
@@ -268,9 +294,7 @@ export function checkShape<T>(
 }
 
 function requiredOf(table: ShapeTable): string {
-  const names = Object.entries(table)
-    .filter(([, s]) => s.required)
-    .map(([k]) => k);
+  const names = compiled(table).required.map(([k]) => k);
   return names.length > 0 ? `{ ${names.join(', ')} }` : '{}';
 }
 

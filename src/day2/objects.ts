@@ -4,6 +4,8 @@
  * imports cdk8s, cdk8s-plus or the CLI.
  */
 
+import { ownValue } from '../k8s/json';
+
 /** A Kubernetes object with where it was read from (the CLI passes what its manifest reader returns). */
 export interface InputObject {
   /** The object (plain JSON). */
@@ -99,11 +101,6 @@ export function jsonChanges(a: unknown, b: unknown, path = ''): JsonChange[] {
   return out;
 }
 
-/** An object's own property (never one inherited from `Object.prototype`, such as `valueOf`). */
-function own(o: unknown, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(o, key) ? (o as any)[key] : undefined;
-}
-
 function walkChanges(a: unknown, b: unknown, path: string, out: JsonChange[]): void {
   if (jsonEqual(a, b)) return;
   const objA = a !== null && typeof a === 'object';
@@ -129,7 +126,7 @@ function walkChanges(a: unknown, b: unknown, path: string, out: JsonChange[]): v
     return;
   }
   const keys = [...new Set([...Object.keys(a as object), ...Object.keys(b as object)])].sort();
-  for (const key of keys) walkChanges(own(a, key), own(b, key), pathKey(path, key), out);
+  for (const key of keys) walkChanges(ownValue(a, key), ownValue(b, key), pathKey(path, key), out);
 }
 
 /** A short rendering of a JSON value for reports (long values are cut). */

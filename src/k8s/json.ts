@@ -13,6 +13,19 @@ export function asObject(value: unknown): Record<string, any> {
   return isObject(value) ? value : {};
 }
 
+/**
+ * The value of `key` in `o` when it is an own property, else `undefined`: a key from input (a container named
+ * `constructor`, a map key `__proto__`) never reaches an inherited `Object.prototype` member.
+ */
+export function ownValue(o: unknown, key: string): unknown {
+  return typeof o === 'object' && o !== null && Object.prototype.hasOwnProperty.call(o, key) ? (o as any)[key] : undefined;
+}
+
+/** Sets `key` of `o` as an own enumerable property, also for `__proto__` (which plain assignment would not define). */
+export function setOwn(o: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** `value` when it is an array, otherwise an empty array. */
 export function asArray(value: unknown): any[] {
   return Array.isArray(value) ? value : [];

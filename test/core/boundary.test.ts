@@ -15,6 +15,7 @@ import {
   NodeService,
   NodeServiceError,
   SecurityAgent,
+  Variant,
 } from '../../src';
 import { CONTAINER_SPEC_SHAPE } from '../../src/core/options';
 import { wrongValueFor } from '../../src/core/shape';
@@ -141,6 +142,46 @@ describe('one error, every problem, as written', () => {
         expect(error.problems.map((p) => p.field)).toEqual(['props']);
       }
     }
+  });
+
+  test('GIVEN prop names that are Object.prototype members THEN each is an unknown option, at every level, no TypeError', () => {
+    const members = ['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__'];
+    for (const [what, , base, build] of constructs) {
+      for (const name of members) {
+        // JSON.parse makes every key an own property, `__proto__` included, as input from plain JavaScript may be.
+        const props = { ...base, ...JSON.parse(`{"${name}": 1}`) };
+        const error = errorFrom((scope) => build(scope, props));
+        expect({ what, fields: error.problems.map((p) => p.field) }).toEqual({ what, fields: [name] });
+        expect(error.problems[0].problem).toContain('is not an option');
+      }
+    }
+    for (const name of members) {
+      const c = { ...container, ...JSON.parse(`{"${name}": 1}`) };
+      const error = errorFrom((scope) => new NodeService(scope, 'x', { name: 'agent', containers: [c] }));
+      expect(error.problems.map((p) => `${p.field}: ${p.problem}`)).toEqual([`containers[0].${name}: is not an option here`]);
+    }
+  });
+
+  test('GIVEN a container named constructor THEN a variant without an image for it keeps its image', () => {
+    const named = { ...container, name: 'constructor' };
+    const error = errorFrom(
+      (scope) =>
+        new NodeService(scope, 'x', {
+          name: 'agent',
+          containers: [named],
+          variants: [Variant.byNodeLabel('v', 'node.example.com/pool', ['a'], { images: { other: 'registry.example.com/other:1.0.0' } })],
+        }),
+    );
+    expect(error.problems.map((p) => `${p.field} = ${p.value}: ${p.problem}`)).toEqual([
+      'variants[0].images["other"] = "registry.example.com/other:1.0.0": names no container of the service',
+    ]);
+  });
+
+  test('GIVEN an extended resource named __proto__ THEN it is reported, not dropped', () => {
+    const resources = JSON.parse('{"cpuRequest":"100m","memoryRequest":"64Mi","memoryLimit":"64Mi","extended":{"__proto__":"1"}}');
+    const error = errorFrom((scope) => new NodeService(scope, 'x', { name: 'agent', containers: [{ ...container, resources }] }));
+    expect(error.problems.map((p) => p.field)).toEqual(['containers[0].resources.extended["__proto__"]']);
+    expect(error.problems[0].fix).toContain('resource name');
   });
 
   test('GIVEN an unknown prop THEN it is named with the closest option', () => {
