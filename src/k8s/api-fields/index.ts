@@ -11,6 +11,7 @@
  */
 
 import { API_FIELD_DATA } from './fields.generated';
+import { jsonPath } from '../json';
 import type { FieldEntry } from './model';
 import { DEFAULT_KUBERNETES_VERSION, KUBERNETES_VERSIONS, KubernetesVersion, kubernetesVersionError, minor } from './versions';
 
@@ -58,30 +59,80 @@ function fieldInfo(entry: FieldEntry): FieldInfo {
   return entry[1] !== '' ? { shape: entry[0], from: entry[1] } : { shape: entry[0], until: entry[2] };
 }
 
+const BASE_MINOR = minor(BASE);
+const NEWEST_MINOR = minor(NEWEST);
+
 /**
- * Whether the version has the field: `true`, `false`, or `undefined` when only the two versions on either side are
- * known (a newer field without a known first version, or a removed field without a known last version, on a version
- * between 1.28 and 1.33). An unknown answer is not reported: an error must be right.
+ * Whether the version (its minor number) has the field: `true`, `false`, or `undefined` when only the two versions
+ * on either side are known (a newer field without a known first version, or a removed field without a known last
+ * version, on a version between 1.28 and 1.33). An unknown answer is not reported: an error must be right.
  */
-function hasField(info: FieldInfo, version: string): boolean | undefined {
-  const v = minor(version);
+function hasField(info: FieldInfo, v: number): boolean | undefined {
   if (info.from !== undefined) {
-    if (info.from === '?') return v >= minor(NEWEST) ? true : v <= minor(BASE) ? false : undefined;
+    if (info.from === '?') return v >= NEWEST_MINOR ? true : v <= BASE_MINOR ? false : undefined;
     return v >= minor(info.from);
   }
   if (info.until !== undefined) {
-    if (info.until === '?') return v <= minor(BASE) ? true : v >= minor(NEWEST) ? false : undefined;
+    if (info.until === '?') return v <= BASE_MINOR ? true : v >= NEWEST_MINOR ? false : undefined;
     return v <= minor(info.until);
   }
   return true;
 }
 
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+/** A field of an object type as one Kubernetes version sees it. */
+interface VersionField {
+  readonly info: FieldInfo;
+  /** {@link hasField} for the version. */
+  readonly has: boolean | undefined;
+}
 
-function childPath(base: string, key: string | number): string {
-  if (typeof key === 'number') return `${base}[${key}]`;
-  if (IDENTIFIER.test(key)) return base === '' ? key : `${base}.${key}`;
-  return `${base}['${key.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}']`;
+/** An object type as one Kubernetes version sees it: its fields by name, in the order of the data. */
+interface VersionType {
+  readonly fields: ReadonlyMap<string, VersionField>;
+  /** The names the version has for certain (the candidates of `didYouMean`), listed on the first unknown field. */
+  siblings?: readonly string[];
+}
+
+/** Per version, the object types compiled so far (`null`: no such type); at most versions × types entries. */
+const VERSION_TYPES = new Map<string, Map<string, VersionType | null>>();
+
+function versionTypes(version: string): Map<string, VersionType | null> {
+  let types = VERSION_TYPES.get(version);
+  if (types === undefined) {
+    types = new Map();
+    VERSION_TYPES.set(version, types);
+  }
+  return types;
+}
+
+/** The type named `shape` as the version (minor `v`) of `types` sees it, compiled on first use. */
+function versionType(types: Map<string, VersionType | null>, shape: string, v: number): VersionType | undefined {
+  const known = types.get(shape);
+  if (known !== undefined) return known ?? undefined;
+  // own properties only: no type is named after a property of every object
+  const data = Object.prototype.hasOwnProperty.call(API_FIELD_DATA.types, shape) ? API_FIELD_DATA.types[shape] : undefined;
+  if (data === undefined) {
+    types.set(shape, null);
+    return undefined;
+  }
+  const fields = new Map<string, VersionField>();
+  for (const name of Object.keys(data)) {
+    const info = fieldInfo(data[name]);
+    fields.set(name, { info, has: hasField(info, v) });
+  }
+  const type: VersionType = { fields };
+  types.set(shape, type);
+  return type;
+}
+
+/** What one walk over an object shares: the version, its compiled types, the keys down to the value, the findings. */
+interface FieldWalk {
+  /** The minor number of the target version. */
+  readonly version: number;
+  readonly types: Map<string, VersionType | null>;
+  /** The keys from the root to the value being walked; a path string is built only for a reported field. */
+  readonly keys: Array<string | number>;
+  readonly out: UnknownField[];
 }
 
 /** Levenshtein distance between two strings. */
@@ -145,40 +196,53 @@ export function kindServedFrom(object: unknown, version: KubernetesVersion = DEF
   return minor(version) < minor(root.from) ? root.from : undefined;
 }
 
-function walk(value: unknown, shape: string, path: string, version: string, out: UnknownField[]): void {
-  if (shape.startsWith('[')) {
-    if (Array.isArray(value)) value.forEach((item, i) => walk(item, shape.slice(1), childPath(path, i), version, out));
+function walk(value: unknown, shape: string, w: FieldWalk): void {
+  const first = shape.charCodeAt(0);
+  if (first === 91 /* [ */ || first === 123 /* { */) {
+    const item = shape.slice(1);
+    const keys = w.keys;
+    if (first === 91) {
+      if (!Array.isArray(value)) return;
+      for (let i = 0; i < value.length; i++) {
+        if (!(i in value)) continue; // a hole, skipped as forEach skips it
+        keys.push(i);
+        walk(value[i], item, w);
+        keys.pop();
+      }
+    } else if (isPlainObject(value)) {
+      for (const k of Object.keys(value)) {
+        keys.push(k);
+        walk(value[k], item, w);
+        keys.pop();
+      }
+    }
     return;
   }
-  if (shape.startsWith('{')) {
-    if (isPlainObject(value)) for (const [k, v] of Object.entries(value)) walk(v, shape.slice(1), childPath(path, k), version, out);
-    return;
-  }
-  if (shape === '.' || shape === '%' || shape === '*') return;
-  const type = API_FIELD_DATA.types[shape];
-  if (type === undefined || !isPlainObject(value)) return;
-  let siblings: string[] | undefined;
-  for (const [key, child] of Object.entries(value)) {
-    // own properties only: a field named `constructor` or `valueOf` is not a field of every type
-    const entry = Object.prototype.hasOwnProperty.call(type, key) ? type[key] : undefined;
-    const here = childPath(path, key);
-    if (entry === undefined) {
-      siblings ??= Object.keys(type).filter((f) => hasField(fieldInfo(type[f]), version) === true);
-      const didYouMean = suggest(key, siblings);
-      out.push(didYouMean === undefined ? { path: here, field: key } : { path: here, field: key, didYouMean });
+  if (shape === '.' || shape === '%' || shape === '*' || !isPlainObject(value)) return;
+  const type = versionType(w.types, shape, w.version);
+  if (type === undefined) return;
+  for (const key of Object.keys(value)) {
+    const field = type.fields.get(key);
+    if (field === undefined) {
+      type.siblings ??= [...type.fields].filter(([, f]) => f.has === true).map(([name]) => name);
+      const didYouMean = suggest(key, type.siblings);
+      const here = jsonPath('', ...w.keys, key);
+      w.out.push(didYouMean === undefined ? { path: here, field: key } : { path: here, field: key, didYouMean });
       continue;
     }
-    const info = fieldInfo(entry);
-    const has = hasField(info, version);
-    if (has === false) {
+    const info = field.info;
+    if (field.has === false) {
+      const here = jsonPath('', ...w.keys, key);
       if (info.from !== undefined) {
-        out.push(info.from === '?' ? { path: here, field: key, existsIn: NEWEST } : { path: here, field: key, existsFrom: info.from });
+        w.out.push(info.from === '?' ? { path: here, field: key, existsIn: NEWEST } : { path: here, field: key, existsFrom: info.from });
       } else {
-        out.push({ path: here, field: key, removedAfter: info.until === '?' ? BASE : info.until });
+        w.out.push({ path: here, field: key, removedAfter: info.until === '?' ? BASE : info.until });
       }
       continue;
     }
-    walk(child, info.shape, here, version, out);
+    w.keys.push(key);
+    walk(value[key], info.shape, w);
+    w.keys.pop();
   }
 }
 
@@ -195,9 +259,9 @@ export function unknownFields(object: unknown, options: UnknownFieldsOptions = {
   if (!isPlainObject(object)) return [];
   const root = rootType(object.apiVersion, object.kind);
   if (root === undefined) return [];
-  const out: UnknownField[] = [];
-  walk(object, root.type, '', version, out);
-  return out;
+  const walked: FieldWalk = { version: minor(version), types: versionTypes(version), keys: [], out: [] };
+  walk(object, root.type, walked);
+  return walked.out;
 }
 
 /**
