@@ -6,6 +6,7 @@
 
 import { effectiveSeverity, findRule, resolveConfig, ResolvedConfig, RuleConfig } from './config';
 import { KindSource, NodeServiceKind } from './kinds';
+import { inputObjects } from './rbac';
 import { RULES } from './rules';
 import { isValidReason, readSuppressions } from './suppression';
 import { IPolicyRule, RuleCategory, RuleContext, RuleInfo, Severity } from './types';
@@ -201,10 +202,12 @@ export function checkManifests(manifests: readonly any[], config?: RuleConfig): 
   const allKindsRules = new RulePlans(allKindsActive);
   const objects: CheckedObject[] = [];
   const namespaces = namespaceIndex(manifests);
+  const input = inputObjects(manifests);
   const findings: Finding[] = [];
   let checked = 0;
   let skipped = 0;
   for (let objectIndex = 0; objectIndex < manifests.length; objectIndex++) {
+    if (!(objectIndex in manifests)) continue; // a hole is no object (and not counted)
     const object = manifests[objectIndex];
     const daemonSet = isCheckedObject(object);
     if (daemonSet) checked++;
@@ -215,7 +218,7 @@ export function checkManifests(manifests: readonly any[], config?: RuleConfig): 
     const view = buildPodView(object);
     const ref = objectRef(object);
     const suppressions = objectSuppressions(view.annotations);
-    const context: RuleContext = { view, manifests, namespaces, config: resolved, ruleInfo };
+    const context: RuleContext = { view, manifests, namespaces, objects: input, config: resolved, ruleInfo };
     if (daemonSet)
       objects.push({ objectIndex, object: ref, serviceKind: view.kind, kindSource: view.kindSource, kindEvidence: view.kindEvidence });
     const rules = (daemonSet ? daemonSetRules : allKindsRules).of(view.kind, view.kindSource, view.windows);

@@ -91,6 +91,13 @@ describe('checkManifests', () => {
     expect(of(2)).toEqual(['unknown-field error']);
   });
 
+  test('a hole in the input list is neither checked nor counted', () => {
+    const manifests: any[] = [];
+    manifests[1] = compliantDaemonSet();
+    const report = checkManifests(manifests);
+    expect([report.checkedObjects, report.skippedObjects, report.objects.map((o) => o.objectIndex)]).toEqual([1, 0, [1]]);
+  });
+
   test('never throws on malformed DaemonSets', () => {
     // GIVEN DaemonSets whose fields hold arbitrary JSON values
     const anything = fc.jsonValue({ maxDepth: 3 });
