@@ -169,9 +169,10 @@ export function describeObject(ref: ObjectRef): string {
   return `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name || '(unnamed)'}`;
 }
 
-function namespaceIndex(manifests: readonly any[]): Map<string, any> {
+/** The `Namespace` objects among `candidates` (the manifests of kind `Namespace`), by name; the last one of a name wins. */
+function namespaceIndex(candidates: readonly any[]): Map<string, any> {
   const out = new Map<string, any>();
-  for (const m of manifests) {
+  for (const m of candidates) {
     if (m && typeof m === 'object' && m.kind === 'Namespace' && typeof m.metadata?.name === 'string') out.set(m.metadata.name, m);
   }
   return out;
@@ -201,8 +202,8 @@ export function checkManifests(manifests: readonly any[], config?: RuleConfig): 
   const allKindsActive = active.filter((a) => a.rule.allKinds);
   const allKindsRules = new RulePlans(allKindsActive);
   const objects: CheckedObject[] = [];
-  const namespaces = namespaceIndex(manifests);
   const input = inputObjects(manifests);
+  const namespaces = namespaceIndex(input.byKind.get('Namespace') ?? []);
   const findings: Finding[] = [];
   let checked = 0;
   let skipped = 0;
