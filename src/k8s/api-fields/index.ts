@@ -84,52 +84,80 @@ interface VersionField {
   readonly info: FieldInfo;
   /** {@link hasField} for the version. */
   readonly has: boolean | undefined;
+  /** The field's shape, compiled when a walk first goes into the field. */
+  node?: ShapeNode;
 }
 
-/** An object type as one Kubernetes version sees it: its fields by name, in the order of the data. */
-interface VersionType {
-  readonly fields: ReadonlyMap<string, VersionField>;
+/** What a walk does with a value of a shape. */
+const enum ShapeKind {
+  /** Nothing: a scalar, int-or-string, free-form value, or an object type the data does not have. */
+  LEAF,
+  /** Walks every item with the item shape. */
+  LIST,
+  /** Walks every value with the value shape. */
+  MAP,
+  /** Checks every key against the type's fields and walks the fields the version has. */
+  TYPE,
+}
+
+/** A shape (see `FieldEntry`) compiled for one Kubernetes version. */
+interface ShapeNode {
+  readonly kind: ShapeKind;
+  /** The shape of the items or values (`LIST`, `MAP`). */
+  readonly item?: ShapeNode;
+  /** The type's fields by name, in the order of the data (`TYPE`). */
+  readonly fields?: ReadonlyMap<string, VersionField>;
   /** The names the version has for certain (the candidates of `didYouMean`), listed on the first unknown field. */
   siblings?: readonly string[];
 }
 
-/** Per version, the object types compiled so far (`null`: no such type); at most versions × types entries. */
-const VERSION_TYPES = new Map<string, Map<string, VersionType | null>>();
+const LEAF: ShapeNode = { kind: ShapeKind.LEAF };
 
-function versionTypes(version: string): Map<string, VersionType | null> {
-  let types = VERSION_TYPES.get(version);
-  if (types === undefined) {
-    types = new Map();
-    VERSION_TYPES.set(version, types);
-  }
-  return types;
+/** Per version, the shapes compiled so far, by shape text; at most versions × shapes entries. */
+const VERSION_SHAPES = new Map<string, Map<string, ShapeNode>>();
+
+/** The shapes of `version` (minor `v`) compiled so far. */
+interface VersionShapes {
+  readonly v: number;
+  readonly shapes: Map<string, ShapeNode>;
 }
 
-/** The type named `shape` as the version (minor `v`) of `types` sees it, compiled on first use. */
-function versionType(types: Map<string, VersionType | null>, shape: string, v: number): VersionType | undefined {
-  const known = types.get(shape);
-  if (known !== undefined) return known ?? undefined;
-  // own properties only: no type is named after a property of every object
-  const data = Object.prototype.hasOwnProperty.call(API_FIELD_DATA.types, shape) ? API_FIELD_DATA.types[shape] : undefined;
-  if (data === undefined) {
-    types.set(shape, null);
-    return undefined;
+function versionShapes(version: string): VersionShapes {
+  let shapes = VERSION_SHAPES.get(version);
+  if (shapes === undefined) {
+    shapes = new Map();
+    VERSION_SHAPES.set(version, shapes);
   }
-  const fields = new Map<string, VersionField>();
-  for (const name of Object.keys(data)) {
-    const info = fieldInfo(data[name]);
-    fields.set(name, { info, has: hasField(info, v) });
-  }
-  const type: VersionType = { fields };
-  types.set(shape, type);
-  return type;
+  return { v: minor(version), shapes };
 }
 
-/** What one walk over an object shares: the version, its compiled types, the keys down to the value, the findings. */
+/** The shape `shape` compiled for a version, on first use; the fields of a type are compiled when a walk reaches them. */
+function compileShape(table: VersionShapes, shape: string): ShapeNode {
+  const known = table.shapes.get(shape);
+  if (known !== undefined) return known;
+  let node: ShapeNode;
+  const first = shape.charCodeAt(0);
+  if (first === 91 /* [ */ || first === 123 /* { */) {
+    node = { kind: first === 91 ? ShapeKind.LIST : ShapeKind.MAP, item: compileShape(table, shape.slice(1)) };
+  } else if (shape === '.' || shape === '%' || shape === '*' || !Object.prototype.hasOwnProperty.call(API_FIELD_DATA.types, shape)) {
+    // own properties only: no type is named after a property of every object
+    node = LEAF;
+  } else {
+    const data = API_FIELD_DATA.types[shape];
+    const fields = new Map<string, VersionField>();
+    for (const name of Object.keys(data)) {
+      const info = fieldInfo(data[name]);
+      fields.set(name, { info, has: hasField(info, table.v) });
+    }
+    node = { kind: ShapeKind.TYPE, fields };
+  }
+  table.shapes.set(shape, node);
+  return node;
+}
+
+/** What one walk over an object shares: the version's shapes, the keys down to the value, the findings. */
 interface FieldWalk {
-  /** The minor number of the target version. */
-  readonly version: number;
-  readonly types: Map<string, VersionType | null>;
+  readonly table: VersionShapes;
   /** The keys from the root to the value being walked; a path string is built only for a reported field. */
   readonly keys: Array<string | number>;
   readonly out: UnknownField[];
@@ -196,43 +224,50 @@ export function kindServedFrom(object: unknown, version: KubernetesVersion = DEF
   return minor(version) < minor(root.from) ? root.from : undefined;
 }
 
-function walk(value: unknown, shape: string, w: FieldWalk): void {
-  const first = shape.charCodeAt(0);
-  if (first === 91 /* [ */ || first === 123 /* { */) {
-    const item = shape.slice(1);
-    const keys = w.keys;
-    if (first === 91) {
+function walk(value: unknown, node: ShapeNode, w: FieldWalk): void {
+  const keys = w.keys;
+  switch (node.kind) {
+    case ShapeKind.LEAF:
+      return;
+    case ShapeKind.LIST: {
       if (!Array.isArray(value)) return;
+      const item = node.item as ShapeNode;
+      if (item.kind === ShapeKind.LEAF) return;
       for (let i = 0; i < value.length; i++) {
         if (!(i in value)) continue; // a hole, skipped as forEach skips it
         keys.push(i);
         walk(value[i], item, w);
         keys.pop();
       }
-    } else if (isPlainObject(value)) {
+      return;
+    }
+    case ShapeKind.MAP: {
+      const item = node.item as ShapeNode;
+      if (item.kind === ShapeKind.LEAF || !isPlainObject(value)) return;
       for (const k of Object.keys(value)) {
         keys.push(k);
         walk(value[k], item, w);
         keys.pop();
       }
+      return;
     }
-    return;
+    default:
+      break;
   }
-  if (shape === '.' || shape === '%' || shape === '*' || !isPlainObject(value)) return;
-  const type = versionType(w.types, shape, w.version);
-  if (type === undefined) return;
+  if (!isPlainObject(value)) return;
+  const fields = node.fields as ReadonlyMap<string, VersionField>;
   for (const key of Object.keys(value)) {
-    const field = type.fields.get(key);
+    const field = fields.get(key);
     if (field === undefined) {
-      type.siblings ??= [...type.fields].filter(([, f]) => f.has === true).map(([name]) => name);
-      const didYouMean = suggest(key, type.siblings);
-      const here = jsonPath('', ...w.keys, key);
+      node.siblings ??= [...fields].filter(([, f]) => f.has === true).map(([name]) => name);
+      const didYouMean = suggest(key, node.siblings);
+      const here = jsonPath('', ...keys, key);
       w.out.push(didYouMean === undefined ? { path: here, field: key } : { path: here, field: key, didYouMean });
       continue;
     }
     const info = field.info;
     if (field.has === false) {
-      const here = jsonPath('', ...w.keys, key);
+      const here = jsonPath('', ...keys, key);
       if (info.from !== undefined) {
         w.out.push(info.from === '?' ? { path: here, field: key, existsIn: NEWEST } : { path: here, field: key, existsFrom: info.from });
       } else {
@@ -240,9 +275,11 @@ function walk(value: unknown, shape: string, w: FieldWalk): void {
       }
       continue;
     }
-    w.keys.push(key);
-    walk(value[key], info.shape, w);
-    w.keys.pop();
+    const child = (field.node ??= compileShape(w.table, info.shape));
+    if (child.kind === ShapeKind.LEAF) continue;
+    keys.push(key);
+    walk(value[key], child, w);
+    keys.pop();
   }
 }
 
@@ -259,8 +296,9 @@ export function unknownFields(object: unknown, options: UnknownFieldsOptions = {
   if (!isPlainObject(object)) return [];
   const root = rootType(object.apiVersion, object.kind);
   if (root === undefined) return [];
-  const walked: FieldWalk = { version: minor(version), types: versionTypes(version), keys: [], out: [] };
-  walk(object, root.type, walked);
+  const table = versionShapes(version);
+  const walked: FieldWalk = { table, keys: [], out: [] };
+  walk(object, compileShape(table, root.type), walked);
   return walked.out;
 }
 
