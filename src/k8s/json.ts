@@ -1,6 +1,6 @@
 /**
- * Defensive access to plain JSON values and faithful rendering of arbitrary values for messages. Pure functions that
- * never throw, whatever they are given (a caller may be plain JavaScript, or another language through jsii).
+ * Defensive access to plain JSON values, faithful rendering of arbitrary values for messages, and the JSON paths that
+ * name fields in findings and errors. Pure functions that never throw, whatever they are given (a caller may be plain JavaScript, or another language through jsii).
  */
 
 /** Whether `value` is a plain (non-array, non-null) object. */
@@ -95,4 +95,33 @@ function render(value: unknown, depth: number): string {
 export function showValue(value: unknown): string {
   const text = typeof value === 'string' ? `'${value}'` : renderValue(value);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/** A key written after a dot in a JSON path; any other key is written in brackets and quotes. */
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** Whether a string key matches {@link IDENTIFIER}, checked without the regular expression (this runs per path segment). */
+function isIdentifier(key: string): boolean {
+  const n = key.length;
+  if (n === 0) return false;
+  for (let i = 0; i < n; i++) {
+    const c = key.charCodeAt(i);
+    const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36;
+    if (!letter && (i === 0 || c < 48 || c > 57)) return false;
+  }
+  return true;
+}
+
+/**
+ * Appends keys to a JSON path: numbers become `[n]`, identifiers `.key`, other keys `['key']`
+ * (e.g. `metadata.labels['app.kubernetes.io/name']`).
+ */
+export function jsonPath(base: string, ...keys: Array<string | number>): string {
+  let out = base;
+  for (const key of keys) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else if (typeof key === 'string' ? isIdentifier(key) : IDENTIFIER.test(key)) out += out.length === 0 ? key : `.${key}`;
+    else out += `['${key.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}']`;
+  }
+  return out;
 }

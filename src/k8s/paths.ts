@@ -13,7 +13,8 @@ export function hostPathError(path: string): string | undefined {
 
 /** `path` without a trailing slash (except for `/` itself). */
 export function normalizeHostPath(path: string): string {
-  return path.length > 1 ? path.replace(/\/+$/, '') : path;
+  // only a path that ends in '/' changes: the common case returns without a regular expression
+  return path.length > 1 && path.charCodeAt(path.length - 1) === 47 ? path.replace(/\/+$/, '') : path;
 }
 
 /** Whether `path` is `prefix` itself or lies below it (on a path-element boundary). */

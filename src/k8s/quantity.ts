@@ -48,7 +48,11 @@ export function parseQuantity(value: string | number): number | undefined {
 
 /** Why `value` is not a valid, non-negative Kubernetes quantity, or `undefined`. */
 export function quantityError(value: string | number): string | undefined {
-  const parsed = parseQuantity(value);
+  return parsedQuantityError(parseQuantity(value));
+}
+
+/** {@link quantityError} of a value that {@link parseQuantity} has parsed to `parsed`. */
+export function parsedQuantityError(parsed: number | undefined): string | undefined {
   if (parsed === undefined) {
     return "must be a quantity such as '100m', '0.5', '128Mi' or '1Gi' (digits with an optional decimal or binary suffix)";
   }

@@ -6,7 +6,7 @@
 
 import { renderValue } from './json';
 import { qualifiedNameError } from './names';
-import { parseQuantity, quantityError } from './quantity';
+import { parsedQuantityError, parseQuantity } from './quantity';
 import type { FieldProblem } from './selectors';
 
 /** Resource names native to every container (besides `hugepages-<size>`). */
@@ -64,16 +64,17 @@ export function resourceRequirementsProblems(
       out.push({ field, message: `resource name '${name}' ${nameError}` });
       return undefined;
     }
-    const err = typeof value === 'string' || typeof value === 'number' ? quantityError(value) : 'must be a quantity string';
+    const quantity = typeof value === 'string' || typeof value === 'number';
+    const parsed = quantity ? parseQuantity(value) : undefined;
+    const err = quantity ? parsedQuantityError(parsed) : 'must be a quantity string';
     if (err) {
       out.push({ field, message: err });
       return undefined;
     }
-    const parsed = parseQuantity(value as string | number) as number;
-    if (isExtendedResourceName(name) && !Number.isInteger(parsed)) {
+    if (isExtendedResourceName(name) && !Number.isInteger(parsed as number)) {
       out.push({ field, message: 'must be a whole number (extended resources are counted in units)' });
     }
-    return parsed;
+    return parsed as number;
   };
   const limitValues = new Map<string, number | undefined>();
   for (const [name, value] of Object.entries(lim)) limitValues.set(name, check('limits', name, value));

@@ -6,6 +6,7 @@
 
 import { effectiveSeverity, findRule, resolveConfig, ResolvedConfig, RuleConfig } from './config';
 import { KindSource, NodeServiceKind } from './kinds';
+import { inputObjects } from './rbac';
 import { RULES } from './rules';
 import { isValidReason, readSuppressions } from './suppression';
 import { IPolicyRule, RuleCategory, RuleContext, RuleInfo, Severity } from './types';
@@ -94,23 +95,56 @@ export function describeKind(o: { serviceKind: string; kindSource: KindSource; k
   return `${o.serviceKind} (no kind annotation, nothing in the shape identifies a kind)`;
 }
 
+/** A rule that runs, with its severity under the configuration and whether the configuration set it. */
+interface ActiveRule {
+  readonly rule: IPolicyRule;
+  /** The configured level's severity, else the rule's default. */
+  readonly severity: Severity;
+  /** Whether the configuration sets the rule's level (which then overrides the severities by kind). */
+  readonly configured: boolean;
+}
+
 /**
  * The severity of a rule for a kind: the configured level when the configuration sets one, else the rule's
  * severity for the kind, else its default; `undefined` when the rule is off or does not apply to the kind.
  */
-function severityForKind(
-  rule: IPolicyRule,
-  kind: NodeServiceKind,
-  source: KindSource,
-  configured: Severity | undefined,
-  isConfigured: boolean,
-): Severity | undefined {
-  if (isConfigured) return configured;
-  for (const k of rule.kindSeverities ?? []) {
-    if (k.declaredOnly && source !== KindSource.ANNOTATION) continue;
+function severityForKind(active: ActiveRule, kind: NodeServiceKind, declared: boolean): Severity | undefined {
+  if (active.configured) return active.severity;
+  for (const k of active.rule.kindSeverities ?? []) {
+    if (k.declaredOnly && !declared) continue;
     if (k.kinds.includes(kind)) return k.severity;
   }
-  return rule.severity;
+  return active.rule.severity;
+}
+
+/**
+ * The rules to run on the objects of one check, per node-service kind, per whether the kind annotation declares it
+ * and per whether the pod runs on Windows, each with its severity for them: worked out once per combination, not
+ * once per object.
+ */
+class RulePlans {
+  private readonly plans = new Map<string, readonly ActiveRule[]>();
+
+  /** `rules`: the rules that run, in catalogue order (the order of the findings). */
+  constructor(private readonly rules: readonly ActiveRule[]) {}
+
+  /** The rules that apply to an object of this kind, with their severities, in catalogue order. */
+  public of(kind: NodeServiceKind, source: KindSource, windows: boolean): readonly ActiveRule[] {
+    const declared = source === KindSource.ANNOTATION;
+    const key = `${kind}|${declared ? 'd' : ''}|${windows ? 'w' : ''}`;
+    let plan = this.plans.get(key);
+    if (plan === undefined) {
+      const out: ActiveRule[] = [];
+      for (const active of this.rules) {
+        if (active.rule.linuxOnly && windows) continue;
+        const severity = severityForKind(active, kind, declared);
+        if (severity !== undefined) out.push({ rule: active.rule, severity, configured: active.configured });
+      }
+      plan = out;
+      this.plans.set(key, plan);
+    }
+    return plan;
+  }
 }
 
 /** Whether the engine checks this object (a DaemonSet). */
@@ -135,9 +169,10 @@ export function describeObject(ref: ObjectRef): string {
   return `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name || '(unnamed)'}`;
 }
 
-function namespaceIndex(manifests: readonly any[]): Map<string, any> {
+/** The `Namespace` objects among `candidates` (the manifests of kind `Namespace`), by name; the last one of a name wins. */
+function namespaceIndex(candidates: readonly any[]): Map<string, any> {
   const out = new Map<string, any>();
-  for (const m of manifests) {
+  for (const m of candidates) {
     if (m && typeof m === 'object' && m.kind === 'Namespace' && typeof m.metadata?.name === 'string') out.set(m.metadata.name, m);
   }
   return out;
@@ -157,41 +192,39 @@ const ruleInfo = (id: string): { readonly suppressible: boolean } | undefined =>
  */
 export function checkManifests(manifests: readonly any[], config?: RuleConfig): PolicyReport {
   const resolved: ResolvedConfig = resolveConfig(config);
-  const active: Array<{ rule: IPolicyRule; severity: Severity; configured: boolean }> = [];
+  const active: ActiveRule[] = [];
   for (const rule of RULES) {
     const severity = effectiveSeverity(rule, resolved);
     if (severity !== undefined) active.push({ rule, severity, configured: resolved.levels.has(rule.id) });
   }
+  const daemonSetRules = new RulePlans(active);
   // Objects other than DaemonSets are skipped (and counted) but still given to the rules that check every kind.
-  const activeAllKinds = active.filter((a) => a.rule.allKinds);
+  const allKindsActive = active.filter((a) => a.rule.allKinds);
+  const allKindsRules = new RulePlans(allKindsActive);
   const objects: CheckedObject[] = [];
-  const namespaces = namespaceIndex(manifests);
+  const input = inputObjects(manifests);
+  const namespaces = namespaceIndex(input.byKind.get('Namespace') ?? []);
   const findings: Finding[] = [];
   let checked = 0;
   let skipped = 0;
-  manifests.forEach((object, objectIndex) => {
-    let rules = active;
+  for (let objectIndex = 0; objectIndex < manifests.length; objectIndex++) {
+    if (!(objectIndex in manifests)) continue; // a hole is no object (and not counted)
+    const object = manifests[objectIndex];
     const daemonSet = isCheckedObject(object);
     if (daemonSet) checked++;
     else {
       skipped++;
-      rules = activeAllKinds;
-      if (rules.length === 0 || typeof object !== 'object' || object === null) return;
+      if (allKindsActive.length === 0 || typeof object !== 'object' || object === null) continue;
     }
     const view = buildPodView(object);
     const ref = objectRef(object);
-    const suppressions = new Map<string, string>();
-    for (const s of readSuppressions(view.annotations)) {
-      const rule = findRule(s.ruleId);
-      if (rule && rule.suppressible && isValidReason(s.reason)) suppressions.set(s.ruleId, s.reason.trim());
-    }
-    const context: RuleContext = { view, manifests, namespaces, config: resolved, ruleInfo };
+    const suppressions = objectSuppressions(view.annotations);
+    const context: RuleContext = { view, manifests, namespaces, objects: input, config: resolved, ruleInfo };
     if (daemonSet)
       objects.push({ objectIndex, object: ref, serviceKind: view.kind, kindSource: view.kindSource, kindEvidence: view.kindEvidence });
-    for (const { rule, severity: configuredSeverity, configured } of rules) {
-      if (rule.linuxOnly && view.windows) continue;
-      const severity = severityForKind(rule, view.kind, view.kindSource, configuredSeverity, configured);
-      if (severity === undefined) continue;
+    const rules = (daemonSet ? daemonSetRules : allKindsRules).of(view.kind, view.kindSource, view.windows);
+    for (let i = 0; i < rules.length; i++) {
+      const { rule, severity, configured } = rules[i];
       let results;
       try {
         results = rule.check(object, context);
@@ -199,7 +232,7 @@ export function checkManifests(manifests: readonly any[], config?: RuleConfig): 
         results = [{ path: '', message: `the rule could not check this object: ${(e as Error).message}` }];
       }
       if (results.length === 0) continue;
-      const reason = suppressions.get(rule.id);
+      const reason = suppressions?.get(rule.id);
       for (const r of results) {
         findings.push({
           ruleId: rule.id,
@@ -218,8 +251,18 @@ export function checkManifests(manifests: readonly any[], config?: RuleConfig): 
         });
       }
     }
-  });
+  }
   return policyReport(findings, objects, checked, skipped);
+}
+
+/** The valid suppressions of an object (rule id → trimmed reason), or `undefined` when it has none. */
+function objectSuppressions(annotations: { readonly [key: string]: unknown }): Map<string, string> | undefined {
+  let out: Map<string, string> | undefined;
+  for (const s of readSuppressions(annotations)) {
+    const rule = findRule(s.ruleId);
+    if (rule && rule.suppressible && isValidReason(s.reason)) (out ??= new Map()).set(s.ruleId, s.reason.trim());
+  }
+  return out;
 }
 
 /**

@@ -8,37 +8,9 @@ import { dns1123LabelError, labelValueError, portNameError, qualifiedNameError }
 import { parseQuantity, quantityError } from '../k8s/quantity';
 import { isContainerRuntimeSocket } from './kinds';
 
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
-/** Whether a string key matches {@link IDENTIFIER}, checked without the regular expression (this runs per path segment). */
-function isIdentifier(key: string): boolean {
-  const n = key.length;
-  if (n === 0) return false;
-  for (let i = 0; i < n; i++) {
-    const c = key.charCodeAt(i);
-    const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36;
-    if (!letter && (i === 0 || c < 48 || c > 57)) return false;
-  }
-  return true;
-}
-
-/**
- * Appends keys to a JSON path: numbers become `[n]`, identifiers `.key`, other keys `['key']`
- * (e.g. `metadata.labels['app.kubernetes.io/name']`).
- */
-export function jsonPath(base: string, ...keys: Array<string | number>): string {
-  let out = base;
-  for (const key of keys) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else if (typeof key === 'string' ? isIdentifier(key) : IDENTIFIER.test(key)) out += out.length === 0 ? key : `.${key}`;
-    else out += `['${key.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}']`;
-  }
-  return out;
-}
-
 import { asArray, asObject } from '../k8s/json';
 
-export { asArray, asObject, isObject, showValue as show } from '../k8s/json';
+export { asArray, asObject, isObject, jsonPath, showValue as show } from '../k8s/json';
 
 /** Whether `value` is `true` (the boolean, not a truthy string). */
 export function isTrue(value: unknown): boolean {

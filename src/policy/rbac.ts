@@ -4,7 +4,7 @@
  */
 
 import { asArray, asObject } from './helpers';
-import type { PodView } from './types';
+import type { InputObjects, PodView } from './types';
 
 /** The ServiceAccount the pods run as (`serviceAccountName`, else the deprecated `serviceAccount`, else `default`). */
 export function serviceAccountOf(view: PodView): { name: string; namespace: string | undefined; field: string } {
@@ -17,28 +17,45 @@ export function serviceAccountOf(view: PodView): { name: string; namespace: stri
   return { name: 'default', namespace: ns, field: 'serviceAccountName' };
 }
 
+/** Lists the manifests of a check by kind, and its (Cluster)RoleBindings, in input order. */
+export function inputObjects(manifests: readonly any[]): InputObjects {
+  const byKind = new Map<unknown, any[]>();
+  const bindings: any[] = [];
+  for (const m of manifests) {
+    const kind = m?.kind;
+    const list = byKind.get(kind);
+    if (list) list.push(m);
+    else byKind.set(kind, [m]);
+    if (kind === 'RoleBinding' || kind === 'ClusterRoleBinding') bindings.push(m);
+  }
+  return { byKind, bindings };
+}
+
+const NONE: readonly any[] = [];
+
+/** The manifests whose `kind` is `kind` (`===`: a `NaN` kind matches none). */
+function ofKind(input: InputObjects, kind: unknown): readonly any[] {
+  return kind !== kind ? NONE : (input.byKind.get(kind) ?? NONE);
+}
+
 /** Namespaces match when equal, or when either is unset (a manifest applied with `-n`). */
 function sameNamespace(a: unknown, b: string | undefined): boolean {
   return a === undefined || a === null || a === '' || b === undefined || a === b;
 }
 
 /** Whether the input holds a ServiceAccount with this name (and namespace). */
-export function hasServiceAccount(manifests: readonly any[], name: string, namespace: string | undefined): boolean {
-  return manifests.some(
-    (m) => m?.kind === 'ServiceAccount' && m?.metadata?.name === name && sameNamespace(m?.metadata?.namespace, namespace),
-  );
+export function hasServiceAccount(input: InputObjects, name: string, namespace: string | undefined): boolean {
+  return ofKind(input, 'ServiceAccount').some((m) => m?.metadata?.name === name && sameNamespace(m?.metadata?.namespace, namespace));
 }
 
 /** Whether a (Cluster)RoleBinding of the input names the ServiceAccount as a subject. */
-export function isBindingSubject(manifests: readonly any[], name: string, namespace: string | undefined): boolean {
-  return manifests.some(
-    (b) =>
-      (b?.kind === 'RoleBinding' || b?.kind === 'ClusterRoleBinding') &&
-      asArray(b.subjects)
-        .map(asObject)
-        .some(
-          (s) => s.kind === 'ServiceAccount' && s.name === name && sameNamespace(s.namespace ?? asObject(b.metadata).namespace, namespace),
-        ),
+export function isBindingSubject(input: InputObjects, name: string, namespace: string | undefined): boolean {
+  return input.bindings.some((b) =>
+    asArray(b.subjects)
+      .map(asObject)
+      .some(
+        (s) => s.kind === 'ServiceAccount' && s.name === name && sameNamespace(s.namespace ?? asObject(b.metadata).namespace, namespace),
+      ),
   );
 }
 
@@ -59,10 +76,9 @@ export interface BoundRule {
 const strings = (v: unknown): string[] => asArray(v).filter((x): x is string => typeof x === 'string');
 
 /** Every rule the input's bindings grant to the ServiceAccount (roles not in the input are not known). */
-export function boundRules(manifests: readonly any[], name: string, namespace: string | undefined): BoundRule[] {
+export function boundRules(input: InputObjects, name: string, namespace: string | undefined): BoundRule[] {
   const out: BoundRule[] = [];
-  for (const b of manifests) {
-    if (b?.kind !== 'RoleBinding' && b?.kind !== 'ClusterRoleBinding') continue;
+  for (const b of input.bindings) {
     const bindingNs = asObject(b.metadata).namespace;
     const subjects = asArray(b.subjects).map(asObject);
     const matches = subjects.some(
@@ -73,9 +89,8 @@ export function boundRules(manifests: readonly any[], name: string, namespace: s
     );
     if (!matches) continue;
     const ref = asObject(b.roleRef);
-    const role = manifests.find(
+    const role = ofKind(input, ref.kind).find(
       (r) =>
-        r?.kind === ref.kind &&
         r?.metadata?.name === ref.name &&
         (ref.kind === 'ClusterRole' || sameNamespace(r?.metadata?.namespace, typeof bindingNs === 'string' ? bindingNs : undefined)),
     );

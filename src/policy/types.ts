@@ -162,6 +162,14 @@ export interface ResolvedRuleConfig {
   readonly kubernetesVersion: KubernetesVersion;
 }
 
+/** The manifests of one check listed once for the cross-object rules, each list in input order. */
+export interface InputObjects {
+  /** The manifests by `kind` as `manifest?.kind` reads it (any value, `undefined` included). */
+  readonly byKind: ReadonlyMap<unknown, readonly any[]>;
+  /** The `RoleBinding` and `ClusterRoleBinding` objects. */
+  readonly bindings: readonly any[];
+}
+
 /** What a rule gets besides the object itself. */
 export interface RuleContext {
   /** The pre-computed view of the object. */
@@ -170,6 +178,8 @@ export interface RuleContext {
   readonly manifests: readonly any[];
   /** `Namespace` objects among the manifests, by name. */
   readonly namespaces: ReadonlyMap<string, any>;
+  /** The manifests by kind, and the (Cluster)RoleBindings among them, listed once per check for cross-object rules. */
+  readonly objects: InputObjects;
   /** The rule configuration. */
   readonly config: ResolvedRuleConfig;
   /** Whether a rule id exists in the catalogue and whether findings of it may be suppressed. */

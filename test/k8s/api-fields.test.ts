@@ -148,6 +148,63 @@ describe('paths', () => {
     };
     expect(unknownFields(ds).map((f) => f.path)).toEqual(['spec.scopeSelector.matchExpressions[0].operater']);
   });
+
+  test('keys that are not identifiers are quoted, at the root and below indices of nested lists', () => {
+    const ds = {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      'a.b': 1,
+      spec: {
+        template: {
+          spec: {
+            containers: [{ name: 'a' }, { name: 'b', "it's": 1, 'back\\slash': 2, '0': 3, volumeMounts: [{}, { name: 'v', 'x y': 4 }] }],
+            affinity: {
+              nodeAffinity: {
+                requiredDuringSchedulingIgnoredDuringExecution: {
+                  nodeSelectorTerms: [
+                    {
+                      matchExpressions: [
+                        { key: 'k', operator: 'In' },
+                        { key: 'k', opertor: 'In' },
+                      ],
+                    },
+                  ],
+                },
+              },
+            },
+          },
+        },
+      },
+    };
+    expect(unknownFields(ds).map((f) => f.path)).toEqual([
+      "['a.b']",
+      "spec.template.spec.containers[1]['0']",
+      "spec.template.spec.containers[1]['it\\'s']",
+      "spec.template.spec.containers[1]['back\\\\slash']",
+      "spec.template.spec.containers[1].volumeMounts[1]['x y']",
+      'spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[1].opertor',
+    ]);
+  });
+
+  test('a hole in a list is skipped and the indices after it are kept', () => {
+    const containers: any[] = [];
+    containers[2] = { name: 'c', imagee: 'x' };
+    const ds = { apiVersion: 'apps/v1', kind: 'DaemonSet', spec: { template: { spec: { containers } } } };
+    expect(unknownFields(ds)).toEqual([{ path: 'spec.template.spec.containers[2].imagee', field: 'imagee', didYouMean: 'image' }]);
+  });
+
+  test('each version answers for itself, whichever version was asked first', () => {
+    const ds = {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      spec: { template: { spec: { securityContext: { appArmorProfile: { type: 'RuntimeDefault' } } } } },
+    };
+    const asked = [KubernetesVersion.V1_30, KubernetesVersion.V1_28, KubernetesVersion.V1_33, KubernetesVersion.V1_28].map((version) =>
+      unknownFields(ds, { version }),
+    );
+    const reported = [{ path: 'spec.template.spec.securityContext.appArmorProfile', field: 'appArmorProfile', existsFrom: '1.30' }];
+    expect(asked).toEqual([[], reported, [], reported]);
+  });
 });
 
 function distObjects(): any[] {

@@ -8,12 +8,14 @@ import {
   intOrPercentError,
   isPathWithin,
   isZeroIntOrPercent,
+  normalizeHostPath,
   labelValueError,
   parseImage,
   parseQuantity,
   portNameError,
   qualifiedNameError,
   quantityError,
+  resourceRequirementsProblems,
 } from '../../src/k8s';
 
 describe('names and labels', () => {
@@ -60,6 +62,23 @@ describe('quantities', () => {
     expect(parseQuantity(text)).toBeUndefined(),
   );
   test('negative quantities are refused', () => expect(quantityError('-1')).toMatch(/negative/));
+  test('requests and limits: each value is parsed once for both its syntax and the comparison', () => {
+    expect(
+      resourceRequirementsProblems({ cpu: '2', memory: '1Gi', 'nvidia.com/gpu': '1' }, { cpu: '1', memory: 'lots', 'nvidia.com/gpu': 1.5 }),
+    ).toEqual([
+      { field: "limits['memory']", message: expect.stringMatching(/must be a quantity such as/) },
+      { field: "limits['nvidia.com/gpu']", message: 'must be a whole number (extended resources are counted in units)' },
+      { field: "requests['cpu']", message: '\'cpu\' request "2" is above its limit "1"' },
+      {
+        field: "requests['nvidia.com/gpu']",
+        message: '\'nvidia.com/gpu\' request "1" must equal its limit 1.5 (it cannot be overcommitted)',
+      },
+    ]);
+    expect(resourceRequirementsProblems({ cpu: true, memory: -1 }, undefined).map((p) => p.message)).toEqual([
+      'must be a quantity string',
+      'must not be negative',
+    ]);
+  });
 });
 
 describe('IntOrString', () => {
@@ -123,4 +142,13 @@ describe('host paths', () => {
     expect(isPathWithin('/var/logs', '/var/log')).toBe(false);
     expect(isPathWithin('/etc', '/')).toBe(true);
   });
+  test.each([
+    ['/', '/'],
+    ['/var/log', '/var/log'],
+    ['/var/log/', '/var/log'],
+    ['/var/log///', '/var/log'],
+    ['//', ''],
+    ['var/', 'var'],
+    ['/var/log/ ', '/var/log/ '],
+  ])('%j normalized is %j (only trailing slashes go)', (p, normalized) => expect(normalizeHostPath(p)).toBe(normalized));
 });

@@ -55,6 +55,49 @@ describe('checkManifests', () => {
     expect(alone.findings).toEqual([]);
   });
 
+  test('objects of different kinds, declared or inferred, Linux or Windows, checked together get the findings each gets alone', () => {
+    // GIVEN DaemonSets whose rules and severities differ by kind, by declaration and by OS, in one input
+    const socket = (ds: any) => {
+      podOf(ds).volumes.push({ name: 'sock', hostPath: { path: '/run/containerd/containerd.sock', type: 'Socket' } });
+      mainContainer(ds).volumeMounts.push({ name: 'sock', mountPath: '/run/containerd/containerd.sock' });
+      delete mainContainer(ds).resources.limits;
+      delete mainContainer(ds).securityContext.readOnlyRootFilesystem;
+      return ds;
+    };
+    const security = socket(compliantDaemonSet('security-agent'));
+    const log = socket(compliantDaemonSet('log-agent'));
+    const cni = socket(compliantDaemonSet('cni-plugin'));
+    const inferred = socket(compliantDaemonSet());
+    delete inferred.metadata.annotations;
+    const windows = socket(compliantDaemonSet('security-agent'));
+    podOf(windows).os = { name: 'windows' };
+    delete podOf(windows).securityContext;
+    const manifests = [
+      security,
+      log,
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, dta: {} },
+      cni,
+      inferred,
+      windows,
+      log,
+    ];
+    // WHEN checked together, and each alone
+    const together = checkManifests(manifests).findings;
+    const alone = manifests.flatMap((m, i) => checkManifests([m]).findings.map((f) => ({ ...f, objectIndex: i })));
+    // THEN the findings are the same, and they do differ between the objects
+    expect(together).toEqual(alone);
+    const of = (i: number) => together.filter((f) => f.objectIndex === i).map((f) => `${f.ruleId} ${f.severity}`);
+    expect(new Set([0, 1, 3, 4, 5].map((i) => of(i).join()))).toHaveProperty('size', 5);
+    expect(of(2)).toEqual(['unknown-field error']);
+  });
+
+  test('a hole in the input list is neither checked nor counted', () => {
+    const manifests: any[] = [];
+    manifests[1] = compliantDaemonSet();
+    const report = checkManifests(manifests);
+    expect([report.checkedObjects, report.skippedObjects, report.objects.map((o) => o.objectIndex)]).toEqual([1, 0, [1]]);
+  });
+
   test('never throws on malformed DaemonSets', () => {
     // GIVEN DaemonSets whose fields hold arbitrary JSON values
     const anything = fc.jsonValue({ maxDepth: 3 });

@@ -11,6 +11,7 @@
  */
 
 import { API_FIELD_DATA } from './fields.generated';
+import { jsonPath } from '../json';
 import type { FieldEntry } from './model';
 import { DEFAULT_KUBERNETES_VERSION, KUBERNETES_VERSIONS, KubernetesVersion, kubernetesVersionError, minor } from './versions';
 
@@ -58,30 +59,108 @@ function fieldInfo(entry: FieldEntry): FieldInfo {
   return entry[1] !== '' ? { shape: entry[0], from: entry[1] } : { shape: entry[0], until: entry[2] };
 }
 
+const BASE_MINOR = minor(BASE);
+const NEWEST_MINOR = minor(NEWEST);
+
 /**
- * Whether the version has the field: `true`, `false`, or `undefined` when only the two versions on either side are
- * known (a newer field without a known first version, or a removed field without a known last version, on a version
- * between 1.28 and 1.33). An unknown answer is not reported: an error must be right.
+ * Whether the version (its minor number) has the field: `true`, `false`, or `undefined` when only the two versions
+ * on either side are known (a newer field without a known first version, or a removed field without a known last
+ * version, on a version between 1.28 and 1.33). An unknown answer is not reported: an error must be right.
  */
-function hasField(info: FieldInfo, version: string): boolean | undefined {
-  const v = minor(version);
+function hasField(info: FieldInfo, v: number): boolean | undefined {
   if (info.from !== undefined) {
-    if (info.from === '?') return v >= minor(NEWEST) ? true : v <= minor(BASE) ? false : undefined;
+    if (info.from === '?') return v >= NEWEST_MINOR ? true : v <= BASE_MINOR ? false : undefined;
     return v >= minor(info.from);
   }
   if (info.until !== undefined) {
-    if (info.until === '?') return v <= minor(BASE) ? true : v >= minor(NEWEST) ? false : undefined;
+    if (info.until === '?') return v <= BASE_MINOR ? true : v >= NEWEST_MINOR ? false : undefined;
     return v <= minor(info.until);
   }
   return true;
 }
 
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+/** A field of an object type as one Kubernetes version sees it. */
+interface VersionField {
+  readonly info: FieldInfo;
+  /** {@link hasField} for the version. */
+  readonly has: boolean | undefined;
+  /** The field's shape, compiled when a walk first goes into the field. */
+  node?: ShapeNode;
+}
 
-function childPath(base: string, key: string | number): string {
-  if (typeof key === 'number') return `${base}[${key}]`;
-  if (IDENTIFIER.test(key)) return base === '' ? key : `${base}.${key}`;
-  return `${base}['${key.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}']`;
+/** What a walk does with a value of a shape. */
+const enum ShapeKind {
+  /** Nothing: a scalar, int-or-string, free-form value, or an object type the data does not have. */
+  LEAF,
+  /** Walks every item with the item shape. */
+  LIST,
+  /** Walks every value with the value shape. */
+  MAP,
+  /** Checks every key against the type's fields and walks the fields the version has. */
+  TYPE,
+}
+
+/** A shape (see `FieldEntry`) compiled for one Kubernetes version. */
+interface ShapeNode {
+  readonly kind: ShapeKind;
+  /** The shape of the items or values (`LIST`, `MAP`). */
+  readonly item?: ShapeNode;
+  /** The type's fields by name, in the order of the data (`TYPE`). */
+  readonly fields?: ReadonlyMap<string, VersionField>;
+  /** The names the version has for certain (the candidates of `didYouMean`), listed on the first unknown field. */
+  siblings?: readonly string[];
+}
+
+const LEAF: ShapeNode = { kind: ShapeKind.LEAF };
+
+/** Per version, the shapes compiled so far, by shape text; at most versions × shapes entries. */
+const VERSION_SHAPES = new Map<string, Map<string, ShapeNode>>();
+
+/** The shapes of `version` (minor `v`) compiled so far. */
+interface VersionShapes {
+  readonly v: number;
+  readonly shapes: Map<string, ShapeNode>;
+}
+
+function versionShapes(version: string): VersionShapes {
+  let shapes = VERSION_SHAPES.get(version);
+  if (shapes === undefined) {
+    shapes = new Map();
+    VERSION_SHAPES.set(version, shapes);
+  }
+  return { v: minor(version), shapes };
+}
+
+/** The shape `shape` compiled for a version, on first use; the fields of a type are compiled when a walk reaches them. */
+function compileShape(table: VersionShapes, shape: string): ShapeNode {
+  const known = table.shapes.get(shape);
+  if (known !== undefined) return known;
+  let node: ShapeNode;
+  const first = shape.charCodeAt(0);
+  if (first === 91 /* [ */ || first === 123 /* { */) {
+    node = { kind: first === 91 ? ShapeKind.LIST : ShapeKind.MAP, item: compileShape(table, shape.slice(1)) };
+  } else if (shape === '.' || shape === '%' || shape === '*' || !Object.prototype.hasOwnProperty.call(API_FIELD_DATA.types, shape)) {
+    // own properties only: no type is named after a property of every object
+    node = LEAF;
+  } else {
+    const data = API_FIELD_DATA.types[shape];
+    const fields = new Map<string, VersionField>();
+    for (const name of Object.keys(data)) {
+      const info = fieldInfo(data[name]);
+      fields.set(name, { info, has: hasField(info, table.v) });
+    }
+    node = { kind: ShapeKind.TYPE, fields };
+  }
+  table.shapes.set(shape, node);
+  return node;
+}
+
+/** What one walk over an object shares: the version's shapes, the keys down to the value, the findings. */
+interface FieldWalk {
+  readonly table: VersionShapes;
+  /** The keys from the root to the value being walked; a path string is built only for a reported field. */
+  readonly keys: Array<string | number>;
+  readonly out: UnknownField[];
 }
 
 /** Levenshtein distance between two strings. */
@@ -145,40 +224,62 @@ export function kindServedFrom(object: unknown, version: KubernetesVersion = DEF
   return minor(version) < minor(root.from) ? root.from : undefined;
 }
 
-function walk(value: unknown, shape: string, path: string, version: string, out: UnknownField[]): void {
-  if (shape.startsWith('[')) {
-    if (Array.isArray(value)) value.forEach((item, i) => walk(item, shape.slice(1), childPath(path, i), version, out));
-    return;
+function walk(value: unknown, node: ShapeNode, w: FieldWalk): void {
+  const keys = w.keys;
+  switch (node.kind) {
+    case ShapeKind.LEAF:
+      return;
+    case ShapeKind.LIST: {
+      if (!Array.isArray(value)) return;
+      const item = node.item as ShapeNode;
+      if (item.kind === ShapeKind.LEAF) return;
+      for (let i = 0; i < value.length; i++) {
+        if (!(i in value)) continue; // a hole, skipped as forEach skips it
+        keys.push(i);
+        walk(value[i], item, w);
+        keys.pop();
+      }
+      return;
+    }
+    case ShapeKind.MAP: {
+      const item = node.item as ShapeNode;
+      if (item.kind === ShapeKind.LEAF || !isPlainObject(value)) return;
+      for (const k of Object.keys(value)) {
+        keys.push(k);
+        walk(value[k], item, w);
+        keys.pop();
+      }
+      return;
+    }
+    default:
+      break;
   }
-  if (shape.startsWith('{')) {
-    if (isPlainObject(value)) for (const [k, v] of Object.entries(value)) walk(v, shape.slice(1), childPath(path, k), version, out);
-    return;
-  }
-  if (shape === '.' || shape === '%' || shape === '*') return;
-  const type = API_FIELD_DATA.types[shape];
-  if (type === undefined || !isPlainObject(value)) return;
-  let siblings: string[] | undefined;
-  for (const [key, child] of Object.entries(value)) {
-    // own properties only: a field named `constructor` or `valueOf` is not a field of every type
-    const entry = Object.prototype.hasOwnProperty.call(type, key) ? type[key] : undefined;
-    const here = childPath(path, key);
-    if (entry === undefined) {
-      siblings ??= Object.keys(type).filter((f) => hasField(fieldInfo(type[f]), version) === true);
-      const didYouMean = suggest(key, siblings);
-      out.push(didYouMean === undefined ? { path: here, field: key } : { path: here, field: key, didYouMean });
+  if (!isPlainObject(value)) return;
+  const fields = node.fields as ReadonlyMap<string, VersionField>;
+  for (const key of Object.keys(value)) {
+    const field = fields.get(key);
+    if (field === undefined) {
+      node.siblings ??= [...fields].filter(([, f]) => f.has === true).map(([name]) => name);
+      const didYouMean = suggest(key, node.siblings);
+      const here = jsonPath('', ...keys, key);
+      w.out.push(didYouMean === undefined ? { path: here, field: key } : { path: here, field: key, didYouMean });
       continue;
     }
-    const info = fieldInfo(entry);
-    const has = hasField(info, version);
-    if (has === false) {
+    const info = field.info;
+    if (field.has === false) {
+      const here = jsonPath('', ...keys, key);
       if (info.from !== undefined) {
-        out.push(info.from === '?' ? { path: here, field: key, existsIn: NEWEST } : { path: here, field: key, existsFrom: info.from });
+        w.out.push(info.from === '?' ? { path: here, field: key, existsIn: NEWEST } : { path: here, field: key, existsFrom: info.from });
       } else {
-        out.push({ path: here, field: key, removedAfter: info.until === '?' ? BASE : info.until });
+        w.out.push({ path: here, field: key, removedAfter: info.until === '?' ? BASE : info.until });
       }
       continue;
     }
-    walk(child, info.shape, here, version, out);
+    const child = (field.node ??= compileShape(w.table, info.shape));
+    if (child.kind === ShapeKind.LEAF) continue;
+    keys.push(key);
+    walk(value[key], child, w);
+    keys.pop();
   }
 }
 
@@ -195,9 +296,10 @@ export function unknownFields(object: unknown, options: UnknownFieldsOptions = {
   if (!isPlainObject(object)) return [];
   const root = rootType(object.apiVersion, object.kind);
   if (root === undefined) return [];
-  const out: UnknownField[] = [];
-  walk(object, root.type, '', version, out);
-  return out;
+  const table = versionShapes(version);
+  const walked: FieldWalk = { table, keys: [], out: [] };
+  walk(object, compileShape(table, root.type), walked);
+  return walked.out;
 }
 
 /**

@@ -13,10 +13,10 @@ export const serviceAccountRbac = defineRule({
   fix: 'Narrow the role: list the resources and verbs the agent uses; read Secrets by resourceNames only; drop pods/exec, escalate, bind, impersonate and nodes/proxy, or suppress with the reason.',
   example:
     'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: fluent-bit}\nrules:\n  - {apiGroups: [""], resources: [pods, namespaces], verbs: [get, list, watch]}',
-  check(_object, { view, manifests }) {
+  check(_object, { view, objects }) {
     const sa = serviceAccountOf(view);
     const out: RuleFinding[] = [];
-    for (const r of boundRules(manifests, sa.name, sa.namespace)) {
+    for (const r of boundRules(objects, sa.name, sa.namespace)) {
       for (const danger of ruleDangers(r)) {
         out.push({
           path: jsonPath(view.podPath, sa.field),
