@@ -11,7 +11,7 @@ import * as path from 'path';
 import { Command, Option } from 'commander';
 import type { ExitCode } from './main';
 import { CliIo, InputError, SourcedObject, progressOf, readObjects, stdinChunks } from './io';
-import { analyzeCoverage } from '../coverage/analyze';
+import { NodeLayout, analyzeCoverage, nodeLayout } from '../coverage/analyze';
 import { compileWorkload } from '../coverage/compile';
 import { NodeTax, TaxBudget, formatPercent, nodeTax } from '../coverage/node-tax';
 import { formatBytes, formatMilliCpu } from '../coverage/quantity';
@@ -218,6 +218,10 @@ class ChunkedOut {
   }
 }
 
+// The statuses as local constants: the loops over every node compare against them.
+const EXCLUDED: string = CoverageStatus.EXCLUDED;
+const RUNNING: string = CoverageStatus.RUNNING;
+
 const COLOURS = { bold: '\u001b[1m', red: '\u001b[31m', yellow: '\u001b[33m', green: '\u001b[32m', dim: '\u001b[2m', reset: '\u001b[0m' };
 
 /** Writes rows as an aligned table (two spaces between columns, the last column unpadded), each line indented. */
@@ -238,7 +242,7 @@ function writeTable(
 }
 
 function paintStatus(status: string): string {
-  return status === CoverageStatus.RUNNING ? COLOURS.green : status === CoverageStatus.EXCLUDED ? COLOURS.yellow : COLOURS.red;
+  return status === RUNNING ? COLOURS.green : status === EXCLUDED ? COLOURS.yellow : COLOURS.red;
 }
 
 /** A node row of the text table, with its DaemonSet's name first when the table covers a group. */
@@ -261,6 +265,12 @@ function writeRows(out: ChunkedOut, rows: string[][], tty: boolean): void {
 /** Groups of more excluded nodes than this that share their reason and detail are printed as one row. */
 const COLLAPSE_ABOVE = 10;
 
+/** Alike excluded rows: how many, and whether their row was printed. */
+interface ExcludedClass {
+  count: number;
+  printed: boolean;
+}
+
 /**
  * Counts excluded rows by (member, reason, detail), to fold large groups of alike excluded nodes into one row: pending
  * and not-running nodes are always listed one by one, so a table grows with them, not with the excluded nodes.
@@ -268,15 +278,15 @@ const COLLAPSE_ABOVE = 10;
  */
 class ExcludedGroups {
   /** Per member, per detail text, per reason: the count of alike excluded rows and whether their row was printed. */
-  private readonly byMember: Array<Map<string, Map<string, { count: number; printed: boolean }>>> = [];
+  private readonly byMember: Array<Map<string, Map<string, ExcludedClass>>> = [];
   // The last entry looked up: alike rows come in runs (nodes of one group share their row's strings), so most
   // lookups are two string identity checks.
   private lastMember = -1;
   private lastReason = '';
   private lastDetail = '';
-  private lastEntry: { count: number; printed: boolean } | undefined;
+  private lastEntry: ExcludedClass | undefined;
 
-  private entry(member: number, n: NodeCoverage): { count: number; printed: boolean } {
+  private entry(member: number, n: NodeCoverage): ExcludedClass {
     if (this.lastEntry !== undefined && member === this.lastMember && n.detail === this.lastDetail && n.reason === this.lastReason)
       return this.lastEntry;
     let byDetail = this.byMember[member];
@@ -292,13 +302,16 @@ class ExcludedGroups {
     return entry;
   }
 
-  public add(member: number, n: NodeCoverage): void {
-    this.entry(member, n).count++;
+  /** Counts `count` alike excluded rows of `member`; returns their class. */
+  public add(member: number, n: NodeCoverage, count = 1): ExcludedClass {
+    const entry = this.entry(member, n);
+    entry.count += count;
+    return entry;
   }
 
   /** The row of `n`, folded when its group is large; `undefined` when its group's row was printed already. */
   public row(member: number, n: NodeCoverage, row: () => string[], nodeColumn: number): string[] | undefined {
-    if (n.status !== CoverageStatus.EXCLUDED) return row();
+    if (n.status !== EXCLUDED) return row();
     const entry = this.entry(member, n);
     if (entry.count <= COLLAPSE_ABOVE) return row();
     if (entry.printed) return undefined;
@@ -309,8 +322,16 @@ class ExcludedGroups {
   }
 }
 
-/** Text for one DaemonSet: a header and a table of the nodes without its pod (and those where it preempts). */
-function workloadText(out: ChunkedOut, w: WorkloadCoverage, total: number, tty: boolean): void {
+/** What a node group's nodes get in a DaemonSet's table: no row (the pod runs), a row each, or excluded rows (folded when many). */
+const NO_ROW = 0;
+const ROW = 1;
+const EXCLUDED_ROW = 2;
+
+/**
+ * Text for one DaemonSet: a header and a table of the nodes without its pod (and those where it preempts). The rows
+ * are decided once per node group (`layout`: the nodes of a group have alike rows), then written in node order.
+ */
+function workloadText(out: ChunkedOut, w: WorkloadCoverage, total: number, layout: NodeLayout, tty: boolean): void {
   const paint = (code: string, text: string) => (tty ? `${code}${text}${COLOURS.reset}` : text);
   if (w.status === WorkloadStatus.INVALID) {
     out.write(`${paint(COLOURS.bold, `DaemonSet ${w.namespace}/${w.name}: invalid, not analysed (the API server rejects it)`)}\n`);
@@ -320,29 +341,86 @@ function workloadText(out: ChunkedOut, w: WorkloadCoverage, total: number, tty: 
   out.write(
     `${paint(COLOURS.bold, `DaemonSet ${w.namespace}/${w.name}: desired ${w.desired}, schedulable ${w.schedulable}, nodes ${total}`)}\n`,
   );
-  const rows: string[][] = [['NODE', 'STATUS', 'REASON', 'DETAIL']];
-  const groups = new ExcludedGroups();
-  // One pass over the nodes: count the excluded ones and keep those that get a row (all but plain running ones).
-  const listed: NodeCoverage[] = [];
+  const { groupOf, first, size } = layout;
   const nodes = w.nodes;
-  for (let i = 0; i < nodes.length; i++) {
-    const n = nodes[i];
+  const kind = new Uint8Array(first.length);
+  const classOf: Array<ExcludedClass | undefined> = new Array(first.length);
+  const excluded = new ExcludedGroups();
+  let listed = false;
+  for (let g = 0; g < first.length; g++) {
+    const n = nodes[first[g]];
     if (n.runs) {
-      if (n.preempts !== undefined) listed.push(n);
-      continue;
-    }
-    if (n.status === CoverageStatus.EXCLUDED) groups.add(0, n);
-    listed.push(n);
+      if (n.preempts !== undefined) kind[g] = ROW;
+      else continue;
+    } else if (n.status === EXCLUDED) {
+      kind[g] = EXCLUDED_ROW;
+      classOf[g] = excluded.add(0, n, size[g]);
+    } else kind[g] = ROW;
+    listed = true;
   }
-  for (const n of listed) {
-    const row = groups.row(0, n, () => textRow(n), 0);
-    if (row !== undefined) rows.push(row);
-  }
-  if (rows.length === 1) {
+  if (!listed) {
     out.write(`  ${paint(COLOURS.green, 'runs on every node')}\n`);
     return;
   }
-  writeRows(out, rows, tty);
+  // The rows in node order: each one's node cell, and the group whose row it shows.
+  const cells: string[] = [];
+  const rowGroups: number[] = [];
+  for (let i = 0; i < nodes.length; i++) {
+    const g = groupOf[i];
+    const k = kind[g];
+    if (k === NO_ROW) continue;
+    if (k === EXCLUDED_ROW) {
+      const c = classOf[g]!;
+      if (c.count > COLLAPSE_ABOVE) {
+        if (c.printed) continue;
+        c.printed = true;
+        cells.push(`${nodes[i].node} (+${c.count - 1} more)`);
+        rowGroups.push(g);
+        continue;
+      }
+    }
+    cells.push(nodes[i].node);
+    rowGroups.push(g);
+  }
+  writeNodeTable(out, ['NODE', 'STATUS', 'REASON', 'DETAIL'], cells, rowGroups, (g) => textRow(nodes[first[g]]).slice(1), tty);
+}
+
+/**
+ * Writes a table like {@link writeRows} whose rows are a node cell followed by the cells of a node group's row
+ * (`rest(group)`, the same for every node of the group; the status column is the first of them): each group's cells
+ * are padded, painted and joined once.
+ */
+function writeNodeTable(
+  out: ChunkedOut,
+  header: readonly string[],
+  cells: readonly string[],
+  rowGroups: readonly number[],
+  rest: (group: number) => string[],
+  tty: boolean,
+): void {
+  const paint = (code: string, text: string) => (tty ? `${code}${text}${COLOURS.reset}` : text);
+  const restOf = new Map<number, string[]>();
+  const widths = header.map((h) => h.length);
+  for (let k = 0; k < cells.length; k++) {
+    if (cells[k].length > widths[0]) widths[0] = cells[k].length;
+    const g = rowGroups[k];
+    if (restOf.has(g)) continue;
+    const r = rest(g);
+    restOf.set(g, r);
+    for (let c = 0; c < r.length; c++) if (r[c].length > widths[c + 1]) widths[c + 1] = r[c].length;
+  }
+  const last = header.length - 1;
+  const pad = (text: string, c: number) => (c === last ? text : text.padEnd(widths[c]));
+  out.write(`  ${header.map((h, c) => paint(COLOURS.dim, pad(h, c))).join('  ')}`.trimEnd() + '\n');
+  // Each group's cells after the node cell, painted, padded and joined (the line's end is always in them, so trimming
+  // them trims the line).
+  const suffixes = new Map<number, string>();
+  for (const [g, r] of restOf) {
+    let suffix = '';
+    for (let c = 0; c < r.length; c++) suffix += `  ${c === 0 ? paint(paintStatus(r[c]), pad(r[c], c + 1)) : pad(r[c], c + 1)}`;
+    suffixes.set(g, suffix.trimEnd());
+  }
+  for (let k = 0; k < cells.length; k++) out.write(`  ${cells[k].padEnd(widths[0])}${suffixes.get(rowGroups[k])}\n`);
 }
 
 /**
@@ -494,17 +572,17 @@ function poolTaxes(
     (w) => compileWorkload(objects.get(`${w.namespace}/${w.name}`), { kubernetesMinor: minor, runtimeClasses }).requests,
   );
   const count = nodes.length;
-  const cpu = new Float64Array(count);
-  const memory = new Float64Array(count);
-  const pods = new Int32Array(count);
+  // What lands on each node group (the nodes of a group have alike rows), summed in workload order.
+  const { groupOf, first } = nodeLayout(report);
+  const cpu = new Float64Array(first.length);
+  const memory = new Float64Array(first.length);
   analysed.forEach((w, k) => {
     const r = requests[k];
     const rows = w.nodes;
-    for (let i = 0; i < count; i++) {
-      if (rows[i].status === CoverageStatus.EXCLUDED) continue;
-      cpu[i] += r.cpu;
-      memory[i] += r.memory;
-      pods[i]++;
+    for (let g = 0; g < first.length; g++) {
+      if (rows[first[g]].status === EXCLUDED) continue;
+      cpu[g] += r.cpu;
+      memory[g] += r.memory;
     }
   });
   const allocatables = new Map<string, { vector: ResourceVector; pods: number }>();
@@ -519,9 +597,10 @@ function poolTaxes(
     const pool = key !== undefined && typeof labels[key] === 'string' ? labels[key] : '(no pool label)';
     poolOf[i] = pool;
     const alloc = nodeAllocatable(node, allocatables);
+    const g = groupOf[i];
     const share = Math.max(
-      alloc.vector.cpu > 0 ? cpu[i] / alloc.vector.cpu : 0,
-      alloc.vector.memory > 0 ? memory[i] / alloc.vector.memory : 0,
+      alloc.vector.cpu > 0 ? cpu[g] / alloc.vector.cpu : 0,
+      alloc.vector.memory > 0 ? memory[g] / alloc.vector.memory : 0,
     );
     const entry = pools.get(pool);
     if (entry === undefined) pools.set(pool, { nodes: 1, worst: i, share });
@@ -631,7 +710,8 @@ function poolJson(p: PoolTax): unknown {
 
 /**
  * Serializes node entries of the JSON report: `{node, runs, reason, detail, status}`, plus `preempts` where the pod
- * preempts. Node names are serialized once per node and details once per distinct text.
+ * preempts. Node names are serialized once per node; the rest of an entry once per node group and workload (the nodes
+ * of a group have alike rows).
  */
 class NodeEntryWriter {
   private readonly names: string[];
@@ -639,10 +719,22 @@ class NodeEntryWriter {
   constructor(names: readonly string[]) {
     this.names = names.map((name) => JSON.stringify(name));
   }
-  public entry(n: NodeCoverage, index: number): string {
+  /** Writes the entries of `rows` (one per node, in node order), each after `open` (`,` between them). */
+  public write(out: ChunkedOut, rows: readonly NodeCoverage[], layout: NodeLayout, open: string): void {
+    const { groupOf, first } = layout;
+    const tails: Array<string | undefined> = new Array(first.length);
+    for (let i = 0; i < rows.length; i++) {
+      const g = groupOf[i];
+      let tail = tails[g];
+      if (tail === undefined) tails[g] = tail = this.tail(rows[first[g]]);
+      out.write(`${i > 0 ? ',' : ''}${open}${this.names[i]}${tail}`);
+    }
+  }
+  /** An entry after its node name: `,"runs":…}`. */
+  private tail(n: NodeCoverage): string {
     let detail = this.details.get(n.detail);
     if (detail === undefined) this.details.set(n.detail, (detail = JSON.stringify(n.detail)));
-    const base = `{"node":${this.names[index]},"runs":${n.runs},"reason":"${n.reason}","detail":${detail},"status":"${n.status}"`;
+    const base = `,"runs":${n.runs},"reason":"${n.reason}","detail":${detail},"status":"${n.status}"`;
     return n.preempts !== undefined ? `${base},"preempts":${JSON.stringify(n.preempts)}}` : `${base}}`;
   }
 }
@@ -661,6 +753,7 @@ function writeJson(
   cluster?: { name: string; indent: string },
 ): void {
   const entries = new NodeEntryWriter(names);
+  const layout = nodeLayout(report);
   const nl = `\n${cluster?.indent ?? ''}`;
   out.write(
     `{${cluster !== undefined ? `${nl}  "name": ${JSON.stringify(cluster.name)},` : ''}${nl}  "nodes": ${report.nodes},${nl}  "workloads": [`,
@@ -670,7 +763,7 @@ function writeJson(
       `${k > 0 ? ',' : ''}${nl}    {"kind":${JSON.stringify(w.kind)},"namespace":${JSON.stringify(w.namespace)},"name":${JSON.stringify(w.name)},`,
     );
     out.write(`"desired":${w.desired},"schedulable":${w.schedulable},"nodes":[`);
-    for (let i = 0; i < w.nodes.length; i++) out.write(`${i > 0 ? ',' : ''}${nl}      ${entries.entry(w.nodes[i], i)}`);
+    entries.write(out, w.nodes, layout, `${nl}      {"node":`);
     out.write(w.nodes.length > 0 ? `${nl}    ]` : ']');
     if (w.status === WorkloadStatus.INVALID) out.write(`,"status":"invalid","findings":${JSON.stringify(w.findings ?? [])}`);
     out.write('}');
@@ -690,35 +783,41 @@ function writeJson(
 function writeJsonLines(out: ChunkedOut, report: CoverageReport, pools: readonly PoolTax[], cluster?: string): void {
   const line = (o: object) => out.write(`${JSON.stringify(cluster === undefined ? o : { cluster, ...o })}\n`);
   line({ type: 'summary', nodes: report.nodes, workloads: report.workloads.length });
+  const { groupOf, first, size } = nodeLayout(report);
   for (const w of report.workloads) {
     const id = { namespace: w.namespace, name: w.name };
     if (w.status === WorkloadStatus.INVALID) {
       line({ type: 'workload', kind: w.kind, ...id, status: 'invalid', findings: w.findings ?? [] });
       continue;
     }
+    // Counted per node group (groups are in the order of their first node, so the excluded entries come in node order).
     const counts: Record<string, number> = { running: 0, excluded: 0, pending: 0, notRunning: 0 };
     const excluded = new Map<string, { reason: string; detail: string; nodes: number }>();
-    for (const n of w.nodes) {
-      counts[n.status]++;
-      if (n.status !== CoverageStatus.EXCLUDED) continue;
-      const key = `${n.reason}\u0000${n.detail}`;
-      const e = excluded.get(key);
-      if (e) e.nodes++;
-      else excluded.set(key, { reason: n.reason, detail: n.detail, nodes: 1 });
+    // Per group, the end of its node lines (from `status` on), or undefined when its nodes get none.
+    const tails: Array<string | undefined> = new Array(first.length);
+    let listed = false;
+    for (let g = 0; g < first.length; g++) {
+      const n = w.nodes[first[g]];
+      counts[n.status] += size[g];
+      if (n.status === EXCLUDED) {
+        const key = `${n.reason}\u0000${n.detail}`;
+        const e = excluded.get(key);
+        if (e) e.nodes += size[g];
+        else excluded.set(key, { reason: n.reason, detail: n.detail, nodes: size[g] });
+      } else if (!n.runs || n.preempts !== undefined) {
+        const tail = { status: n.status, reason: n.reason, detail: n.detail, ...(n.preempts ? { preempts: n.preempts } : {}) };
+        tails[g] = `,${JSON.stringify(tail).slice(1)}\n`;
+        listed = true;
+      }
     }
     line({ type: 'workload', kind: w.kind, ...id, status: 'analyzed', desired: w.desired, schedulable: w.schedulable, ...counts });
     for (const e of excluded.values()) line({ type: 'excluded', ...id, ...e });
-    for (const n of w.nodes) {
-      if (n.status === CoverageStatus.EXCLUDED || (n.runs && n.preempts === undefined)) continue;
-      line({
-        type: 'node',
-        ...id,
-        node: n.node,
-        status: n.status,
-        reason: n.reason,
-        detail: n.detail,
-        ...(n.preempts ? { preempts: n.preempts } : {}),
-      });
+    if (!listed) continue;
+    // `{…"type":"node","namespace":…,"name":…` + `,"node":…` + the group's tail: JSON.stringify of the same object.
+    const head = JSON.stringify(cluster === undefined ? { type: 'node', ...id } : { cluster, type: 'node', ...id }).slice(0, -1);
+    for (let i = 0; i < w.nodes.length; i++) {
+      const tail = tails[groupOf[i]];
+      if (tail !== undefined) out.write(`${head},"node":${JSON.stringify(w.nodes[i].node)}${tail}`);
     }
   }
   for (const p of pools) line({ type: 'pool', ...(poolJson(p) as object) });
@@ -735,8 +834,9 @@ function writeText(
   tty: boolean,
   legend = true,
 ): void {
+  const layout = nodeLayout(report);
   for (const g of workloadGroups(report, manifests)) {
-    if (g.members.length === 1) workloadText(out, g.members[0], report.nodes, tty);
+    if (g.members.length === 1) workloadText(out, g.members[0], report.nodes, layout, tty);
     else groupText(out, g.members, g.kind, report.nodes, tty);
     out.write('\n');
   }

@@ -227,7 +227,51 @@ export function analyzeCoverage(
     preemptionWarnings(w, preemptions, unknownPriorityMatters, warnings);
     return { kind: 'DaemonSet', namespace: w.namespace, name: w.name, desired, schedulable, nodes: rows, status: WorkloadStatus.ANALYZED };
   });
-  return { nodes: nodes.length, workloads: results, skipped: workloads.length - entries.length, warnings };
+  const report: CoverageReport = { nodes: nodes.length, workloads: results, skipped: workloads.length - entries.length, warnings };
+  layouts.set(report, groupLayout(groups, nodes.length));
+  return report;
+}
+
+/**
+ * Which nodes of a report were evaluated as one group. For every workload, the rows of one group's nodes say the same
+ * (`runs`, `reason`, `detail`, `status`, `preempts`; only `node` differs), so a writer can decide once per group and
+ * then walk the nodes in order. Groups are numbered in the order of their first node.
+ */
+export interface NodeLayout {
+  /** The group of each node, in node order. */
+  readonly groupOf: Int32Array;
+  /** The first (lowest) node index of each group; ascending. */
+  readonly first: Int32Array;
+  /** The number of nodes of each group. */
+  readonly size: Int32Array;
+}
+
+/** The layouts of the reports {@link analyzeCoverage} made (a report is read-only, so its layout stays true). */
+const layouts = new WeakMap<CoverageReport, NodeLayout>();
+
+function groupLayout(groups: readonly NodeGroup[], nodes: number): NodeLayout {
+  const groupOf = new Int32Array(nodes);
+  const first = new Int32Array(groups.length);
+  const size = new Int32Array(groups.length);
+  for (let g = 0; g < groups.length; g++) {
+    const members = groups[g].members;
+    first[g] = members[0];
+    size[g] = members.length;
+    for (let k = 0; k < members.length; k++) groupOf[members[k]] = g;
+  }
+  return { groupOf, first, size };
+}
+
+/**
+ * The node groups of `report`: as {@link analyzeCoverage} evaluated them, or one group per node for a report made
+ * otherwise (e.g. a copy).
+ */
+export function nodeLayout(report: CoverageReport): NodeLayout {
+  const known = layouts.get(report);
+  if (known !== undefined) return known;
+  const identity = new Int32Array(report.nodes);
+  for (let i = 0; i < identity.length; i++) identity[i] = i;
+  return { groupOf: identity, first: identity, size: new Int32Array(report.nodes).fill(1) };
 }
 
 /** The preemption warnings of one workload: only where preemption changes an answer (or could, unseen). */
