@@ -73,23 +73,33 @@ function podsByNode(pods: readonly any[] | undefined): Map<string, any[]> {
 }
 
 function text(value: unknown): string {
-  return value == null ? '' : jsonText(value);
+  return typeof value === 'string' ? value : value == null ? '' : jsonText(value);
 }
 
 /**
  * What any of the workloads can read of a node, as a string: the values of the label keys they read, the name when
  * one of them reads names, the `NoSchedule`/`NoExecute` taints in order, and the allocatable entries as written.
- * Nodes with the same key get the same verdict and the same words from every workload.
+ * Nodes with the same key get the same verdict and the same words from every workload. (Built as parts joined once:
+ * a flat string hashes fast, a long chain of concatenations must be flattened first.)
  */
 function groupKey(node: any, labelKeys: readonly string[], byName: boolean): string {
-  let key = byName ? `${text(node?.metadata?.name).length}:${text(node?.metadata?.name)}` : '';
-  const labels = node?.metadata?.labels;
-  for (const k of labelKeys) {
-    const has = labels != null && typeof labels === 'object' && Object.prototype.hasOwnProperty.call(labels, k);
-    const v = has ? labelValue(labels[k]) : undefined;
-    key += v === undefined ? '|-' : `|${v.length}:${v}`;
+  const parts: string[] = [];
+  if (byName) {
+    const name = text(node?.metadata?.name);
+    parts.push(`${name.length}:${name}`);
   }
-  key += '|';
+  const labels = node?.metadata?.labels;
+  const hasLabels = labels != null && typeof labels === 'object';
+  for (const k of labelKeys) {
+    if (!hasLabels || !Object.prototype.hasOwnProperty.call(labels, k)) {
+      parts.push('|-');
+      continue;
+    }
+    const raw = labels[k];
+    const v = typeof raw === 'string' ? raw : labelValue(raw);
+    parts.push(`|${v.length}:${v}`);
+  }
+  parts.push('|');
   const taints = node?.spec?.taints;
   if (Array.isArray(taints)) {
     for (const t of taints) {
@@ -97,19 +107,22 @@ function groupKey(node: any, labelKeys: readonly string[], byName: boolean): str
       if (effect !== 'NoSchedule' && effect !== 'NoExecute') continue;
       const k = text(t?.key);
       const v = text(t?.value);
-      key += `${k.length}:${k}${v.length}:${v}${effect},`;
+      parts.push(`${k.length}:${k}${v.length}:${v}${effect},`);
     }
   }
   const conditions = nodeConditions(node);
-  key += `|${conditions.ready}${conditions.networkNotReady ? 'n' : ''}${conditions.diskPressure ? 'd' : ''}|${nodeOs(node)}`;
+  parts.push(`|${conditions.ready}${conditions.networkNotReady ? 'n' : ''}${conditions.diskPressure ? 'd' : ''}|${nodeOs(node)}`);
   const allocatable = node?.status?.allocatable;
-  if (allocatable == null || typeof allocatable !== 'object') return `${key}|?`;
-  key += '|';
+  if (allocatable == null || typeof allocatable !== 'object') {
+    parts.push('|?');
+    return parts.join('');
+  }
+  parts.push('|');
   for (const name of Object.keys(allocatable)) {
     const v = allocatable[name];
-    key += `${name}=${typeof v === 'string' ? v : `(${typeof v})${JSON.stringify(v)}`};`;
+    parts.push(`${name}=${typeof v === 'string' ? v : `(${typeof v})${JSON.stringify(v)}`};`);
   }
-  return key;
+  return parts.join('');
 }
 
 /**
