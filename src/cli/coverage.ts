@@ -858,6 +858,28 @@ const LEGEND =
   '"notRunning": the pod is bound but the kubelet does not run it; "running" with "preemption": the scheduler evicts ' +
   'lower-priority pods to place it (PodDisruptionBudgets do not stop that).';
 
+/**
+ * @internal A report as `coverage` writes it in `format` (`text`, `json` or `jsonl`, with the node tax of the default
+ * pool labels), as one string: the formatting of the command without its reading.
+ */
+export function formatCoverage(
+  report: CoverageReport,
+  manifests: readonly any[],
+  nodes: readonly any[],
+  format: 'text' | 'json' | 'jsonl',
+  tty = false,
+): string {
+  const chunks: string[] = [];
+  const out = new ChunkedOut({ out: (text) => void chunks.push(text), err: () => undefined, readStdin: async () => '', isTTY: tty });
+  const { pools, labels } = poolTaxes(report, manifests, nodes, undefined, undefined, undefined);
+  const names = nodes.map((n) => n.metadata.name as string);
+  if (format === 'json') writeJson(out, report, names, pools);
+  else if (format === 'jsonl') writeJsonLines(out, report, pools);
+  else writeText(out, report, manifests, pools, labels, undefined, tty);
+  out.flush();
+  return chunks.join('');
+}
+
 /** What one cluster's coverage run read and found. */
 interface CoverageRun {
   readonly report: CoverageReport;
