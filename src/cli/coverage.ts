@@ -345,6 +345,8 @@ function workloadText(out: ChunkedOut, w: WorkloadCoverage, total: number, layou
   const nodes = w.nodes;
   const kind = new Uint8Array(first.length);
   const classOf: Array<ExcludedClass | undefined> = new Array(first.length);
+  // The first group of each excluded class: a folded class's row is at that group's first node.
+  const firstGroupOf = new Map<ExcludedClass, number>();
   const excluded = new ExcludedGroups();
   let listed = false;
   for (let g = 0; g < first.length; g++) {
@@ -354,7 +356,9 @@ function workloadText(out: ChunkedOut, w: WorkloadCoverage, total: number, layou
       else continue;
     } else if (n.status === EXCLUDED) {
       kind[g] = EXCLUDED_ROW;
-      classOf[g] = excluded.add(0, n, size[g]);
+      const c = excluded.add(0, n, size[g]);
+      classOf[g] = c;
+      if (!firstGroupOf.has(c)) firstGroupOf.set(c, g);
     } else kind[g] = ROW;
     listed = true;
   }
@@ -362,27 +366,50 @@ function workloadText(out: ChunkedOut, w: WorkloadCoverage, total: number, layou
     out.write(`  ${paint(COLOURS.green, 'runs on every node')}\n`);
     return;
   }
-  // The rows in node order: each one's node cell, and the group whose row it shows.
-  const cells: string[] = [];
-  const rowGroups: number[] = [];
-  for (let i = 0; i < nodes.length; i++) {
+  // The nodes that get a row, in node order: every node of a listed group, and of a folded class only its first node.
+  const rowNodes = pickNodes(layout, (g) => {
+    if (kind[g] === NO_ROW) return PICK_NONE;
+    const c = classOf[g];
+    if (c === undefined || c.count <= COLLAPSE_ABOVE) return PICK_ALL;
+    return firstGroupOf.get(c) === g ? PICK_FIRST : PICK_NONE;
+  });
+  const cells: string[] = new Array(rowNodes.length);
+  const rowGroups: number[] = new Array(rowNodes.length);
+  for (let k = 0; k < rowNodes.length; k++) {
+    const i = rowNodes[k];
     const g = groupOf[i];
-    const k = kind[g];
-    if (k === NO_ROW) continue;
-    if (k === EXCLUDED_ROW) {
-      const c = classOf[g]!;
-      if (c.count > COLLAPSE_ABOVE) {
-        if (c.printed) continue;
-        c.printed = true;
-        cells.push(`${nodes[i].node} (+${c.count - 1} more)`);
-        rowGroups.push(g);
-        continue;
-      }
-    }
-    cells.push(nodes[i].node);
-    rowGroups.push(g);
+    const c = classOf[g];
+    cells[k] = c !== undefined && c.count > COLLAPSE_ABOVE ? `${nodes[i].node} (+${c.count - 1} more)` : nodes[i].node;
+    rowGroups[k] = g;
   }
   writeNodeTable(out, ['NODE', 'STATUS', 'REASON', 'DETAIL'], cells, rowGroups, (g) => textRow(nodes[first[g]]).slice(1), tty);
+}
+
+const PICK_NONE = 0;
+const PICK_ALL = 1;
+const PICK_FIRST = 2;
+
+/**
+ * The nodes of the groups `pick` chooses (every node of a group, only its first, or none), in node order. Costs the
+ * number of groups plus the nodes picked (sorted), not the number of nodes.
+ */
+function pickNodes(layout: NodeLayout, pick: (group: number) => number): Int32Array {
+  const { first, size, members, start } = layout;
+  const picks = new Uint8Array(first.length);
+  let count = 0;
+  for (let g = 0; g < first.length; g++) {
+    picks[g] = pick(g);
+    count += picks[g] === PICK_ALL ? size[g] : picks[g] === PICK_FIRST ? 1 : 0;
+  }
+  const out = new Int32Array(count);
+  let at = 0;
+  for (let g = 0; g < first.length; g++) {
+    if (picks[g] === PICK_ALL) {
+      out.set(members.subarray(start[g], start[g + 1]), at);
+      at += size[g];
+    } else if (picks[g] === PICK_FIRST) out[at++] = first[g];
+  }
+  return out.sort();
 }
 
 /**
@@ -783,7 +810,8 @@ function writeJson(
 function writeJsonLines(out: ChunkedOut, report: CoverageReport, pools: readonly PoolTax[], cluster?: string): void {
   const line = (o: object) => out.write(`${JSON.stringify(cluster === undefined ? o : { cluster, ...o })}\n`);
   line({ type: 'summary', nodes: report.nodes, workloads: report.workloads.length });
-  const { groupOf, first, size } = nodeLayout(report);
+  const layout = nodeLayout(report);
+  const { groupOf, first, size } = layout;
   for (const w of report.workloads) {
     const id = { namespace: w.namespace, name: w.name };
     if (w.status === WorkloadStatus.INVALID) {
@@ -815,9 +843,10 @@ function writeJsonLines(out: ChunkedOut, report: CoverageReport, pools: readonly
     if (!listed) continue;
     // `{…"type":"node","namespace":…,"name":…` + `,"node":…` + the group's tail: JSON.stringify of the same object.
     const head = JSON.stringify(cluster === undefined ? { type: 'node', ...id } : { cluster, type: 'node', ...id }).slice(0, -1);
-    for (let i = 0; i < w.nodes.length; i++) {
-      const tail = tails[groupOf[i]];
-      if (tail !== undefined) out.write(`${head},"node":${JSON.stringify(w.nodes[i].node)}${tail}`);
+    const listedNodes = pickNodes(layout, (g) => (tails[g] !== undefined ? PICK_ALL : PICK_NONE));
+    for (let k = 0; k < listedNodes.length; k++) {
+      const i = listedNodes[k];
+      out.write(`${head},"node":${JSON.stringify(w.nodes[i].node)}${tails[groupOf[i]]}`);
     }
   }
   for (const p of pools) line({ type: 'pool', ...(poolJson(p) as object) });

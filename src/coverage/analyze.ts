@@ -257,6 +257,10 @@ export interface NodeLayout {
   readonly first: Int32Array;
   /** The number of nodes of each group. */
   readonly size: Int32Array;
+  /** The nodes of each group, ascending: those of group `g` are `members[start[g]]` to `members[start[g + 1] - 1]`. */
+  readonly members: Int32Array;
+  /** Where each group's nodes start in {@link NodeLayout.members} (one more entry than there are groups). */
+  readonly start: Int32Array;
 }
 
 /** The layouts of the reports {@link analyzeCoverage} made (a report is read-only, so its layout stays true). */
@@ -266,13 +270,20 @@ function groupLayout(groups: readonly NodeGroup[], nodes: number): NodeLayout {
   const groupOf = new Int32Array(nodes);
   const first = new Int32Array(groups.length);
   const size = new Int32Array(groups.length);
+  const members = new Int32Array(nodes);
+  const start = new Int32Array(groups.length + 1);
+  let at = 0;
   for (let g = 0; g < groups.length; g++) {
-    const members = groups[g].members;
-    first[g] = members[0];
-    size[g] = members.length;
-    for (let k = 0; k < members.length; k++) groupOf[members[k]] = g;
+    const m = groups[g].members;
+    first[g] = m[0];
+    size[g] = m.length;
+    start[g] = at;
+    members.set(m, at);
+    at += m.length;
+    for (let k = 0; k < m.length; k++) groupOf[m[k]] = g;
   }
-  return { groupOf, first, size };
+  start[groups.length] = at;
+  return { groupOf, first, size, members, start };
 }
 
 /**
@@ -282,9 +293,10 @@ function groupLayout(groups: readonly NodeGroup[], nodes: number): NodeLayout {
 export function nodeLayout(report: CoverageReport): NodeLayout {
   const known = layouts.get(report);
   if (known !== undefined) return known;
-  const identity = new Int32Array(report.nodes);
+  const identity = new Int32Array(report.nodes + 1);
   for (let i = 0; i < identity.length; i++) identity[i] = i;
-  return { groupOf: identity, first: identity, size: new Int32Array(report.nodes).fill(1) };
+  const nodes = identity.subarray(0, report.nodes);
+  return { groupOf: nodes, first: nodes, size: new Int32Array(report.nodes).fill(1), members: nodes, start: identity };
 }
 
 /** The preemption warnings of one workload: only where preemption changes an answer (or could, unseen). */

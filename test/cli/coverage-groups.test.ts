@@ -131,7 +131,7 @@ describe('coverage reports written per node group (property)', () => {
         (nodeSpecs, workloadSpecs, podSpecs) => {
           const { nodes, workloads, pods } = build(nodeSpecs, workloadSpecs, podSpecs);
           const report = analyzeCoverage(workloads, nodes, pods);
-          const { groupOf, first, size } = nodeLayout(report);
+          const { groupOf, first, size, members, start } = nodeLayout(report);
           // the groups partition the nodes, numbered in the order of their first node
           expect(groupOf.length).toBe(nodes.length);
           expect(size.reduce((a, b) => a + b, 0)).toBe(nodes.length);
@@ -140,6 +140,12 @@ describe('coverage reports written per node group (property)', () => {
             if (g > 0) expect(f).toBeGreaterThan(first[g - 1]);
           });
           groupOf.forEach((g, i) => expect(i).toBeGreaterThanOrEqual(first[g]));
+          // each group's members are its nodes, ascending
+          first.forEach((f, g) => {
+            const own = [...members.subarray(start[g], start[g + 1])];
+            expect(own).toEqual([...groupOf.keys()].filter((i) => groupOf[i] === g));
+            expect(own[0]).toBe(f);
+          });
           for (const w of report.workloads) {
             if (w.status === 'invalid') continue;
             w.nodes.forEach((n, i) => expect({ ...n, node: '' }).toEqual({ ...w.nodes[first[groupOf[i]]], node: '' }));
@@ -156,6 +162,8 @@ describe('coverage reports written per node group (property)', () => {
     expect([...layout.groupOf]).toEqual([0, 1, 2]);
     expect([...layout.first]).toEqual([0, 1, 2]);
     expect([...layout.size]).toEqual([1, 1, 1]);
+    expect([...layout.members]).toEqual([0, 1, 2]);
+    expect([...layout.start]).toEqual([0, 1, 2, 3]);
     // while the analysis puts the three alike nodes in one group
     const grouped = nodeLayout(analyzeCoverage([daemonSet('w')], nodes));
     expect([...grouped.groupOf]).toEqual([0, 0, 0]);
