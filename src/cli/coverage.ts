@@ -44,6 +44,14 @@ function describe(object: any): string {
   return typeof name === 'string' ? `${kind} ${JSON.stringify(name)}` : `a ${kind} without metadata.name`;
 }
 
+function isRegularFile(file: string): boolean {
+  try {
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /** Files of an input path: the file itself, or the `*.json`/`*.yaml`/`*.yml` files under a folder (sorted). */
 function inputFiles(input: string): string[] {
   let stat: fs.Stats;
@@ -130,18 +138,30 @@ export async function readKind(
   const out: any[] = [];
   const files = input === '-' ? ['-'] : inputFiles(input);
   for (const file of files) {
-    const sink = (object: any, line: number) => {
-      if (object?.kind !== undefined && object.kind !== kind) {
-        throw new InputError(`${file}:${line}: ${flag} expects ${kind} objects (or a ${kind}List), found ${describe(object)}`);
-      }
-      if (kind === 'Node' && (typeof object?.metadata?.name !== 'string' || object.metadata.name.length === 0)) {
-        throw new InputError(`${file}:${line}: a Node has no metadata.name; every node needs its name`);
-      }
-      const kept = keep(object);
-      if (kept !== undefined) out.push(kept);
+    const read = async (lines: boolean, into: any[]): Promise<void> => {
+      const sink = (object: any, line: number) => {
+        if (object?.kind !== undefined && object.kind !== kind) {
+          throw new InputError(`${file}:${line}: ${flag} expects ${kind} objects (or a ${kind}List), found ${describe(object)}`);
+        }
+        if (kind === 'Node' && (typeof object?.metadata?.name !== 'string' || object.metadata.name.length === 0)) {
+          throw new InputError(`${file}:${line}: a Node has no metadata.name; every node needs its name`);
+        }
+        const kept = keep(object);
+        if (kept !== undefined) into.push(kept);
+      };
+      await readObjectStream(file === '-' ? stdinChunks(io) : fileChunks(file), file, sink, { lines });
     };
     try {
-      await readObjectStream(file === '-' ? stdinChunks(io) : fileChunks(file), file, sink);
+      // A regular file is read without counting lines; only an error reads it again, counting them, to say where it
+      // is. Standard input and pipes (`--nodes <(kubectl …)`) cannot be read twice: their lines are always counted.
+      const again = file !== '-' && isRegularFile(file);
+      try {
+        await read(!again, out);
+      } catch (e) {
+        if (!again) throw e;
+        await read(true, []);
+        throw e;
+      }
     } catch (e) {
       if (e instanceof NodeStreamError) throw new InputError(e.message);
       const code = (e as NodeJS.ErrnoException).code;

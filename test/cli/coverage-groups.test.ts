@@ -5,11 +5,15 @@
  * of the report, which has no groups), and every group's rows are alike but for the node name.
  */
 
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import fc from 'fast-check';
 import { formatCoverage } from '../../src/cli/coverage';
 import { CoverageReport, analyzeCoverage } from '../../src/coverage';
 import { nodeLayout } from '../../src/coverage/analyze';
 import { container, daemonSet, node, pod } from '../coverage/support';
+import { runCli } from '../support/cli';
 
 /** The report without its node groups: a structural copy, which the writers see as one group per node. */
 function copyOf(report: CoverageReport): CoverageReport {
@@ -191,5 +195,54 @@ describe('coverage reports written per node group (property)', () => {
     expect(text).toContain('n0 (+23 more)  excluded  nodeSelector');
     expect(text.split('\n').filter((l) => l.includes('excluded  nodeSelector'))).toHaveLength(1);
     expect(text).toBe(formatCoverage(copyOf(report), [ds], nodes, 'text'));
+  });
+});
+
+describe('coverage --nodes errors in a large kubectl-style file name the line where the object starts', () => {
+  // GIVEN a pretty-printed List (read by the learnt layout, without counting lines) with a bad item far into it
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'node-services-lines-'));
+  const manifests = path.join(dir, 'ds.yaml');
+  fs.writeFileSync(
+    manifests,
+    'apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: w}\nspec:\n  template:\n    spec:\n      containers: [{name: c, image: x}]\n',
+  );
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const items = Array.from({ length: 60 }, (_, i) => node(`n${i}`, { labels: { pool: i % 2 ? 'a' : 'b' } }));
+  const write = (name: string, list: any[], edit: (text: string) => string = (t) => t): { file: string; text: string } => {
+    const text = edit(JSON.stringify({ apiVersion: 'v1', items: list, kind: 'List', metadata: { resourceVersion: '' } }, null, 4));
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, text);
+    return { file, text };
+  };
+  /** The 1-based line of the first line of `text` that contains `needle`, walking back to the `{` opening its item. */
+  const itemLine = (text: string, needle: string): number => {
+    const lines = text.split('\n');
+    let at = lines.findIndex((l) => l.includes(needle));
+    while (lines[at].trim() !== '{') at--;
+    return at + 1;
+  };
+
+  test.each([
+    ['a Pod among the nodes', (list: any[]) => list.map((n, i) => (i === 47 ? { ...n, kind: 'Pod' } : n)), 'expects Node objects'],
+    [
+      'a node without a name',
+      (list: any[]) => list.map((n, i) => (i === 47 ? { ...n, metadata: { labels: { x: 'y' } } } : n)),
+      'has no metadata.name',
+    ],
+  ])('%s', async (_what, change, message) => {
+    const { file, text } = write(`${message.length}.json`, change(items));
+    const run = await runCli(['coverage', '--nodes', file, manifests]);
+    expect(run.code).toBe(2);
+    const line = itemLine(text, _what === 'a Pod among the nodes' ? '"kind": "Pod"' : '"x": "y"');
+    expect(run.err).toContain(`${file}:${line}: `);
+    expect(run.err).toContain(message);
+  });
+
+  test('invalid JSON in a late item', async () => {
+    const { file, text } = write('bad.json', items, (t) => t.replace('"name": "n51"', '"name": n51'));
+    const run = await runCli(['coverage', '--nodes', file, manifests]);
+    expect(run.code).toBe(2);
+    const lines = text.split('\n');
+    expect(run.err).toContain(`${file}:${lines.findIndex((l) => l.includes('"name": n51')) + 1}: invalid JSON`);
   });
 });
