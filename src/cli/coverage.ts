@@ -11,7 +11,7 @@ import * as path from 'path';
 import { Command, Option } from 'commander';
 import type { ExitCode } from './main';
 import { CliIo, InputError, SourcedObject, progressOf, readObjects, stdinChunks } from './io';
-import { analyzeCoverage } from '../coverage/analyze';
+import { NodeLayout, analyzeCoverage, nodeLayout } from '../coverage/analyze';
 import { compileWorkload } from '../coverage/compile';
 import { NodeTax, TaxBudget, formatPercent, nodeTax } from '../coverage/node-tax';
 import { formatBytes, formatMilliCpu } from '../coverage/quantity';
@@ -42,6 +42,14 @@ function describe(object: any): string {
   const kind = typeof object?.kind === 'string' ? object.kind : 'object';
   const name = object?.metadata?.name;
   return typeof name === 'string' ? `${kind} ${JSON.stringify(name)}` : `a ${kind} without metadata.name`;
+}
+
+function isRegularFile(file: string): boolean {
+  try {
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** Files of an input path: the file itself, or the `*.json`/`*.yaml`/`*.yml` files under a folder (sorted). */
@@ -130,18 +138,30 @@ export async function readKind(
   const out: any[] = [];
   const files = input === '-' ? ['-'] : inputFiles(input);
   for (const file of files) {
-    const sink = (object: any, line: number) => {
-      if (object?.kind !== undefined && object.kind !== kind) {
-        throw new InputError(`${file}:${line}: ${flag} expects ${kind} objects (or a ${kind}List), found ${describe(object)}`);
-      }
-      if (kind === 'Node' && (typeof object?.metadata?.name !== 'string' || object.metadata.name.length === 0)) {
-        throw new InputError(`${file}:${line}: a Node has no metadata.name; every node needs its name`);
-      }
-      const kept = keep(object);
-      if (kept !== undefined) out.push(kept);
+    const read = async (lines: boolean, into: any[]): Promise<void> => {
+      const sink = (object: any, line: number) => {
+        if (object?.kind !== undefined && object.kind !== kind) {
+          throw new InputError(`${file}:${line}: ${flag} expects ${kind} objects (or a ${kind}List), found ${describe(object)}`);
+        }
+        if (kind === 'Node' && (typeof object?.metadata?.name !== 'string' || object.metadata.name.length === 0)) {
+          throw new InputError(`${file}:${line}: a Node has no metadata.name; every node needs its name`);
+        }
+        const kept = keep(object);
+        if (kept !== undefined) into.push(kept);
+      };
+      await readObjectStream(file === '-' ? stdinChunks(io) : fileChunks(file), file, sink, { lines });
     };
     try {
-      await readObjectStream(file === '-' ? stdinChunks(io) : fileChunks(file), file, sink);
+      // A regular file is read without counting lines; only an error reads it again, counting them, to say where it
+      // is. Standard input and pipes (`--nodes <(kubectl …)`) cannot be read twice: their lines are always counted.
+      const again = file !== '-' && isRegularFile(file);
+      try {
+        await read(!again, out);
+      } catch (e) {
+        if (!again) throw e;
+        await read(true, []);
+        throw e;
+      }
     } catch (e) {
       if (e instanceof NodeStreamError) throw new InputError(e.message);
       const code = (e as NodeJS.ErrnoException).code;
@@ -218,6 +238,10 @@ class ChunkedOut {
   }
 }
 
+// The statuses as local constants: the loops over every node compare against them.
+const EXCLUDED: string = CoverageStatus.EXCLUDED;
+const RUNNING: string = CoverageStatus.RUNNING;
+
 const COLOURS = { bold: '\u001b[1m', red: '\u001b[31m', yellow: '\u001b[33m', green: '\u001b[32m', dim: '\u001b[2m', reset: '\u001b[0m' };
 
 /** Writes rows as an aligned table (two spaces between columns, the last column unpadded), each line indented. */
@@ -238,7 +262,7 @@ function writeTable(
 }
 
 function paintStatus(status: string): string {
-  return status === CoverageStatus.RUNNING ? COLOURS.green : status === CoverageStatus.EXCLUDED ? COLOURS.yellow : COLOURS.red;
+  return status === RUNNING ? COLOURS.green : status === EXCLUDED ? COLOURS.yellow : COLOURS.red;
 }
 
 /** A node row of the text table, with its DaemonSet's name first when the table covers a group. */
@@ -261,6 +285,12 @@ function writeRows(out: ChunkedOut, rows: string[][], tty: boolean): void {
 /** Groups of more excluded nodes than this that share their reason and detail are printed as one row. */
 const COLLAPSE_ABOVE = 10;
 
+/** Alike excluded rows: how many, and whether their row was printed. */
+interface ExcludedClass {
+  count: number;
+  printed: boolean;
+}
+
 /**
  * Counts excluded rows by (member, reason, detail), to fold large groups of alike excluded nodes into one row: pending
  * and not-running nodes are always listed one by one, so a table grows with them, not with the excluded nodes.
@@ -268,15 +298,15 @@ const COLLAPSE_ABOVE = 10;
  */
 class ExcludedGroups {
   /** Per member, per detail text, per reason: the count of alike excluded rows and whether their row was printed. */
-  private readonly byMember: Array<Map<string, Map<string, { count: number; printed: boolean }>>> = [];
+  private readonly byMember: Array<Map<string, Map<string, ExcludedClass>>> = [];
   // The last entry looked up: alike rows come in runs (nodes of one group share their row's strings), so most
   // lookups are two string identity checks.
   private lastMember = -1;
   private lastReason = '';
   private lastDetail = '';
-  private lastEntry: { count: number; printed: boolean } | undefined;
+  private lastEntry: ExcludedClass | undefined;
 
-  private entry(member: number, n: NodeCoverage): { count: number; printed: boolean } {
+  private entry(member: number, n: NodeCoverage): ExcludedClass {
     if (this.lastEntry !== undefined && member === this.lastMember && n.detail === this.lastDetail && n.reason === this.lastReason)
       return this.lastEntry;
     let byDetail = this.byMember[member];
@@ -292,13 +322,16 @@ class ExcludedGroups {
     return entry;
   }
 
-  public add(member: number, n: NodeCoverage): void {
-    this.entry(member, n).count++;
+  /** Counts `count` alike excluded rows of `member`; returns their class. */
+  public add(member: number, n: NodeCoverage, count = 1): ExcludedClass {
+    const entry = this.entry(member, n);
+    entry.count += count;
+    return entry;
   }
 
   /** The row of `n`, folded when its group is large; `undefined` when its group's row was printed already. */
   public row(member: number, n: NodeCoverage, row: () => string[], nodeColumn: number): string[] | undefined {
-    if (n.status !== CoverageStatus.EXCLUDED) return row();
+    if (n.status !== EXCLUDED) return row();
     const entry = this.entry(member, n);
     if (entry.count <= COLLAPSE_ABOVE) return row();
     if (entry.printed) return undefined;
@@ -309,8 +342,16 @@ class ExcludedGroups {
   }
 }
 
-/** Text for one DaemonSet: a header and a table of the nodes without its pod (and those where it preempts). */
-function workloadText(out: ChunkedOut, w: WorkloadCoverage, total: number, tty: boolean): void {
+/** What a node group's nodes get in a DaemonSet's table: no row (the pod runs), a row each, or excluded rows (folded when many). */
+const NO_ROW = 0;
+const ROW = 1;
+const EXCLUDED_ROW = 2;
+
+/**
+ * Text for one DaemonSet: a header and a table of the nodes without its pod (and those where it preempts). The rows
+ * are decided once per node group (`layout`: the nodes of a group have alike rows), then written in node order.
+ */
+function workloadText(out: ChunkedOut, w: WorkloadCoverage, total: number, layout: NodeLayout, tty: boolean): void {
   const paint = (code: string, text: string) => (tty ? `${code}${text}${COLOURS.reset}` : text);
   if (w.status === WorkloadStatus.INVALID) {
     out.write(`${paint(COLOURS.bold, `DaemonSet ${w.namespace}/${w.name}: invalid, not analysed (the API server rejects it)`)}\n`);
@@ -320,29 +361,113 @@ function workloadText(out: ChunkedOut, w: WorkloadCoverage, total: number, tty: 
   out.write(
     `${paint(COLOURS.bold, `DaemonSet ${w.namespace}/${w.name}: desired ${w.desired}, schedulable ${w.schedulable}, nodes ${total}`)}\n`,
   );
-  const rows: string[][] = [['NODE', 'STATUS', 'REASON', 'DETAIL']];
-  const groups = new ExcludedGroups();
-  // One pass over the nodes: count the excluded ones and keep those that get a row (all but plain running ones).
-  const listed: NodeCoverage[] = [];
+  const { groupOf, first, size } = layout;
   const nodes = w.nodes;
-  for (let i = 0; i < nodes.length; i++) {
-    const n = nodes[i];
+  const kind = new Uint8Array(first.length);
+  const classOf: Array<ExcludedClass | undefined> = new Array(first.length);
+  // The first group of each excluded class: a folded class's row is at that group's first node.
+  const firstGroupOf = new Map<ExcludedClass, number>();
+  const excluded = new ExcludedGroups();
+  let listed = false;
+  for (let g = 0; g < first.length; g++) {
+    const n = nodes[first[g]];
     if (n.runs) {
-      if (n.preempts !== undefined) listed.push(n);
-      continue;
-    }
-    if (n.status === CoverageStatus.EXCLUDED) groups.add(0, n);
-    listed.push(n);
+      if (n.preempts !== undefined) kind[g] = ROW;
+      else continue;
+    } else if (n.status === EXCLUDED) {
+      kind[g] = EXCLUDED_ROW;
+      const c = excluded.add(0, n, size[g]);
+      classOf[g] = c;
+      if (!firstGroupOf.has(c)) firstGroupOf.set(c, g);
+    } else kind[g] = ROW;
+    listed = true;
   }
-  for (const n of listed) {
-    const row = groups.row(0, n, () => textRow(n), 0);
-    if (row !== undefined) rows.push(row);
-  }
-  if (rows.length === 1) {
+  if (!listed) {
     out.write(`  ${paint(COLOURS.green, 'runs on every node')}\n`);
     return;
   }
-  writeRows(out, rows, tty);
+  // The nodes that get a row, in node order: every node of a listed group, and of a folded class only its first node.
+  const rowNodes = pickNodes(layout, (g) => {
+    if (kind[g] === NO_ROW) return PICK_NONE;
+    const c = classOf[g];
+    if (c === undefined || c.count <= COLLAPSE_ABOVE) return PICK_ALL;
+    return firstGroupOf.get(c) === g ? PICK_FIRST : PICK_NONE;
+  });
+  const cells: string[] = new Array(rowNodes.length);
+  const rowGroups: number[] = new Array(rowNodes.length);
+  for (let k = 0; k < rowNodes.length; k++) {
+    const i = rowNodes[k];
+    const g = groupOf[i];
+    const c = classOf[g];
+    cells[k] = c !== undefined && c.count > COLLAPSE_ABOVE ? `${nodes[i].node} (+${c.count - 1} more)` : nodes[i].node;
+    rowGroups[k] = g;
+  }
+  writeNodeTable(out, ['NODE', 'STATUS', 'REASON', 'DETAIL'], cells, rowGroups, (g) => textRow(nodes[first[g]]).slice(1), tty);
+}
+
+const PICK_NONE = 0;
+const PICK_ALL = 1;
+const PICK_FIRST = 2;
+
+/**
+ * The nodes of the groups `pick` chooses (every node of a group, only its first, or none), in node order. Costs the
+ * number of groups plus the nodes picked (sorted), not the number of nodes.
+ */
+function pickNodes(layout: NodeLayout, pick: (group: number) => number): Int32Array {
+  const { first, size, members, start } = layout;
+  const picks = new Uint8Array(first.length);
+  let count = 0;
+  for (let g = 0; g < first.length; g++) {
+    picks[g] = pick(g);
+    count += picks[g] === PICK_ALL ? size[g] : picks[g] === PICK_FIRST ? 1 : 0;
+  }
+  const out = new Int32Array(count);
+  let at = 0;
+  for (let g = 0; g < first.length; g++) {
+    if (picks[g] === PICK_ALL) {
+      out.set(members.subarray(start[g], start[g + 1]), at);
+      at += size[g];
+    } else if (picks[g] === PICK_FIRST) out[at++] = first[g];
+  }
+  return out.sort();
+}
+
+/**
+ * Writes a table like {@link writeRows} whose rows are a node cell followed by the cells of a node group's row
+ * (`rest(group)`, the same for every node of the group; the status column is the first of them): each group's cells
+ * are padded, painted and joined once.
+ */
+function writeNodeTable(
+  out: ChunkedOut,
+  header: readonly string[],
+  cells: readonly string[],
+  rowGroups: readonly number[],
+  rest: (group: number) => string[],
+  tty: boolean,
+): void {
+  const paint = (code: string, text: string) => (tty ? `${code}${text}${COLOURS.reset}` : text);
+  const restOf = new Map<number, string[]>();
+  const widths = header.map((h) => h.length);
+  for (let k = 0; k < cells.length; k++) {
+    if (cells[k].length > widths[0]) widths[0] = cells[k].length;
+    const g = rowGroups[k];
+    if (restOf.has(g)) continue;
+    const r = rest(g);
+    restOf.set(g, r);
+    for (let c = 0; c < r.length; c++) if (r[c].length > widths[c + 1]) widths[c + 1] = r[c].length;
+  }
+  const last = header.length - 1;
+  const pad = (text: string, c: number) => (c === last ? text : text.padEnd(widths[c]));
+  out.write(`  ${header.map((h, c) => paint(COLOURS.dim, pad(h, c))).join('  ')}`.trimEnd() + '\n');
+  // Each group's cells after the node cell, painted, padded and joined (the line's end is always in them, so trimming
+  // them trims the line).
+  const suffixes = new Map<number, string>();
+  for (const [g, r] of restOf) {
+    let suffix = '';
+    for (let c = 0; c < r.length; c++) suffix += `  ${c === 0 ? paint(paintStatus(r[c]), pad(r[c], c + 1)) : pad(r[c], c + 1)}`;
+    suffixes.set(g, suffix.trimEnd());
+  }
+  for (let k = 0; k < cells.length; k++) out.write(`  ${cells[k].padEnd(widths[0])}${suffixes.get(rowGroups[k])}\n`);
 }
 
 /**
@@ -494,17 +619,17 @@ function poolTaxes(
     (w) => compileWorkload(objects.get(`${w.namespace}/${w.name}`), { kubernetesMinor: minor, runtimeClasses }).requests,
   );
   const count = nodes.length;
-  const cpu = new Float64Array(count);
-  const memory = new Float64Array(count);
-  const pods = new Int32Array(count);
+  // What lands on each node group (the nodes of a group have alike rows), summed in workload order.
+  const { groupOf, first } = nodeLayout(report);
+  const cpu = new Float64Array(first.length);
+  const memory = new Float64Array(first.length);
   analysed.forEach((w, k) => {
     const r = requests[k];
     const rows = w.nodes;
-    for (let i = 0; i < count; i++) {
-      if (rows[i].status === CoverageStatus.EXCLUDED) continue;
-      cpu[i] += r.cpu;
-      memory[i] += r.memory;
-      pods[i]++;
+    for (let g = 0; g < first.length; g++) {
+      if (rows[first[g]].status === EXCLUDED) continue;
+      cpu[g] += r.cpu;
+      memory[g] += r.memory;
     }
   });
   const allocatables = new Map<string, { vector: ResourceVector; pods: number }>();
@@ -519,9 +644,10 @@ function poolTaxes(
     const pool = key !== undefined && typeof labels[key] === 'string' ? labels[key] : '(no pool label)';
     poolOf[i] = pool;
     const alloc = nodeAllocatable(node, allocatables);
+    const g = groupOf[i];
     const share = Math.max(
-      alloc.vector.cpu > 0 ? cpu[i] / alloc.vector.cpu : 0,
-      alloc.vector.memory > 0 ? memory[i] / alloc.vector.memory : 0,
+      alloc.vector.cpu > 0 ? cpu[g] / alloc.vector.cpu : 0,
+      alloc.vector.memory > 0 ? memory[g] / alloc.vector.memory : 0,
     );
     const entry = pools.get(pool);
     if (entry === undefined) pools.set(pool, { nodes: 1, worst: i, share });
@@ -631,7 +757,8 @@ function poolJson(p: PoolTax): unknown {
 
 /**
  * Serializes node entries of the JSON report: `{node, runs, reason, detail, status}`, plus `preempts` where the pod
- * preempts. Node names are serialized once per node and details once per distinct text.
+ * preempts. Node names are serialized once per node; the rest of an entry once per node group and workload (the nodes
+ * of a group have alike rows).
  */
 class NodeEntryWriter {
   private readonly names: string[];
@@ -639,10 +766,22 @@ class NodeEntryWriter {
   constructor(names: readonly string[]) {
     this.names = names.map((name) => JSON.stringify(name));
   }
-  public entry(n: NodeCoverage, index: number): string {
+  /** Writes the entries of `rows` (one per node, in node order), each after `open` (`,` between them). */
+  public write(out: ChunkedOut, rows: readonly NodeCoverage[], layout: NodeLayout, open: string): void {
+    const { groupOf, first } = layout;
+    const tails: Array<string | undefined> = new Array(first.length);
+    for (let i = 0; i < rows.length; i++) {
+      const g = groupOf[i];
+      let tail = tails[g];
+      if (tail === undefined) tails[g] = tail = this.tail(rows[first[g]]);
+      out.write(`${i > 0 ? ',' : ''}${open}${this.names[i]}${tail}`);
+    }
+  }
+  /** An entry after its node name: `,"runs":…}`. */
+  private tail(n: NodeCoverage): string {
     let detail = this.details.get(n.detail);
     if (detail === undefined) this.details.set(n.detail, (detail = JSON.stringify(n.detail)));
-    const base = `{"node":${this.names[index]},"runs":${n.runs},"reason":"${n.reason}","detail":${detail},"status":"${n.status}"`;
+    const base = `,"runs":${n.runs},"reason":"${n.reason}","detail":${detail},"status":"${n.status}"`;
     return n.preempts !== undefined ? `${base},"preempts":${JSON.stringify(n.preempts)}}` : `${base}}`;
   }
 }
@@ -661,6 +800,7 @@ function writeJson(
   cluster?: { name: string; indent: string },
 ): void {
   const entries = new NodeEntryWriter(names);
+  const layout = nodeLayout(report);
   const nl = `\n${cluster?.indent ?? ''}`;
   out.write(
     `{${cluster !== undefined ? `${nl}  "name": ${JSON.stringify(cluster.name)},` : ''}${nl}  "nodes": ${report.nodes},${nl}  "workloads": [`,
@@ -670,7 +810,7 @@ function writeJson(
       `${k > 0 ? ',' : ''}${nl}    {"kind":${JSON.stringify(w.kind)},"namespace":${JSON.stringify(w.namespace)},"name":${JSON.stringify(w.name)},`,
     );
     out.write(`"desired":${w.desired},"schedulable":${w.schedulable},"nodes":[`);
-    for (let i = 0; i < w.nodes.length; i++) out.write(`${i > 0 ? ',' : ''}${nl}      ${entries.entry(w.nodes[i], i)}`);
+    entries.write(out, w.nodes, layout, `${nl}      {"node":`);
     out.write(w.nodes.length > 0 ? `${nl}    ]` : ']');
     if (w.status === WorkloadStatus.INVALID) out.write(`,"status":"invalid","findings":${JSON.stringify(w.findings ?? [])}`);
     out.write('}');
@@ -690,35 +830,43 @@ function writeJson(
 function writeJsonLines(out: ChunkedOut, report: CoverageReport, pools: readonly PoolTax[], cluster?: string): void {
   const line = (o: object) => out.write(`${JSON.stringify(cluster === undefined ? o : { cluster, ...o })}\n`);
   line({ type: 'summary', nodes: report.nodes, workloads: report.workloads.length });
+  const layout = nodeLayout(report);
+  const { groupOf, first, size } = layout;
   for (const w of report.workloads) {
     const id = { namespace: w.namespace, name: w.name };
     if (w.status === WorkloadStatus.INVALID) {
       line({ type: 'workload', kind: w.kind, ...id, status: 'invalid', findings: w.findings ?? [] });
       continue;
     }
+    // Counted per node group (groups are in the order of their first node, so the excluded entries come in node order).
     const counts: Record<string, number> = { running: 0, excluded: 0, pending: 0, notRunning: 0 };
     const excluded = new Map<string, { reason: string; detail: string; nodes: number }>();
-    for (const n of w.nodes) {
-      counts[n.status]++;
-      if (n.status !== CoverageStatus.EXCLUDED) continue;
-      const key = `${n.reason}\u0000${n.detail}`;
-      const e = excluded.get(key);
-      if (e) e.nodes++;
-      else excluded.set(key, { reason: n.reason, detail: n.detail, nodes: 1 });
+    // Per group, the end of its node lines (from `status` on), or undefined when its nodes get none.
+    const tails: Array<string | undefined> = new Array(first.length);
+    let listed = false;
+    for (let g = 0; g < first.length; g++) {
+      const n = w.nodes[first[g]];
+      counts[n.status] += size[g];
+      if (n.status === EXCLUDED) {
+        const key = `${n.reason}\u0000${n.detail}`;
+        const e = excluded.get(key);
+        if (e) e.nodes += size[g];
+        else excluded.set(key, { reason: n.reason, detail: n.detail, nodes: size[g] });
+      } else if (!n.runs || n.preempts !== undefined) {
+        const tail = { status: n.status, reason: n.reason, detail: n.detail, ...(n.preempts ? { preempts: n.preempts } : {}) };
+        tails[g] = `,${JSON.stringify(tail).slice(1)}\n`;
+        listed = true;
+      }
     }
     line({ type: 'workload', kind: w.kind, ...id, status: 'analyzed', desired: w.desired, schedulable: w.schedulable, ...counts });
     for (const e of excluded.values()) line({ type: 'excluded', ...id, ...e });
-    for (const n of w.nodes) {
-      if (n.status === CoverageStatus.EXCLUDED || (n.runs && n.preempts === undefined)) continue;
-      line({
-        type: 'node',
-        ...id,
-        node: n.node,
-        status: n.status,
-        reason: n.reason,
-        detail: n.detail,
-        ...(n.preempts ? { preempts: n.preempts } : {}),
-      });
+    if (!listed) continue;
+    // `{…"type":"node","namespace":…,"name":…` + `,"node":…` + the group's tail: JSON.stringify of the same object.
+    const head = JSON.stringify(cluster === undefined ? { type: 'node', ...id } : { cluster, type: 'node', ...id }).slice(0, -1);
+    const listedNodes = pickNodes(layout, (g) => (tails[g] !== undefined ? PICK_ALL : PICK_NONE));
+    for (let k = 0; k < listedNodes.length; k++) {
+      const i = listedNodes[k];
+      out.write(`${head},"node":${JSON.stringify(w.nodes[i].node)}${tails[groupOf[i]]}`);
     }
   }
   for (const p of pools) line({ type: 'pool', ...(poolJson(p) as object) });
@@ -735,8 +883,9 @@ function writeText(
   tty: boolean,
   legend = true,
 ): void {
+  const layout = nodeLayout(report);
   for (const g of workloadGroups(report, manifests)) {
-    if (g.members.length === 1) workloadText(out, g.members[0], report.nodes, tty);
+    if (g.members.length === 1) workloadText(out, g.members[0], report.nodes, layout, tty);
     else groupText(out, g.members, g.kind, report.nodes, tty);
     out.write('\n');
   }
@@ -757,6 +906,28 @@ const LEGEND =
   '"excluded": the DaemonSet controller creates no pod there; "pending": a pod is created but cannot be scheduled; ' +
   '"notRunning": the pod is bound but the kubelet does not run it; "running" with "preemption": the scheduler evicts ' +
   'lower-priority pods to place it (PodDisruptionBudgets do not stop that).';
+
+/**
+ * @internal A report as `coverage` writes it in `format` (`text`, `json` or `jsonl`, with the node tax of the default
+ * pool labels), as one string: the formatting of the command without its reading.
+ */
+export function formatCoverage(
+  report: CoverageReport,
+  manifests: readonly any[],
+  nodes: readonly any[],
+  format: 'text' | 'json' | 'jsonl',
+  tty = false,
+): string {
+  const chunks: string[] = [];
+  const out = new ChunkedOut({ out: (text) => void chunks.push(text), err: () => undefined, readStdin: async () => '', isTTY: tty });
+  const { pools, labels } = poolTaxes(report, manifests, nodes, undefined, undefined, undefined);
+  const names = nodes.map((n) => n.metadata.name as string);
+  if (format === 'json') writeJson(out, report, names, pools);
+  else if (format === 'jsonl') writeJsonLines(out, report, pools);
+  else writeText(out, report, manifests, pools, labels, undefined, tty);
+  out.flush();
+  return chunks.join('');
+}
 
 /** What one cluster's coverage run read and found. */
 interface CoverageRun {

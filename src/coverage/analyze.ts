@@ -73,23 +73,33 @@ function podsByNode(pods: readonly any[] | undefined): Map<string, any[]> {
 }
 
 function text(value: unknown): string {
-  return value == null ? '' : jsonText(value);
+  return typeof value === 'string' ? value : value == null ? '' : jsonText(value);
 }
 
 /**
  * What any of the workloads can read of a node, as a string: the values of the label keys they read, the name when
  * one of them reads names, the `NoSchedule`/`NoExecute` taints in order, and the allocatable entries as written.
- * Nodes with the same key get the same verdict and the same words from every workload.
+ * Nodes with the same key get the same verdict and the same words from every workload. (Built as parts joined once:
+ * a flat string hashes fast, a long chain of concatenations must be flattened first.)
  */
 function groupKey(node: any, labelKeys: readonly string[], byName: boolean): string {
-  let key = byName ? `${text(node?.metadata?.name).length}:${text(node?.metadata?.name)}` : '';
-  const labels = node?.metadata?.labels;
-  for (const k of labelKeys) {
-    const has = labels != null && typeof labels === 'object' && Object.prototype.hasOwnProperty.call(labels, k);
-    const v = has ? labelValue(labels[k]) : undefined;
-    key += v === undefined ? '|-' : `|${v.length}:${v}`;
+  const parts: string[] = [];
+  if (byName) {
+    const name = text(node?.metadata?.name);
+    parts.push(`${name.length}:${name}`);
   }
-  key += '|';
+  const labels = node?.metadata?.labels;
+  const hasLabels = labels != null && typeof labels === 'object';
+  for (const k of labelKeys) {
+    if (!hasLabels || !Object.prototype.hasOwnProperty.call(labels, k)) {
+      parts.push('|-');
+      continue;
+    }
+    const raw = labels[k];
+    const v = typeof raw === 'string' ? raw : labelValue(raw);
+    parts.push(`|${v.length}:${v}`);
+  }
+  parts.push('|');
   const taints = node?.spec?.taints;
   if (Array.isArray(taints)) {
     for (const t of taints) {
@@ -97,19 +107,22 @@ function groupKey(node: any, labelKeys: readonly string[], byName: boolean): str
       if (effect !== 'NoSchedule' && effect !== 'NoExecute') continue;
       const k = text(t?.key);
       const v = text(t?.value);
-      key += `${k.length}:${k}${v.length}:${v}${effect},`;
+      parts.push(`${k.length}:${k}${v.length}:${v}${effect},`);
     }
   }
   const conditions = nodeConditions(node);
-  key += `|${conditions.ready}${conditions.networkNotReady ? 'n' : ''}${conditions.diskPressure ? 'd' : ''}|${nodeOs(node)}`;
+  parts.push(`|${conditions.ready}${conditions.networkNotReady ? 'n' : ''}${conditions.diskPressure ? 'd' : ''}|${nodeOs(node)}`);
   const allocatable = node?.status?.allocatable;
-  if (allocatable == null || typeof allocatable !== 'object') return `${key}|?`;
-  key += '|';
+  if (allocatable == null || typeof allocatable !== 'object') {
+    parts.push('|?');
+    return parts.join('');
+  }
+  parts.push('|');
   for (const name of Object.keys(allocatable)) {
     const v = allocatable[name];
-    key += `${name}=${typeof v === 'string' ? v : `(${typeof v})${JSON.stringify(v)}`};`;
+    parts.push(`${name}=${typeof v === 'string' ? v : `(${typeof v})${JSON.stringify(v)}`};`);
   }
-  return key;
+  return parts.join('');
 }
 
 /**
@@ -227,7 +240,63 @@ export function analyzeCoverage(
     preemptionWarnings(w, preemptions, unknownPriorityMatters, warnings);
     return { kind: 'DaemonSet', namespace: w.namespace, name: w.name, desired, schedulable, nodes: rows, status: WorkloadStatus.ANALYZED };
   });
-  return { nodes: nodes.length, workloads: results, skipped: workloads.length - entries.length, warnings };
+  const report: CoverageReport = { nodes: nodes.length, workloads: results, skipped: workloads.length - entries.length, warnings };
+  layouts.set(report, groupLayout(groups, nodes.length));
+  return report;
+}
+
+/**
+ * Which nodes of a report were evaluated as one group. For every workload, the rows of one group's nodes say the same
+ * (`runs`, `reason`, `detail`, `status`, `preempts`; only `node` differs), so a writer can decide once per group and
+ * then walk the nodes in order. Groups are numbered in the order of their first node.
+ */
+export interface NodeLayout {
+  /** The group of each node, in node order. */
+  readonly groupOf: Int32Array;
+  /** The first (lowest) node index of each group; ascending. */
+  readonly first: Int32Array;
+  /** The number of nodes of each group. */
+  readonly size: Int32Array;
+  /** The nodes of each group, ascending: those of group `g` are `members[start[g]]` to `members[start[g + 1] - 1]`. */
+  readonly members: Int32Array;
+  /** Where each group's nodes start in {@link NodeLayout.members} (one more entry than there are groups). */
+  readonly start: Int32Array;
+}
+
+/** The layouts of the reports {@link analyzeCoverage} made (a report is read-only, so its layout stays true). */
+const layouts = new WeakMap<CoverageReport, NodeLayout>();
+
+function groupLayout(groups: readonly NodeGroup[], nodes: number): NodeLayout {
+  const groupOf = new Int32Array(nodes);
+  const first = new Int32Array(groups.length);
+  const size = new Int32Array(groups.length);
+  const members = new Int32Array(nodes);
+  const start = new Int32Array(groups.length + 1);
+  let at = 0;
+  for (let g = 0; g < groups.length; g++) {
+    const m = groups[g].members;
+    first[g] = m[0];
+    size[g] = m.length;
+    start[g] = at;
+    members.set(m, at);
+    at += m.length;
+    for (let k = 0; k < m.length; k++) groupOf[m[k]] = g;
+  }
+  start[groups.length] = at;
+  return { groupOf, first, size, members, start };
+}
+
+/**
+ * The node groups of `report`: as {@link analyzeCoverage} evaluated them, or one group per node for a report made
+ * otherwise (e.g. a copy).
+ */
+export function nodeLayout(report: CoverageReport): NodeLayout {
+  const known = layouts.get(report);
+  if (known !== undefined) return known;
+  const identity = new Int32Array(report.nodes + 1);
+  for (let i = 0; i < identity.length; i++) identity[i] = i;
+  const nodes = identity.subarray(0, report.nodes);
+  return { groupOf: nodes, first: nodes, size: new Int32Array(report.nodes).fill(1), members: nodes, start: identity };
 }
 
 /** The preemption warnings of one workload: only where preemption changes an answer (or could, unseen). */

@@ -484,7 +484,8 @@ export function coverageRows(
   okRows: readonly NodeCoverage[],
   shared: SharedRows,
 ): CoverageRows {
-  const rows: NodeCoverage[] = new Array(names.length);
+  // Every node's row starts as its row for a pod that runs (a copy of `okRows`); the groups that fail overwrite theirs.
+  const rows: NodeCoverage[] = okRows.slice();
   const anyShares = shares.size > 0;
   let desired = 0;
   let schedulable = 0;
@@ -520,7 +521,6 @@ export function coverageRows(
     if (check === Check.OK) {
       desired += members.length;
       schedulable += members.length;
-      for (let k = 0; k < members.length; k++) rows[members[k]] = okRows[members[k]];
       continue;
     }
     if (check >= Check.HOST_PORT) desired += members.length;

@@ -5,9 +5,15 @@
  * `kubernetes.io` namespace such as `nvidia.com/gpu` needs a limit, an equal request, and a whole amount).
  */
 
+import type { RuleConfig } from '../policy/config';
+
+/** The rule configuration that runs only what can find API-validity problems (the other rules are off). */
+let apiValidityOnly: RuleConfig | undefined;
+
 /**
  * For each object, why the API server would reject it (`rule-id: path: message`), or an empty list. Only DaemonSets
- * are judged; the rule catalogue is loaded on first use.
+ * are judged; the rule catalogue is loaded on first use, and only its API-validity rules run (they are never
+ * suppressible nor configurable, so the other rules do not change what they find).
  */
 export function apiRejections(objects: readonly any[]): string[][] {
   const out: string[][] = objects.map(() => []);
@@ -15,7 +21,13 @@ export function apiRejections(objects: readonly any[]): string[][] {
   // Loaded here so that importing the coverage module does not load the rule catalogue.
   const { checkManifests } = require('../policy/engine') as typeof import('../policy/engine');
   const { RuleCategory } = require('../policy/types') as typeof import('../policy/types');
-  const report = checkManifests(objects);
+  if (apiValidityOnly === undefined) {
+    const { RULES } = require('../policy/rules') as typeof import('../policy/rules');
+    const { RuleLevel } = require('../policy/config') as typeof import('../policy/config');
+    const off = RULES.filter((r) => r.category !== RuleCategory.API_VALIDITY && r.configurable).map((r) => [r.id, RuleLevel.OFF]);
+    apiValidityOnly = { rules: Object.fromEntries(off) };
+  }
+  const report = checkManifests(objects, apiValidityOnly);
   for (const f of report.findings) {
     if (f.category === RuleCategory.API_VALIDITY && !f.suppressed && objects[f.objectIndex]?.kind === 'DaemonSet') {
       out[f.objectIndex].push(`${f.ruleId}: ${f.path}: ${f.message}`);

@@ -47,12 +47,28 @@ export function* fileChunks(file: string): Generator<Buffer> {
   }
 }
 
+/** How {@link readObjectStream} reads. */
+export interface ObjectStreamOptions {
+  /**
+   * Whether every object's line is counted. Without, the lines of JSON items cut by the learnt kubectl layout are not
+   * counted (counting is a good part of the reading time): the sink gets no true line for them, and neither do the
+   * errors that follow. A caller that reads a file this way reads it again with lines to report an error.
+   * @default true
+   */
+  readonly lines?: boolean;
+}
+
 /**
  * Reads every object from `source` and hands each to `sink` in input order: the items of a `*List` object (its
  * `items`), the elements of an array, every other object as it is. Empty documents, `null`s and scalars are skipped.
  * `file` names the input in errors. Throws a {@link NodeStreamError} on malformed input.
  */
-export async function readObjectStream(source: ChunkSource, file: string, sink: ObjectSink): Promise<void> {
+export async function readObjectStream(
+  source: ChunkSource,
+  file: string,
+  sink: ObjectSink,
+  options: ObjectStreamOptions = {},
+): Promise<void> {
   let reader: JsonSplitter | YamlSplitter | undefined;
   const pendingWhitespace: Buffer[] = [];
   for await (const raw of source as AsyncIterable<Buffer | string>) {
@@ -65,7 +81,7 @@ export async function readObjectStream(source: ChunkSource, file: string, sink: 
         pendingWhitespace.push(chunk);
         continue;
       }
-      reader = first === 0x7b || first === 0x5b ? new JsonSplitter(file, sink) : new YamlSplitter(file, sink);
+      reader = first === 0x7b || first === 0x5b ? new JsonSplitter(file, sink, options.lines !== false) : new YamlSplitter(file, sink);
       for (const ws of pendingWhitespace.splice(0)) reader.push(ws);
     }
     reader.push(chunk);
@@ -151,6 +167,8 @@ class JsonSplitter {
   constructor(
     private readonly file: string,
     private readonly sink: ObjectSink,
+    /** Whether the lines of items cut by the layout are counted. */
+    private readonly countLines: boolean,
   ) {}
 
   public push(chunk: Buffer): void {
@@ -334,7 +352,7 @@ class JsonSplitter {
       return -1;
     }
     emitValue(value, line, this.sink);
-    this.line = line + countNewlines(text, text.length);
+    this.line = this.countLines ? line + countNewlines(text, text.length) : line;
     return end;
   }
 

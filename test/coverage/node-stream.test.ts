@@ -59,6 +59,18 @@ describe('readObjectStream', () => {
     for (const g of got) expect(lines[g.line - 1].trim()).toBe('{');
   });
 
+  test('without lines (lines: false) a kubectl-style List in any chunking gives exactly the same items', async () => {
+    const text = JSON.stringify({ apiVersion: 'v1', items: nodes, kind: 'List', metadata: { resourceVersion: '' } }, null, 4);
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 300 }), { minLength: 1, maxLength: 8 }), async (sizes) => {
+        const got: any[] = [];
+        await readObjectStream(chunks(text, sizes), 'in', (object) => void got.push(object), { lines: false });
+        expect(got).toEqual(nodes);
+      }),
+      { numRuns: 60, seed: 14 },
+    );
+  });
+
   test('a layout that looks like kubectl’s but closes an inner object at the item’s indentation is still split right', async () => {
     // the first item teaches "\n  }" as the item close; the second has an inner object closing with the same line
     const text = '{"items": [\n  {"a": 1\n  },\n  {"a": {\n  "b": 1\n  },\n  "c": 2\n  },\n  {"d": "\\n  }"\n  }\n], "kind": "List"}';
