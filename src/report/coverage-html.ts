@@ -70,6 +70,20 @@ interface Cell {
   readonly groups: Map<string, Group>;
 }
 
+/** Estimated heights of a per-pool node-tax section and of a per-cell detail section, for sections not yet laid out. */
+const TAX_SECTION_PX = 420;
+const DETAIL_SECTION_PX = 150;
+/** Estimated height of a row of the DaemonSets table. */
+const DAEMONSET_ROW_PX = 30;
+
+/**
+ * The inline style of a long section that is laid out only when it comes into view (`content-visibility: auto` by its
+ * `deferred` class): its estimated height, so the page's scroll length is about right before it is rendered.
+ */
+function deferredSize(contentPx: number): string {
+  return `contain-intrinsic-size:auto ${Math.round(contentPx + 120)}px`;
+}
+
 function serviceName(w: WorkloadCoverage): string {
   return `${w.namespace}/${w.name}`;
 }
@@ -270,7 +284,7 @@ function renderCoverageHtml(input: CoverageHtmlInput, write: (text: string) => v
 
   // The node tax.
   write(
-    `<section id="tax"><h2>Node tax per pool</h2>\n<p>What the node services that land on each pool's fullest node request, ` +
+    `<section id="tax" class="deferred" style="${deferredSize(pools.length * TAX_SECTION_PX)}"><h2>Node tax per pool</h2>\n<p>What the node services that land on each pool's fullest node request, ` +
       `as shares of its allocatable CPU and memory` +
       (budget
         ? `, against the budget (${[budget.cpuPercent !== undefined ? `CPU ${formatPercent(budget.cpuPercent)}` : '', budget.memoryPercent !== undefined ? `memory ${formatPercent(budget.memoryPercent)}` : ''].filter(Boolean).join(', ')})`
@@ -283,7 +297,7 @@ function renderCoverageHtml(input: CoverageHtmlInput, write: (text: string) => v
 
   // The DaemonSets' totals.
   write(
-    '<section id="daemonsets"><h2>DaemonSets</h2>\n<table class="daemonsets"><caption>Per DaemonSet: nodes where the controller wants a pod (desired), where it runs (schedulable), and nodes per status</caption>\n' +
+    `<section id="daemonsets" class="deferred" style="${deferredSize(workloads.length * DAEMONSET_ROW_PX)}"><h2>DaemonSets</h2>\n<table class="daemonsets"><caption>Per DaemonSet: nodes where the controller wants a pod (desired), where it runs (schedulable), and nodes per status</caption>\n` +
       '<thead><tr><th scope="col">DaemonSet</th><th scope="col">Desired</th><th scope="col">Schedulable</th><th scope="col">Running</th><th scope="col">Excluded</th><th scope="col">Pending</th><th scope="col">Not running</th></tr></thead>\n<tbody>\n',
   );
   workloads.forEach((w, k) => {
@@ -303,8 +317,14 @@ function renderCoverageHtml(input: CoverageHtmlInput, write: (text: string) => v
   write('</tbody></table></section>\n');
 
   // The nodes and reasons behind each cell.
+  let detailSections = 0;
+  poolNames.forEach((_pool, p) =>
+    workloads.forEach((w, k) => {
+      if (w.status !== WorkloadStatus.INVALID && cells[p][k].groups.size > 0) detailSections++;
+    }),
+  );
   write(
-    `<section id="details"><h2>Nodes and reasons</h2>\n<p>Per pool and DaemonSet, the nodes grouped by status and reason, ` +
+    `<section id="details" class="deferred" style="${deferredSize(detailSections * DETAIL_SECTION_PX)}"><h2>Nodes and reasons</h2>\n<p>Per pool and DaemonSet, the nodes grouped by status and reason, ` +
       `with up to ${SAMPLE_NAMES} node names per group.</p>\n`,
   );
   poolNames.forEach((pool, p) => {

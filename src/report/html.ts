@@ -26,8 +26,8 @@ export function sampleNames(names: readonly string[], total: number, limit: numb
 /** Colours of report segments, one per service in turn; distinguishable and printed next to their names. */
 export const PALETTE = ['#3b6fb6', '#e08a1e', '#3c9a5f', '#b8475a', '#7a5fb0', '#2a9bb0', '#a6762b', '#d062a6', '#5c7a2e', '#6b6b6b'];
 
-// The per-pool node-tax sections and the per-cell detail sections are laid out and painted only when they come into
-// view (`content-visibility: auto`, with a remembered size estimate), so a fleet-sized report loads about as fast as a
+// The node-tax and detail parts of a report, and each pool's and cell's section in them, are laid out and painted only
+// when they come into view (`content-visibility: auto`, with a remembered size estimate), so a fleet-sized report loads about as fast as a
 // small one; find-in-page, anchors and printing still reach them.
 const CSS = `
 :root{color-scheme:light;--ok:#1f7a3d;--ok-bg:#e3f4e8;--warn:#8a5a00;--warn-bg:#fff3d6;--bad:#a4161a;--bad-bg:#fde4e4;--muted:#5b6270}
@@ -60,6 +60,7 @@ ul.groups{margin:4px 0 10px;padding-left:20px}ul.groups li{margin:2px 0}
 section.detail{border-left:3px solid #d8dce3;padding-left:12px;margin:10px 0}
 section.detail:target{border-color:#3b6fb6;background:#f5f8fd}
 section.detail{content-visibility:auto;contain-intrinsic-size:auto 150px}section.pool{content-visibility:auto;contain-intrinsic-size:auto 420px}
+section.deferred{content-visibility:auto}
 footer{margin-top:32px;color:var(--muted);font-size:12px}
 `;
 

@@ -105,4 +105,29 @@ describe('the HTML coverage report in headless Chromium', () => {
     expect(opened.requests).toEqual([`file://${file}`]);
     expect(opened.errors).toEqual([]);
   });
+
+  test('GIVEN a matrix cell far above its details THEN following its link shows the detail section, rendered, in view', async () => {
+    // GIVEN the examples' report, whose detail sections are laid out only when they come into view
+    const file = path.join(dir, 'report-links.html');
+    fs.writeFileSync(file, await exampleReport('html'));
+    // WHEN the last cell of the matrix is followed
+    const opened = await openReport(file, async (page) => {
+      const links = page.locator('table.matrix a.cell');
+      const href = await links.last().getAttribute('href');
+      await links.last().click();
+      return page.evaluate((id) => {
+        const target = document.querySelector(id!)!;
+        const box = target.getBoundingClientRect();
+        return { id, target: location.hash, top: box.top, height: box.height, viewport: innerHeight, text: (target as HTMLElement).innerText };
+      }, href);
+    });
+    // THEN the page moved to the section, which is in view, has its height, and shows its text
+    const r = opened.result;
+    expect(r.target).toBe(r.id);
+    expect(r.top).toBeGreaterThanOrEqual(0);
+    expect(r.top).toBeLessThan(r.viewport);
+    expect(r.height).toBeGreaterThan(20);
+    expect(r.text).toMatch(/ on pool /);
+    expect(r.text).toMatch(/\d+ nodes?/);
+  });
 });
