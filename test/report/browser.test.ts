@@ -118,7 +118,14 @@ describe('the HTML coverage report in headless Chromium', () => {
       return page.evaluate((id) => {
         const target = document.querySelector(id!)!;
         const box = target.getBoundingClientRect();
-        return { id, target: location.hash, top: box.top, height: box.height, viewport: innerHeight, text: (target as HTMLElement).innerText };
+        return {
+          id,
+          target: location.hash,
+          top: box.top,
+          height: box.height,
+          viewport: innerHeight,
+          text: (target as HTMLElement).innerText,
+        };
       }, href);
     });
     // THEN the page moved to the section, which is in view, has its height, and shows its text
