@@ -6,7 +6,7 @@
 import { ApiObject, ApiObjectMetadata, Chart, JsonPatch } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { checkPodOnNode, CoverageReason, CoverageStatus, statusOf } from '../coverage';
+import { compileNode, compileWorkload, CoverageReason, CoverageStatus, evaluate, statusOf } from '../coverage';
 import { NodeServiceKind } from '../policy/kinds';
 import { NodeServiceChecks } from '../policy/synth';
 import { ApiPermission } from './api-access';
@@ -311,6 +311,8 @@ export class NodeService extends Construct {
         pool: t.intent.pool,
       })),
     ];
+    // Each DaemonSet is compiled once and evaluated on every pool's node (as checkPodOnNode would, pair by pair).
+    const compiled = new Map(all.map((d) => [d, compileWorkload(d.manifest)]));
     const several = all.length > 1;
     const scenarios = (pool: NodePool) => {
       const seen = new Map<string, { [key: string]: string }>();
@@ -330,7 +332,8 @@ export class NodeService extends Construct {
     for (const pool of this.pools) {
       for (const labels of scenarios(pool)) {
         const node = withLabels(pool.toNode(), labels);
-        const verdicts = all.map((d) => ({ d, verdict: checkPodOnNode(d.manifest, node) }));
+        const compiledNode = compileNode(node);
+        const verdicts = all.map((d) => ({ d, verdict: evaluate(compiled.get(d)!, compiledNode) }));
         const wanted = verdicts.filter((v) => v.verdict.desired);
         const where = `node pool "${pool.name}"${describe(labels)}`;
         if (wanted.length > 1) {
@@ -370,8 +373,9 @@ export class NodeService extends Construct {
     }
     for (const pool of this.excludePools) {
       for (const labels of scenarios(pool)) {
+        const node = compileNode(withLabels(pool.toNode(), labels));
         for (const d of all) {
-          if (checkPodOnNode(d.manifest, withLabels(pool.toNode(), labels)).desired) {
+          if (evaluate(compiled.get(d)!, node).desired) {
             errors.push(
               `coverage: DaemonSet ${d.what} would run on node pool "${pool.name}"${describe(labels)}, which it must not cover. Fix: exclude the pool's labels with nodeAffinity (e.g. NodeRequirement.notIn / doesNotExist) or stop tolerating its taints`,
             );

@@ -5,7 +5,7 @@
  */
 
 import { IConstruct } from 'constructs';
-import { checkPodOnNode, compileNode, compileWorkload } from '../coverage';
+import { compileNode, compileWorkload, evaluate } from '../coverage';
 import { describeShares, nodeTax, ServiceRequests } from '../coverage/node-tax';
 import { NodePool } from './node-pool';
 
@@ -44,7 +44,10 @@ function nodeTaxErrors(services: readonly TaxedService[]): string[] {
   if (![...pools.values()].some((p) => p.allocatable !== undefined)) return [];
   const manifests = services.map((s) => ({
     name: s.name,
-    halves: s.manifests().map((m) => ({ manifest: m, requests: compileWorkload(m).requests })),
+    halves: s.manifests().map((m) => {
+      const workload = compileWorkload(m);
+      return { workload, requests: workload.requests };
+    }),
   }));
   const errors: string[] = [];
   for (const pool of pools.values()) {
@@ -54,7 +57,7 @@ function nodeTaxErrors(services: readonly TaxedService[]): string[] {
     if (compiled.allocatable === undefined) continue;
     const landing: ServiceRequests[] = [];
     for (const s of manifests) {
-      const landed = s.halves.filter((h) => checkPodOnNode(h.manifest, node).desired);
+      const landed = s.halves.filter((h) => evaluate(h.workload, compiled).desired);
       if (landed.length === 0) continue;
       landing.push({
         name: s.name,
