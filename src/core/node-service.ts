@@ -7,6 +7,7 @@ import { ApiObject, ApiObjectMetadata, Chart, JsonPatch } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { compileNode, compileWorkload, CoverageReason, CoverageStatus, evaluate, statusOf } from '../coverage';
+import { ownValue } from '../k8s/json';
 import { NodeServiceKind } from '../policy/kinds';
 import { NodeServiceChecks } from '../policy/synth';
 import { ApiPermission } from './api-access';
@@ -319,7 +320,13 @@ export class NodeService extends Construct {
       for (const d of all) {
         if (d.pool !== undefined && d.pool !== pool.name) continue;
         // A pool's nodes carry its labels: labels that contradict them describe no node of the pool.
-        if (Object.entries(d.nodeLabels).some(([k, v]) => k in pool.labels && pool.labels[k] !== v)) continue;
+        if (
+          Object.entries(d.nodeLabels).some(([k, v]) => {
+            const poolValue = ownValue(pool.labels, k);
+            return poolValue !== undefined && poolValue !== v;
+          })
+        )
+          continue;
         const id = JSON.stringify(d.nodeLabels);
         if (!seen.has(id)) seen.set(id, d.nodeLabels);
       }

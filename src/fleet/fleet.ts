@@ -12,8 +12,9 @@ import { Construct } from 'constructs';
 import { NodeServiceError, ProblemCollector } from '../core/errors';
 import { NodePool } from '../core/node-pool';
 import { poolShape } from '../core/options';
+import { checkLabels } from '../core/pod';
 import { checkShape, instance, int, json, list, map, opt, req, ShapeTable, str } from '../core/shape';
-import { dns1123LabelError, labelValueError, qualifiedNameError } from '../k8s';
+import { dns1123LabelError } from '../k8s';
 import { KubernetesVersion, kubernetesVersionError } from '../k8s/api-fields/versions';
 import { CLUSTER_VERSION_FILE } from '../manifests/cluster-version';
 import { IPolicyLogger, NodeServiceChecks, PolicyLoggers } from '../policy/synth';
@@ -125,13 +126,6 @@ const FLEET_SHAPE: ShapeTable = {
 const SERVICES_OPTIONS_SHAPE: ShapeTable = {
   matchLabels: opt(map(str)),
 };
-
-function checkLabelMap(field: string, labels: { [key: string]: string } | undefined, problems: ProblemCollector): void {
-  for (const [key, value] of Object.entries(labels ?? {})) {
-    problems.check(`${field}["${key}"]`, key, qualifiedNameError(key), 'use a label key such as "region" or "example.com/environment"');
-    problems.check(`${field}["${key}"]`, value, labelValueError(value), 'use a label value such as "eu-west-1"');
-  }
-}
 
 /** One cluster of a {@link Fleet}: the handle service definitions build from. Created by {@link Fleet.addCluster}. */
 export class FleetCluster {
@@ -292,7 +286,7 @@ export class Fleet {
       problems.add('services', services, 'must have a define(scope, cluster) method', 'pass { define: (scope, cluster) => { … } }');
     }
     const sound = checkShape<FleetServicesOptions>(options, SERVICES_OPTIONS_SHAPE, problems, 'addServices options');
-    checkLabelMap('matchLabels', sound.matchLabels, problems);
+    checkLabels('matchLabels', sound.matchLabels, problems);
     problems.throwIfAny('Fleet.addServices');
     const definition = { services, matchLabels: { ...(sound.matchLabels ?? {}) } };
     this.definitions.push(definition);
@@ -352,7 +346,7 @@ export class Fleet {
         seen.add(p.name);
       });
     }
-    checkLabelMap(where('labels'), o.labels, problems);
+    checkLabels(where('labels'), o.labels, problems);
     if (o.wave !== undefined && o.wave < 0)
       problems.add(where('wave'), o.wave, 'must not be negative', 'use 0 for the first wave, 1 for the next, …');
     if (o.server !== undefined && !/^https?:\/\/[^\s/]+/.test(o.server)) {

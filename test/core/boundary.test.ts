@@ -177,6 +177,17 @@ describe('one error, every problem, as written', () => {
     ]);
   });
 
+  test('GIVEN a map key cdk8s cannot render (constructor) THEN the prop is named, instead of a failed synthesis', () => {
+    for (const prop of ['labels', 'nodeSelector', 'annotations', 'podAnnotations']) {
+      const error = errorFrom(
+        (scope) => new NodeService(scope, 'x', { name: 'agent', containers: [container], [prop]: { constructor: 'x' } }),
+      );
+      expect(error.problems.map((p) => `${p.field}: ${p.problem}`)).toEqual([
+        `${prop}["constructor"]: is a key cdk8s cannot render (it takes an object with this key for a class instance)`,
+      ]);
+    }
+  });
+
   test('GIVEN an extended resource named __proto__ THEN it is reported, not dropped', () => {
     const resources = JSON.parse('{"cpuRequest":"100m","memoryRequest":"64Mi","memoryLimit":"64Mi","extended":{"__proto__":"1"}}');
     const error = errorFrom((scope) => new NodeService(scope, 'x', { name: 'agent', containers: [{ ...container, resources }] }));

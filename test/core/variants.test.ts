@@ -264,6 +264,19 @@ describe('variants: coverage at synth', () => {
     );
   });
 
+  test('GIVEN a canary label key named like an Object.prototype member THEN its split is still checked on the pool', () => {
+    // `constructor` is a valid label key; a pool's labels must not seem to carry it (an inherited member): the canary's
+    // nodes of the pool are checked, and the service's own requirement keeps the canary off them.
+    const message = synthError({
+      pools: [general],
+      nodeRequirements: [NodeRequirement.notIn('constructor', ['true'])],
+      canary: Canary.byNodeLabel('constructor', 'true', { image: 'registry.example.com/agent:1.3.0' }),
+    });
+    expect(message).toContain(
+      'DaemonSet agent-canary would not run on node pool "general" (nodes labelled constructor=true): nodeAffinity',
+    );
+  });
+
   test('GIVEN a node-label variant on the label of a pool THEN every pool is checked on nodes it can have, and synth passes', () => {
     // The variant is for pool=other nodes, which no declared pool has: general's nodes are never labelled pool=other.
     const chart = testChart();
