@@ -63,7 +63,7 @@ function idleVariants(intent: ServiceIntent, template: WirePodTemplateSpec): str
   const base = podSpecBesidesAffinity(template);
   const withCanary = new Set(intent.tracks.filter((t) => t.variant !== undefined && t.canary !== undefined).map((t) => t.variant));
   return intent.tracks
-    .filter((t) => t.variant !== undefined && t.canary === undefined && !withCanary.has(t.variant) && t.pod.windows === undefined)
+    .filter((t) => t.variant !== undefined && !withCanary.has(t.variant) && t.pod.windows === undefined)
     .filter((t) => podSpecBesidesAffinity(t.template) === base)
     .map((t) => `${t.field} ("${t.variant}")`);
 }
