@@ -9,5 +9,6 @@ module.exports = {
   // The package's own name resolves to the sources, so README examples compile and run as users write them.
   moduleNameMapper: { '^cdk8s-node-services$': '<rootDir>/src/index.ts' },
   moduleFileExtensions: ['ts', 'js', 'json'],
+  globalSetup: '<rootDir>/test/support/global-setup.js',
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };

@@ -6,7 +6,7 @@
  * - the page in headless Chromium: its size (it aggregates, so it stays small) and its load time (navigation to the
  *   `load` event) against the load time of the 9-node fixture report, medians (target ≤ 5×, a few seconds at most).
  *
- * Needs /usr/bin/chromium. Run alone with `npx tsx bench/report.ts`.
+ * Uses the Chromium of `@sparticuz/chromium` (installed by `npm ci`). Run alone with `npx tsx bench/report.ts`.
  */
 
 import * as fs from 'fs';

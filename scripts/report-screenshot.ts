@@ -1,7 +1,7 @@
 /**
  * Regenerates docs/coverage-report.png, the README's screenshot of the HTML coverage report: the examples' dist/ over
  * the test fixtures' nodes and pods, opened in headless Chromium as the browser test does.
- * Run: npx tsx scripts/report-screenshot.ts (needs /usr/bin/chromium).
+ * Run: npx tsx scripts/report-screenshot.ts (the Chromium of `@sparticuz/chromium`, installed by `npm ci`).
  */
 
 import * as fs from 'fs';

@@ -1,7 +1,11 @@
 /**
- * Opens an HTML report in headless Chromium (the Debian `chromium` package, driven by `playwright-core`), recording
- * every request, console error and page error, and optionally taking a screenshot. Shared by the report tests, the
- * README screenshot script and the report benchmark.
+ * Opens an HTML report in headless Chromium, driven by `playwright-core`, recording every request, console error and
+ * page error, and optionally taking a screenshot. Shared by the report tests, the README screenshot script and the
+ * report benchmark.
+ *
+ * The browser arrives with `npm ci`: the devDependency `@sparticuz/chromium` ships a headless Chromium inside the npm
+ * package (pinned by the lock file), which {@link chromiumExecutable} unpacks once into the temporary folder. Nothing
+ * is installed by hand; `CHROMIUM_PATH` points the tests at another Chromium when set.
  */
 
 import * as fs from 'fs';
@@ -10,8 +14,7 @@ import * as path from 'path';
 import { pathToFileURL } from 'url';
 import { Page, chromium } from 'playwright-core';
 
-/** Where the Debian package installs Chromium. */
-export const CHROMIUM = '/usr/bin/chromium';
+import sparticuz from '@sparticuz/chromium';
 
 const ARGS = [
   '--headless',
@@ -36,13 +39,23 @@ export interface Opened<T> {
   readonly result: T;
 }
 
-/** Throws, saying how to install it, when Chromium is missing (a missing browser fails a check; it never skips it). */
-export function requireChromium(executable: string = CHROMIUM): void {
+/**
+ * The Chromium to drive: `CHROMIUM_PATH` when set, else the one shipped in `@sparticuz/chromium` (unpacked on first
+ * use; jest's global set-up unpacks it before the workers start, so two workers never race on a half-written file).
+ */
+export async function chromiumExecutable(): Promise<string> {
+  const configured = process.env.CHROMIUM_PATH;
+  const executable = configured !== undefined && configured !== '' ? configured : await sparticuz.executablePath();
+  requireChromium(executable);
+  return executable;
+}
+
+/** Throws, saying how to get it, when Chromium is missing (a missing browser fails a check; it never skips it). */
+export function requireChromium(executable: string): void {
   if (!fs.existsSync(executable)) {
     throw new Error(
-      `${executable} is missing: the HTML report is checked in headless Chromium. Install it with ` +
-        '`apt-get update && apt-get install -y --no-install-recommends chromium` (Debian/Ubuntu, as root); ' +
-        '.ci/run installs it when it is missing.',
+      `${executable} is missing: the HTML report is checked in headless Chromium. \`npm ci\` installs one ` +
+        '(the devDependency @sparticuz/chromium); set CHROMIUM_PATH to use another.',
     );
   }
 }
@@ -56,11 +69,11 @@ export async function openReport<T>(
   inspect: (page: Page) => Promise<T>,
   options: { screenshot?: string; width?: number; height?: number } = {},
 ): Promise<Opened<T>> {
-  requireChromium();
+  const executablePath = await chromiumExecutable();
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'node-services-chromium-'));
   // A persistent context on a fresh profile is Chromium's `--user-data-dir`, which playwright passes itself.
   const browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
+    executablePath,
     args: ARGS,
     viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
   });
