@@ -3,19 +3,27 @@
 // (cdk8s, constructs, cdk8s-plus-28) into one file with esbuild (no type check: `npm test` type-checks) and runs it
 // with a V8 code cache, so that a synth reads and compiles one file instead of a few hundred modules.
 //
-// Bundle and code cache live in node_modules/.cache/cdk8s-node-services-examples (or $NODE_SERVICES_EXAMPLES_CACHE).
+// Bundle and code cache live in node_modules/.cache/cdk8s-node-services-examples (or $NODE_SERVICES_EXAMPLES_CACHE),
+// in a folder of the checkout they belong to (named by a hash of the project root's real path): two checkouts that
+// share one node_modules (a worktree with a linked node_modules) or one cache folder never run each other's bundle.
 // The bundle is reused while every file esbuild read to build it, and every directory holding one of them, keep
 // their size and timestamps (modification and change time): an edited, added, removed or renamed source rebuilds
 // it, without reading or hashing the sources on every run. The code cache is keyed by the bundle and the Node.js
 // version, and written after a run that had none (or had one V8 rejected).
 'use strict';
 /* global Buffer, __filename */
+const crypto = require('crypto');
 const fs = require('fs');
 const path = require('path');
 
 const root = path.join(__dirname, '..');
 const entry = path.join(__dirname, 'main.ts');
-const cacheDir = process.env.NODE_SERVICES_EXAMPLES_CACHE || path.join(root, 'node_modules', '.cache', 'cdk8s-node-services-examples');
+/** The checkout this runner belongs to, as the file system names it (symbolic links resolved). */
+const checkout = fs.realpathSync(root);
+const cacheDir = path.join(
+  process.env.NODE_SERVICES_EXAMPLES_CACHE || path.join(root, 'node_modules', '.cache', 'cdk8s-node-services-examples'),
+  crypto.createHash('sha256').update(checkout).digest('hex').slice(0, 16),
+);
 const bundleFile = path.join(cacheDir, 'main.bundle.js');
 const inputsFile = path.join(cacheDir, 'inputs.json');
 const codeCacheFile = path.join(cacheDir, 'main.bundle.js.cache');
@@ -35,7 +43,7 @@ function cachedBundle() {
   } catch {
     return undefined;
   }
-  if (recorded.bundle === undefined || typeof recorded.inputs !== 'object') return undefined;
+  if (recorded.checkout !== checkout || recorded.bundle === undefined || typeof recorded.inputs !== 'object') return undefined;
   for (const [file, recordedStamp] of Object.entries(recorded.inputs)) {
     try {
       if (stamp(file) !== recordedStamp) return undefined;
@@ -236,7 +244,7 @@ async function buildBundle() {
     }
     fs.rmSync(codeCacheFile, { force: true });
     writeAtomically(bundleFile, code);
-    writeAtomically(inputsFile, JSON.stringify({ bundle: stamp(bundleFile), inputs }));
+    writeAtomically(inputsFile, JSON.stringify({ checkout, bundle: stamp(bundleFile), inputs }));
   } catch {
     // A read-only node_modules only costs the cache.
   }

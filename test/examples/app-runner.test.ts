@@ -1,4 +1,5 @@
 import { spawnSync } from 'child_process';
+import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -9,9 +10,14 @@ const ROOT = path.join(__dirname, '..', '..');
  * A throw-away project laid out like this repository (examples/app.js, examples/main.ts, node_modules) whose app
  * synthesizes one ConfigMap named after what `./part` exports, with the runner's cache in a directory of its own.
  */
-function project(): { dir: string; cache: string; write: (file: string, text: string) => void; synth: () => string } {
+function project(sharedCache?: string): {
+  dir: string;
+  cache: string;
+  write: (file: string, text: string) => void;
+  synth: () => string;
+} {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'app-runner-'));
-  const cache = path.join(dir, 'cache');
+  const cache = sharedCache ?? path.join(dir, 'cache');
   fs.mkdirSync(path.join(dir, 'examples', 'part'), { recursive: true });
   fs.copyFileSync(path.join(ROOT, 'examples', 'app.js'), path.join(dir, 'examples', 'app.js'));
   fs.copyFileSync(path.join(ROOT, 'tsconfig.json'), path.join(dir, 'tsconfig.json'));
@@ -43,6 +49,10 @@ app.synth();
 
 const name = (yaml: string) => /name: (\S+)/.exec(yaml)?.[1];
 
+/** A file of the project's cache: in the folder of its checkout (a hash of the project root's real path). */
+const cacheFile = (p: { dir: string; cache: string }, file: string) =>
+  path.join(p.cache, crypto.createHash('sha256').update(fs.realpathSync(p.dir)).digest('hex').slice(0, 16), file);
+
 describe('examples/app.js, the cdk8s app command', () => {
   const dirs: string[] = [];
   afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -51,11 +61,28 @@ describe('examples/app.js, the cdk8s app command', () => {
     const p = project();
     dirs.push(p.dir);
     expect(name(p.synth())).toBe('from-index');
-    const bundle = path.join(p.cache, 'main.bundle.js');
-    const codeCache = path.join(p.cache, 'main.bundle.js.cache');
+    const bundle = cacheFile(p, 'main.bundle.js');
+    const codeCache = cacheFile(p, 'main.bundle.js.cache');
     const written = [fs.statSync(bundle).mtimeMs, fs.statSync(codeCache).mtimeMs];
     expect(name(p.synth())).toBe('from-index');
     expect([fs.statSync(bundle).mtimeMs, fs.statSync(codeCache).mtimeMs]).toEqual(written);
+  }, 60_000);
+
+  test('GIVEN two checkouts sharing one cache (a worktree with a linked node_modules) WHEN each synthesizes THEN each runs its own sources', () => {
+    const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'app-runner-cache-'));
+    dirs.push(cache);
+    const a = project(cache);
+    const b = project(cache);
+    dirs.push(a.dir, b.dir);
+    b.write('part/index.ts', `export const NAME = 'from-b';\n`);
+    // GIVEN checkout a has a cached bundle
+    expect(name(a.synth())).toBe('from-index');
+    // WHEN checkout b synthesizes, with a's recorded inputs unchanged THEN b's own source is what runs
+    expect(name(b.synth())).toBe('from-b');
+    const bundleOfA = fs.statSync(cacheFile(a, 'main.bundle.js')).mtimeMs;
+    // AND a still reuses its own bundle, not rebuilt by b's run
+    expect(name(a.synth())).toBe('from-index');
+    expect(fs.statSync(cacheFile(a, 'main.bundle.js')).mtimeMs).toBe(bundleOfA);
   }, 60_000);
 
   test('GIVEN a cached bundle WHEN a source changes with the same size and modification time THEN it is rebuilt', () => {
@@ -117,7 +144,7 @@ export const NAME = rendered.spec.template.spec.containers[0].ports[0].container
 `,
     );
     expect(name(p.synth())).toBe('rendered');
-    const bundle = fs.readFileSync(path.join(p.cache, 'main.bundle.js'), 'utf8');
+    const bundle = fs.readFileSync(cacheFile(p, 'main.bundle.js'), 'utf8');
     expect(bundle).toMatch(/\bKubeDaemonSet = class /);
     expect(bundle).toContain('function toJson_PodSpec(');
     expect(bundle).not.toMatch(/\bKubeStatefulSet = class /);
