@@ -19,8 +19,9 @@ import {
   NodeBudget,
   NodePool,
   NodeService,
+  NodeServiceAlerts,
   NodeServiceGuardrails,
-  NodeServicesNamespace,
+  NodeServiceNamespace,
   Taint,
 } from '../src';
 
@@ -79,8 +80,9 @@ export function buildFleet(outdir?: string): Fleet {
   fleet.addServices({ define: (_scope, cluster) => addAgents(cluster) });
   // Clusters with NVIDIA GPUs: a GPU monitor on the GPU pool only.
   fleet.addServices({ define: (_scope, cluster) => addGpuMonitor(cluster) }, { matchLabels: { accelerators: 'nvidia' } });
-  // Every cluster, last: the namespace (its Pod Security level derived from all the cluster's services) and the
-  // admission guardrails, for the cluster's Kubernetes version (admissionregistration.k8s.io/v1 on 1.30).
+  // Every cluster, last: the coverage alerts of all the cluster's services, the namespace (its Pod Security level
+  // derived from them) and the admission guardrails, for the cluster's Kubernetes version
+  // (admissionregistration.k8s.io/v1 on 1.30).
   fleet.addServices({ define: (scope, cluster) => addGuardrails(scope, cluster) });
   return fleet;
 }
@@ -112,9 +114,12 @@ function addGpuMonitor(cluster: FleetCluster): void {
 
 function addGuardrails(scope: Construct, cluster: FleetCluster): void {
   const services = scope.node.findAll().filter((c): c is NodeService => c instanceof NodeService);
+  // Every node service's coverage is monitored, on every cluster.
+  const alerts = cluster.chart('alerts', { namespace: FLEET_NAMESPACE, disableResourceNameHashes: true });
+  new NodeServiceAlerts(alerts, 'alerts', { services, ruleLabels: { release: 'kube-prometheus-stack' } });
   const charts = cluster.app.charts;
   const guardrails = cluster.chart('guardrails', { disableResourceNameHashes: true });
-  new NodeServicesNamespace(guardrails, 'namespace', { name: FLEET_NAMESPACE, services });
+  new NodeServiceNamespace(guardrails, 'namespace', { name: FLEET_NAMESPACE, services });
   new NodeServiceGuardrails(guardrails, 'admission', {
     contact: '#platform-team',
     platformGroups: ['platform-admins'],

@@ -5,14 +5,14 @@
  */
 
 import { Construct } from 'constructs';
-import { NodeService, NodeServiceAlerts, NodeServiceGuardrails, NodeServicesNamespace, SystemPriorityClass } from '../src';
+import { NodeService, NodeServiceAlerts, NodeServiceGuardrails, NodeServiceNamespace, SystemPriorityClass } from '../src';
 
 /**
  * Adds the platform namespace and admission guardrails to `scope`. The namespace's Pod Security audit/warn level is
  * the strictest level all of `services` (the node services running in it) meet.
  */
 export function addGuardrails(scope: Construct, namespace: string, services: NodeService[]): void {
-  new NodeServicesNamespace(scope, 'namespace', {
+  new NodeServiceNamespace(scope, 'namespace', {
     name: namespace,
     services,
     criticalPriorityClasses: [SystemPriorityClass.SYSTEM_NODE_CRITICAL, SystemPriorityClass.SYSTEM_CLUSTER_CRITICAL],

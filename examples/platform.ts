@@ -131,6 +131,8 @@ function addAgents(scope: Construct): void {
           from: [NetworkPeer.namespace('monitoring'), NetworkPeer.namespacesWithLabels({ 'example.com/tenant': 'true' })],
         },
       ],
+      // The Windows variant's HostProcess pods use the host network, which NetworkPolicy does not govern.
+      hostNetworkReason: "the Windows nodes' host firewall admits only the monitoring and tenant subnets to port 2020",
     },
     // Nodes labelled node-services.example.com/canary=true run the next configuration first.
     canary: Canary.byNodeLabel('node-services.example.com/canary', 'true', {

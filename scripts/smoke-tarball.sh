@@ -60,12 +60,12 @@ cat > main.ts <<'TS'
 import { App, Chart } from 'cdk8s';
 import {
   CniPlugin, CsiNode, GpuMonitor, LogAgent, MonitoringAgent, NodePool, NodeServiceAlerts, NodeServiceGuardrails,
-  NodeServicesNamespace, SecurityAgent,
+  NodeServiceNamespace, SecurityAgent,
 } from 'cdk8s-node-services';
 
 const app = new App({ outdir: 'dist' });
 const guardrails = new Chart(app, 'guardrails');
-new NodeServicesNamespace(guardrails, 'ns', {});
+new NodeServiceNamespace(guardrails, 'ns', {});
 new NodeServiceGuardrails(guardrails, 'admission', { contact: '#platform', platformGroups: ['platform-admins'] });
 const chart = new Chart(app, 'agents', { namespace: 'node-services' });
 const logs = new LogAgent(chart, 'logs', { image: 'cr.fluentbit.io/fluent/fluent-bit:3.1.9', pools: [NodePool.all(), NodePool.controlPlane()] });

@@ -96,7 +96,7 @@ function resolveMetadata(props: NodeServiceProps, kind: NodeServiceKind, chartNa
       'namespace',
       namespace,
       'node services must not run in the default namespace',
-      `use a platform namespace such as "${DEFAULT_NAMESPACE}" (see NodeServicesNamespace)`,
+      `use a platform namespace such as "${DEFAULT_NAMESPACE}" (see NodeServiceNamespace)`,
     );
   }
   const instance = props.instance ?? props.name;
@@ -1008,6 +1008,10 @@ function resolvePeer(peer: NetworkPeer, field: string, problems: ProblemCollecto
 function resolveNetworkPolicy(props: NodeServiceProps, problems: ProblemCollector): k8s.NetworkPolicySpec | undefined {
   const o = props.networkPolicy;
   if (!o) return undefined;
+  if (o.hostNetworkReason !== undefined) {
+    const reason = o.hostNetworkReason;
+    problems.check('networkPolicy.hostNetworkReason', reason, reasonError(reason), 'say why the host-network pods need no NetworkPolicy');
+  }
   const declared = declaredPorts(props);
   const ingress: k8s.NetworkPolicyIngressRule[] = (o.ingress ?? []).map((rule, i) => {
     const f = `networkPolicy.ingress[${i}]`;

@@ -81,4 +81,12 @@ export interface NetworkPolicyOptions {
    * @default egress not restricted
    */
   readonly egress?: NetworkEgressRule[];
+  /**
+   * Why pods of the service that use the host network are acceptable without the NetworkPolicy (NetworkPolicy does not
+   * apply to host-network pods, such as a Windows HostProcess variant's), e.g. `'the Windows nodes' firewall closes
+   * port 2020'` (at least 10 characters). Given, synth does not warn `network-policy-host-network`; the NetworkPolicy
+   * still isolates the pods that do not use the host network.
+   * @default synth warns `network-policy-host-network` when pods of the service use the host network
+   */
+  readonly hostNetworkReason?: string;
 }

@@ -264,7 +264,8 @@ export class NodeService extends Construct {
       daemonSet: this.daemonSet,
       idleCanary: intent.tracks.some((t) => t.id === 'Canary' && !t.changesSomething),
       idleVariants: idleVariants(intent, template),
-      hostNetworkPolicy: intent.networkPolicy !== undefined && hostNetworkDaemonSets(intent),
+      hostNetworkPolicy:
+        intent.networkPolicy !== undefined && checked.networkPolicy?.hostNetworkReason === undefined && hostNetworkDaemonSets(intent),
     });
   }
 

@@ -196,7 +196,7 @@ export interface PodOptions {
   /**
    * A PriorityClass created with the service, which its pods run under (instead of `priorityClassName`), for when the
    * `system-*` classes do not fit. If the namespace admits priority classes through a ResourceQuota scope (as
-   * `NodeServicesNamespace` does for the `system-*` classes), add this class to the quota's scope too.
+   * `NodeServiceNamespace` does for the `system-*` classes), add this class to the quota's scope too.
    * @default none
    */
   readonly priorityClass?: PriorityClassSpec;
@@ -663,6 +663,7 @@ export const NETWORK_ACCESS_SHAPE: ShapeTable = {
   localService: opt(object('LocalServiceOptions', { name: opt(str), portNames: opt(stringList) })),
   networkPolicy: opt(
     object('NetworkPolicyOptions', {
+      hostNetworkReason: opt(str),
       ingress: opt(list(object('NetworkIngressRule', { ports: req(stringList), from: req(list(peerShape)) }))),
       egress: opt(
         list(

@@ -1,4 +1,6 @@
 export {
+  NodeServiceNamespace,
+  NodeServiceNamespaceProps,
   NodeServicesNamespace,
   NodeServicesNamespaceProps,
   SystemPriorityClass,

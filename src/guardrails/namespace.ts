@@ -1,5 +1,5 @@
 /**
- * `NodeServicesNamespace`: the platform namespace node services run in, with Pod Security Admission labels, the
+ * `NodeServiceNamespace`: the platform namespace node services run in, with Pod Security Admission labels, the
  * trust label the admission guardrails key on, and (when system priority classes are used outside `kube-system`)
  * the ResourceQuota that lets critical pods be admitted.
  */
@@ -41,8 +41,8 @@ export const DEFAULT_CRITICAL_PODS_LIMIT = 1000000;
 
 const POD_SECURITY_VERSION = /^v1\.(0|[1-9][0-9]*)$/;
 
-/** Props of {@link NodeServicesNamespace}. */
-export interface NodeServicesNamespaceProps {
+/** Props of {@link NodeServiceNamespace}. */
+export interface NodeServiceNamespaceProps {
   /**
    * Namespace name: a DNS-1123 label. `default` and `kube-*` names other than `kube-system` are refused: node
    * services belong in one platform namespace, named after what it holds.
@@ -138,7 +138,7 @@ export interface NodeServicesNamespaceProps {
  * - the trust label read by `NodeServiceGuardrails`.
  * - optionally a ResourceQuota that authorises `system-node-critical` / `system-cluster-critical` pods here.
  */
-export class NodeServicesNamespace extends Construct {
+export class NodeServiceNamespace extends Construct {
   /** The trust label key (`TRUST_LABEL_KEY`). */
   public static readonly TRUST_LABEL_KEY: string = TRUST_LABEL_KEY;
   /** The trust label value (`TRUST_LABEL_VALUE`). */
@@ -162,10 +162,10 @@ export class NodeServicesNamespace extends Construct {
   private readonly trustLabels: { [key: string]: string };
   private readonly podSecurityVersion: string;
 
-  constructor(scope: Construct, id: string, props: NodeServicesNamespaceProps = {}) {
+  constructor(scope: Construct, id: string, props: NodeServiceNamespaceProps = {}) {
     super(scope, id);
     const problems = new ProblemCollector();
-    if (typeof props === 'object' && props !== null) props = checkShape(props, namespacePropsShape(), problems, 'NodeServicesNamespace');
+    if (typeof props === 'object' && props !== null) props = checkShape(props, namespacePropsShape(), problems, 'NodeServiceNamespace');
 
     const name = props.name ?? DEFAULT_NAMESPACE;
     problems.check('name', name, dns1123LabelError(name), 'use a DNS-1123 label such as "node-services"');
@@ -371,4 +371,25 @@ export class NodeServicesNamespace extends Construct {
 export function dropChartNamespace(obj: ApiObject): void {
   // metadata.namespace is fixed when the object is constructed (explicit, else the chart's).
   if (obj.metadata.namespace !== undefined) obj.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
+}
+
+/**
+ * Properties of {@link NodeServicesNamespace}.
+ *
+ * @deprecated Renamed `NodeServiceNamespaceProps` (the singular, as in `NodeServiceGuardrails`); this name is removed
+ * in the next release.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- jsii has no type aliases: the old name is an interface
+export interface NodeServicesNamespaceProps extends NodeServiceNamespaceProps {}
+
+/**
+ * The platform namespace for node services.
+ *
+ * @deprecated Renamed `NodeServiceNamespace` (the singular, as in `NodeServiceGuardrails`); this name is removed in
+ * the next release.
+ */
+export class NodeServicesNamespace extends NodeServiceNamespace {
+  constructor(scope: Construct, id: string, props: NodeServicesNamespaceProps = {}) {
+    super(scope, id, props);
+  }
 }

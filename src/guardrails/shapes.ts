@@ -10,7 +10,7 @@ import { bool, int, json, list, map, opt, ShapeTable, str } from '../core/shape'
 let namespaceShape: ShapeTable | undefined;
 let guardrailsShape: ShapeTable | undefined;
 
-/** Shape of `NodeServicesNamespaceProps`. @internal */
+/** Shape of `NodeServiceNamespaceProps`. @internal */
 export function namespacePropsShape(): ShapeTable {
   namespaceShape ??= {
     name: opt(str),

@@ -77,7 +77,7 @@ export function renderRulesDoc(): string {
     '',
     `The catalogue has ${RULES.length} rules for DaemonSets and their pod templates: ${count(Severity.ERROR)} errors, ` +
       `${count(Severity.WARNING)} warnings and ${count(Severity.INFO)} info. The same rules run at \`cdk8s synth\` ` +
-      '(`NodeServiceChecks`), in the cdk8s CLI validation plugin (`NodeServicesValidation`) and in `node-services lint`.',
+      '(`NodeServiceChecks`), in the cdk8s CLI validation plugin (`NodeServiceValidation`) and in `node-services lint`.',
     '',
     '## Severities',
     '',

@@ -14,6 +14,8 @@ export { SUPPRESSION_ANNOTATION_PREFIX, suppressionAnnotationKey } from './suppr
 export { ON_DELETE_REASON_ANNOTATION } from './host-access';
 export { NodeServiceChecks, NodeServiceChecksProps, Suppressions, IPolicyLogger, PolicyLoggers } from './synth';
 export {
+  NodeServiceValidation,
+  NodeServiceValidationProps,
   NodeServicesValidation,
   NodeServicesValidationProps,
   IValidationContext,

@@ -6,7 +6,7 @@
  * validations:
  *   - package: cdk8s-node-services
  *     version: 0.1.0
- *     class: NodeServicesValidation
+ *     class: NodeServiceValidation
  *     properties:
  *       imageRegistries: [registry.example.com/]
  *       rules: {liveness-probe-missing: off}
@@ -58,7 +58,7 @@ export interface IValidationContext {
 }
 
 /** Properties of the plugin (the `properties:` of the `cdk8s.yaml` validation entry). */
-export interface NodeServicesValidationProps extends RuleConfig {
+export interface NodeServiceValidationProps extends RuleConfig {
   /**
    * A rule configuration file (YAML or JSON, the CLI's `--config` format), merged under `rules`/`imageRegistries`
    * (`kubernetesVersion` given here overrides the file's).
@@ -75,15 +75,15 @@ export interface NodeServicesValidationProps extends RuleConfig {
 }
 
 /**
- * The cdk8s CLI validation plugin: `new NodeServicesValidation(properties)` then `await validate(context)`. The
+ * The cdk8s CLI validation plugin: `new NodeServiceValidation(properties)` then `await validate(context)`. The
  * report fails when any unsuppressed error finding remains.
  */
-export class NodeServicesValidation {
+export class NodeServiceValidation {
   private readonly config: RuleConfig;
   private readonly reportWarnings: boolean;
 
   /** @throws when the configuration (or the config file) is invalid */
-  constructor(props: NodeServicesValidationProps = {}) {
+  constructor(props: NodeServiceValidationProps = {}) {
     let fileConfig: RuleConfig = {};
     if (props.configFile) {
       const text = fs.readFileSync(props.configFile, 'utf8');
@@ -143,5 +143,27 @@ export class NodeServicesValidation {
       warnings: String(report.warningCount),
       suppressed: String(report.suppressedCount),
     });
+  }
+}
+
+/**
+ * Properties of {@link NodeServicesValidation}.
+ *
+ * @deprecated Renamed `NodeServiceValidationProps` (the singular, as in `NodeServiceChecks`); this name is removed in
+ * the next release.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- jsii has no type aliases: the old name is an interface
+export interface NodeServicesValidationProps extends NodeServiceValidationProps {}
+
+/**
+ * The cdk8s CLI validation plugin (`class: NodeServicesValidation` in `cdk8s.yaml`).
+ *
+ * @deprecated Renamed `NodeServiceValidation` (the singular, as in `NodeServiceChecks`); this name is removed in the
+ * next release.
+ */
+export class NodeServicesValidation extends NodeServiceValidation {
+  /** @throws when the configuration (or the config file) is invalid */
+  constructor(props: NodeServicesValidationProps = {}) {
+    super(props);
   }
 }

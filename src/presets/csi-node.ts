@@ -59,6 +59,20 @@ export interface CsiNodeProps extends NodeServicePresetProps {
   readonly nodeNameEnv?: string;
 }
 
+/**
+ * The default DaemonSet name of a CSI driver: `<driver>-csi-node`, from the first label of the driver name that is
+ * not `csi` itself, without a `csi-` prefix or `-csi` suffix (`ebs.csi.aws.com` → `ebs-csi-node`, `csi.acme.io` →
+ * `acme-csi-node`, `csi-powerstore.dellemc.com` → `powerstore-csi-node`); `csi-node` when no label is left.
+ * @internal
+ */
+export function csiNodeName(driverName: string): string {
+  const label = driverName
+    .split('.')
+    .map((l) => l.replace(/^csi-|-csi$/g, ''))
+    .find((l) => l !== '' && l !== 'csi');
+  return label === undefined ? 'csi-node' : `${label}-csi-node`;
+}
+
 const CSI_NODE_SHAPE = {
   driverName: req(str),
   registrarImage: opt(str),
@@ -131,7 +145,7 @@ export class CsiNode extends NodeService {
     const pluginDir = `${KUBELET_DIR}/plugins/${driverName}`;
     return {
       service: {
-        name: `${driverName.split('.')[0]}-csi-node`,
+        name: csiNodeName(driverName),
         kind: NodeServiceKind.CSI_NODE,
         containers: [csiDriver(props.image, pluginDir, nodeNameEnv), ...csiSidecars(props, pluginDir)],
         // Node infrastructure covers every real node: declared pools are verified, never used to narrow placement.

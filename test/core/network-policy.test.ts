@@ -104,6 +104,31 @@ describe('networkPolicy', () => {
     expect(warnings.join('')).not.toContain('network-policy-host-network: [c/pod-network]');
   });
 
+  test('GIVEN hostNetworkReason THEN the warning is not printed and the NetworkPolicy is still written; a reason too short is refused', () => {
+    const app = new App({ outdir: require('os').tmpdir() + '/cdk8s-node-services-test' });
+    const warnings: string[] = [];
+    NodeServiceChecks.of(app, { logger: { log: (m: string) => void warnings.push(m) } });
+    const chart = new Chart(app, 'c');
+    new MonitoringAgent(chart, 'metrics', {
+      image: 'quay.io/prometheus/node-exporter:v1.8.2',
+      networkPolicy: {
+        ingress: [{ ports: ['metrics'], from: [NetworkPeer.namespace('monitoring')] }],
+        hostNetworkReason: 'the nodes firewall admits only the monitoring subnet to port 9100',
+      },
+    });
+    app.synth();
+    expect(warnings.join('')).not.toContain('network-policy-host-network');
+    expect(chart.toJson().filter((o: any) => o.kind === 'NetworkPolicy')).toHaveLength(1);
+    const message = errorOf(
+      (s) =>
+        new MonitoringAgent(s, 'metrics', {
+          image: 'quay.io/prometheus/node-exporter:v1.8.2',
+          networkPolicy: { ingress: [{ ports: ['metrics'], from: [NetworkPeer.namespace('monitoring')] }], hostNetworkReason: 'ok' },
+        }),
+    );
+    expect(message).toContain('networkPolicy.hostNetworkReason = "ok"');
+  });
+
   test('wrong input: types, unknown ports, empty sources, bad peers', () => {
     expect(errorOf((s) => new NodeService(s, 'svc', { ...base, networkPolicy: { ingress: {} as any } }))).toContain(
       'networkPolicy.ingress',

@@ -126,3 +126,38 @@ describe('examples app', () => {
     }
   });
 });
+
+describe('examples app: warnings and the fleet', () => {
+  test('GIVEN the examples app command WHEN run THEN it writes the manifests and prints nothing on stderr (no warning)', () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'node-services-examples-quiet-'));
+    try {
+      const run = require('child_process').spawnSync(process.execPath, [path.join(__dirname, '..', '..', 'examples', 'app.js')], {
+        encoding: 'utf8',
+        env: { ...process.env, CDK8S_OUTDIR: out },
+      });
+      expect([run.status, run.stderr]).toEqual([0, '']);
+      expect(fs.readdirSync(path.join(out, 'clusters')).length).toBeGreaterThan(0);
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  test('GIVEN dist/clusters THEN every cluster carries a coverage PrometheusRule for each of its DaemonSets', () => {
+    const clusters = fs.readdirSync(path.join(DIST, 'clusters')).sort();
+    expect(clusters.length).toBeGreaterThanOrEqual(3);
+    const uncovered = clusters.flatMap((cluster) => {
+      const objects = readObjects(path.join(DIST, 'clusters', cluster));
+      const alerted = new Set(
+        objects
+          .filter((o) => o.kind === 'PrometheusRule')
+          .flatMap((o) => o.spec.groups.flatMap((g: any) => g.rules.map((r: any) => `${o.metadata.namespace}/${r.labels?.node_service}`))),
+      );
+      const services = objects
+        .filter((o) => o.kind === 'DaemonSet')
+        .map((o) => `${o.metadata.namespace}/${o.metadata.labels['app.kubernetes.io/name']}`);
+      expect(services.length).toBeGreaterThan(0);
+      return services.filter((s) => !alerted.has(s)).map((s) => `${cluster}: ${s}`);
+    });
+    expect(uncovered).toEqual([]);
+  });
+});

@@ -187,6 +187,29 @@ describe('CsiNode options', () => {
   });
 });
 
+describe('CsiNode default name', () => {
+  test.each([
+    ['ebs.csi.aws.com', 'ebs-csi-node'],
+    ['pd.csi.storage.gke.io', 'pd-csi-node'],
+    ['csi.acme.io', 'acme-csi-node'],
+    ['csi.vsphere.vmware.com', 'vsphere-csi-node'],
+    ['csi-powerstore.dellemc.com', 'powerstore-csi-node'],
+    ['rook-ceph.rbd.csi.ceph.com', 'rook-ceph-csi-node'],
+    ['driver.longhorn.io', 'driver-csi-node'],
+    ['csi', 'csi-node'],
+  ])('GIVEN driver %s and no name THEN the DaemonSet is %s (never "csi-csi-node")', (driver, expected) => {
+    const chart = testChart('kube-system');
+    new CsiNode(chart, 'storage', { driverName: driver, image });
+    expect(only(synth(chart), 'DaemonSet').metadata.name).toBe(expected);
+  });
+
+  test('GIVEN an explicit name THEN it is used as given', () => {
+    const chart = testChart('kube-system');
+    new CsiNode(chart, 'storage', { driverName: 'csi.acme.io', image, name: 'acme-storage' });
+    expect(only(synth(chart), 'DaemonSet').metadata.name).toBe('acme-storage');
+  });
+});
+
 describe('CsiNode errors', () => {
   test.each([
     ['upper case', 'EBS.csi.aws.com'],
