@@ -43,15 +43,20 @@ export function shapeLines(shape: Map<string, Set<string>>): string[] {
   return [...shape].map(([p, types]) => `${p}: ${[...types].sort().join('|')}`).sort();
 }
 
-/** The README. */
-export const README = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+/** The README and the guides in docs/, by file name. */
+const DOCS = ['README.md', ...fs.readdirSync(path.join(__dirname, '..', '..', 'docs')).map((f) => `docs/${f}`)]
+  .filter((f) => f.endsWith('.md'))
+  .map((f) => ({ file: f, text: fs.readFileSync(path.join(__dirname, '..', '..', f), 'utf8') }));
 
-/** The first fenced block of `lang` after `<!-- marker -->` in the README. */
+/** The first fenced block of `lang` after `<!-- marker -->` in the README or a guide (the marker is in exactly one). */
 export function readmeBlock(marker: string, lang: string): string {
-  const start = README.indexOf(`<!-- ${marker}`);
-  if (start < 0) throw new Error(`README has no <!-- ${marker} --> marker`);
+  const holders = DOCS.filter((d) => d.text.includes(`<!-- ${marker}`));
+  if (holders.length !== 1)
+    throw new Error(`<!-- ${marker} --> is in ${holders.length} documents (${holders.map((d) => d.file).join(', ')}), expected 1`);
+  const text = holders[0].text;
+  const start = text.indexOf(`<!-- ${marker}`);
   const fence = `\`\`\`${lang}\n`;
-  const open = README.indexOf(fence, start);
-  const close = README.indexOf('\n```\n', open + fence.length);
-  return README.slice(open + fence.length, close + 1);
+  const open = text.indexOf(fence, start);
+  const close = text.indexOf('\n```\n', open + fence.length);
+  return text.slice(open + fence.length, close + 1);
 }

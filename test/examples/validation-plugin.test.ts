@@ -1,5 +1,5 @@
 /**
- * The validation plugin as the README configures it in `cdk8s.yaml`, run by the real cdk8s CLI: the registry form
+ * The validation plugin as docs/vendor.md configures it in `cdk8s.yaml`, run by the real cdk8s CLI: the registry form
  * (`package: cdk8s-node-services` + `version`, loaded from the CLI's plugins folder) and the local-path form
  * (`package: ./node_modules/cdk8s-node-services`, for a package installed from a tarball or a git checkout that is not
  * on the registry). The package is built from the sources into a folder inside the repository (so that it resolves
@@ -88,13 +88,13 @@ function synth(name: string, manifest: string, validation: string, extraArgs: st
 
 const localForm = `  - package: ./node_modules/cdk8s-node-services
     version: ${VERSION}
-    class: NodeServicesValidation
+    class: NodeServiceValidation
     properties:
       rules: { no-node-local-need: "off" }
 `;
 const registryForm = `  - package: cdk8s-node-services
     version: ${VERSION}
-    class: NodeServicesValidation
+    class: NodeServiceValidation
     properties:
       rules: { no-node-local-need: "off" }
 `;
@@ -108,7 +108,7 @@ function pluginsDir(name: string): string {
   return dir;
 }
 
-describe('cdk8s.yaml validations: NodeServicesValidation through the cdk8s CLI', () => {
+describe('cdk8s.yaml validations: NodeServiceValidation through the cdk8s CLI', () => {
   test('GIVEN the local-path form WHEN the manifests are clean THEN synth passes with the plugin run', () => {
     const r = synth('local-clean', CLEAN, localForm);
     expect([r.status, r.output]).toEqual([0, expect.stringContaining('Validations ended succesfully')]);
@@ -133,8 +133,8 @@ describe('cdk8s.yaml validations: NodeServicesValidation through the cdk8s CLI',
     expect(r.output).toMatch(/daemonsets\s*│\s*[1-9]/);
   }, 60_000);
 
-  test('GIVEN the README THEN it documents both forms as tested here', () => {
-    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  test('GIVEN the vendor guide THEN it documents both forms as tested here', () => {
+    const readme = fs.readFileSync(path.join(ROOT, 'docs', 'vendor.md'), 'utf8');
     expect(readme).toContain('package: ./node_modules/cdk8s-node-services');
     expect(readme).toMatch(/package: cdk8s-node-services\n\s+version: /);
   });
