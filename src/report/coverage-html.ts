@@ -266,34 +266,37 @@ function poolTaxSection(p: PoolTaxView, anchor: string, budget: TaxBudget | unde
   );
 }
 
-/**
- * Renders the HTML coverage report, handing it to `write` in pieces (never one string for the whole report).
- */
-function renderCoverageHtml(input: CoverageHtmlInput, write: (text: string) => void, options: { title?: string } = {}): void {
-  const { report, poolOf, pools, budget } = input;
-  const poolNames = [...new Set(poolOf)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const cells = buildCells(report, poolOf, poolNames);
-  const nodesPerPool = new Map<string, number>();
-  for (const p of poolOf) nodesPerPool.set(p, (nodesPerPool.get(p) ?? 0) + 1);
+/** What the parts of one report are rendered from. */
+interface Rendering {
+  readonly input: CoverageHtmlInput;
+  readonly poolNames: readonly string[];
+  readonly cells: Cell[][];
+  readonly nodesPerPool: ReadonlyMap<string, number>;
+  readonly colourOf: (name: string) => string;
+  readonly write: (text: string) => void;
+}
+
+function writeHeader(r: Rendering, title: string): void {
+  const { report } = r.input;
   const workloads = report.workloads;
-  const colours = new Map(workloads.map((w, k) => [serviceName(w), PALETTE[k % PALETTE.length]]));
-  const colourOf = (name: string) => colours.get(name) ?? PALETTE[PALETTE.length - 1];
   const invalid = workloads.filter((w) => w.status === WorkloadStatus.INVALID).length;
   const withGaps = workloads.filter((w) => w.status !== WorkloadStatus.INVALID && gaps(countsOf(w)) > 0).length;
-  const labels = input.poolLabels.length > 0 ? input.poolLabels.map((l) => `<code>${escapeHtml(l)}</code>`).join(', ') : 'no pool label';
+  const labels =
+    r.input.poolLabels.length > 0 ? r.input.poolLabels.map((l) => `<code>${escapeHtml(l)}</code>`).join(', ') : 'no pool label';
+  r.write(
+    `<header><h1>${escapeHtml(title)}</h1>\n<p class="lead">${plural(workloads.length, 'DaemonSet')} over ${plural(report.nodes, 'node')} ` +
+      `in ${plural(r.poolNames.length, 'pool')} (${labels})` +
+      (report.skipped > 0 ? `; ${plural(report.skipped, 'other object')} skipped` : '') +
+      `. <strong>${headline(withGaps, invalid)}</strong></p></header>\n` +
+      '<nav><ul><li><a href="#matrix">Coverage matrix</a></li><li><a href="#tax">Node tax per pool</a></li>' +
+      '<li><a href="#daemonsets">DaemonSets</a></li><li><a href="#details">Nodes and reasons</a></li></ul></nav>\n',
+  );
+}
 
-  let body =
-    `<header><h1>${escapeHtml(options.title ?? 'Node-service coverage')}</h1>\n<p class="lead">${plural(workloads.length, 'DaemonSet')} over ${plural(report.nodes, 'node')} ` +
-    `in ${plural(poolNames.length, 'pool')} (${labels})` +
-    (report.skipped > 0 ? `; ${plural(report.skipped, 'other object')} skipped` : '') +
-    `. <strong>${headline(withGaps, invalid)}</strong></p></header>\n`;
-  body +=
-    '<nav><ul><li><a href="#matrix">Coverage matrix</a></li><li><a href="#tax">Node tax per pool</a></li>' +
-    '<li><a href="#daemonsets">DaemonSets</a></li><li><a href="#details">Nodes and reasons</a></li></ul></nav>\n';
-  write(body);
-
-  // The matrix.
-  write(
+/** The matrix of pools × DaemonSets, a row at a time, after what its cells mean and their legend. */
+function writeMatrix(r: Rendering): void {
+  const workloads = r.input.report.workloads;
+  r.write(
     '<section id="matrix"><h2>Coverage matrix</h2>\n' +
       "<p>Each cell counts the pool's nodes by what happens to the DaemonSet's pod there: <strong>running</strong>; " +
       '<strong>not targeted</strong> (the nodeSelector or node affinity leaves the node out: no pod is wanted there); and the gaps, ' +
@@ -301,33 +304,32 @@ function renderCoverageHtml(input: CoverageHtmlInput, write: (text: string) => v
       '<strong>pending</strong> (created, but the scheduler cannot place it) and <strong>not running</strong> (bound, but the kubelet does not run it). ' +
       'A cell links to the nodes and reasons behind it.</p>\n' +
       coverageLegend() +
-      '<div class="scroll"><table class="matrix"><caption>Node pools × node services: nodes per status</caption>\n<thead><tr><th scope="col">Pool (nodes)</th>',
+      '<div class="scroll"><table class="matrix"><caption>Node pools × node services: nodes per status</caption>\n<thead><tr><th scope="col">Pool (nodes)</th>' +
+      workloads
+        .map(
+          (w) =>
+            `<th scope="col" data-service="${escapeHtml(serviceName(w))}"><code>${escapeHtml(w.namespace)}/</code><br>${escapeHtml(w.name)}</th>`,
+        )
+        .join('') +
+      '</tr></thead>\n<tbody>\n',
   );
-  write(
-    workloads
-      .map(
-        (w) =>
-          `<th scope="col" data-service="${escapeHtml(serviceName(w))}"><code>${escapeHtml(w.namespace)}/</code><br>${escapeHtml(w.name)}</th>`,
-      )
-      .join('') + '</tr></thead>\n<tbody>\n',
-  );
-  poolNames.forEach((pool, p) => {
-    let row = `<tr data-pool="${escapeHtml(pool)}"><th scope="row"><code>${escapeHtml(pool)}</code> (${nodesPerPool.get(pool)})</th>`;
+  r.poolNames.forEach((pool, p) => {
+    let row = `<tr data-pool="${escapeHtml(pool)}"><th scope="row"><code>${escapeHtml(pool)}</code> (${r.nodesPerPool.get(pool)})</th>`;
     workloads.forEach((w, k) => {
-      if (w.status === WorkloadStatus.INVALID) {
-        row +=
-          `<td data-status="invalid" data-placement="invalid"><a class="cell p-gap" href="#ds-${k}">` +
-          '<span class="verdict"><span class="icon" aria-hidden="true">!</span> invalid</span><span>not analysed</span></a></td>';
-        return;
-      }
-      row += cellHtml(cells[p][k].counts, `#c-${p}-${k}`);
+      row +=
+        w.status === WorkloadStatus.INVALID
+          ? `<td data-status="invalid" data-placement="invalid"><a class="cell p-gap" href="#ds-${k}">` +
+            '<span class="verdict"><span class="icon" aria-hidden="true">!</span> invalid</span><span>not analysed</span></a></td>'
+          : cellHtml(r.cells[p][k].counts, `#c-${p}-${k}`);
     });
-    write(`${row}</tr>\n`);
+    r.write(`${row}</tr>\n`);
   });
-  write('</tbody></table></div></section>\n');
+  r.write('</tbody></table></div></section>\n');
+}
 
-  // The node tax.
-  write(
+function writeTax(r: Rendering): void {
+  const { pools, budget, report } = r.input;
+  r.write(
     `<section id="tax" class="deferred" style="${deferredSize(pools.length * TAX_SECTION_PX)}"><h2>Node tax per pool</h2>\n<p>What the node services that land on each pool's fullest node request, ` +
       `as shares of its allocatable CPU and memory` +
       (budget
@@ -335,12 +337,15 @@ function renderCoverageHtml(input: CoverageHtmlInput, write: (text: string) => v
         : '') +
       '. Each colour is one service, named in the table below its bars.</p>\n',
   );
-  if (pools.length === 0 || workloads.every((w) => w.status === WorkloadStatus.INVALID)) write('<p>No analysed DaemonSet.</p>\n');
-  else pools.forEach((pool, i) => write(poolTaxSection(pool, `tax-${i}`, budget, colourOf)));
-  write('</section>\n');
+  if (pools.length === 0 || report.workloads.every((w) => w.status === WorkloadStatus.INVALID)) r.write('<p>No analysed DaemonSet.</p>\n');
+  else pools.forEach((pool, i) => r.write(poolTaxSection(pool, `tax-${i}`, budget, r.colourOf)));
+  r.write('</section>\n');
+}
 
-  // The DaemonSets' totals.
-  write(
+/** The DaemonSets' totals, the gap counts marked as gaps. */
+function writeDaemonSets(r: Rendering): void {
+  const workloads = r.input.report.workloads;
+  r.write(
     `<section id="daemonsets" class="deferred" style="${deferredSize(workloads.length * DAEMONSET_ROW_PX)}"><h2>DaemonSets</h2>\n<table class="daemonsets"><caption>Per DaemonSet: nodes where the controller wants a pod (desired), where it runs (schedulable), and nodes per status</caption>\n` +
       '<thead><tr><th scope="col">DaemonSet</th><th scope="col">Desired</th><th scope="col">Schedulable</th><th scope="col">Running</th><th scope="col">Not targeted</th>' +
       '<th scope="col">Excluded by a taint</th><th scope="col">Pending</th><th scope="col">Not running</th></tr></thead>\n<tbody>\n',
@@ -349,61 +354,78 @@ function renderCoverageHtml(input: CoverageHtmlInput, write: (text: string) => v
     const head = `<tr id="ds-${k}" data-service="${escapeHtml(serviceName(w))}"><th scope="row">${escapeHtml(w.kind)} <code>${escapeHtml(serviceName(w))}</code></th>`;
     if (w.status === WorkloadStatus.INVALID) {
       const findings = (w.findings ?? []).map((f) => `<li>${escapeHtml(f)}</li>`).join('');
-      write(`${head}<td colspan="7"><span class="tag t-bad">invalid</span> not analysed:<ul>${findings}</ul></td></tr>\n`);
+      r.write(`${head}<td colspan="7"><span class="tag t-bad">invalid</span> not analysed:<ul>${findings}</ul></td></tr>\n`);
       return;
     }
     const c = countsOf(w);
-    write(
-      `${head}<td class="num">${w.desired}</td><td class="num">${w.schedulable}</td>` +
-        COUNTS.map((s) => {
-          const gap = c[s.key] > 0 && s.key !== 'running' && s.key !== 'notTargeted';
-          return `<td class="num${gap ? ' p-gap' : ''}" data-count="${s.key}">${c[s.key]}</td>`;
-        }).join('') +
-        '</tr>\n',
-    );
+    const cellsHtml = COUNTS.map((s) => {
+      const gap = c[s.key] > 0 && s.key !== 'running' && s.key !== 'notTargeted';
+      return `<td class="num${gap ? ' p-gap' : ''}" data-count="${s.key}">${c[s.key]}</td>`;
+    }).join('');
+    r.write(`${head}<td class="num">${w.desired}</td><td class="num">${w.schedulable}</td>${cellsHtml}</tr>\n`);
   });
-  write('</tbody></table></section>\n');
+  r.write('</tbody></table></section>\n');
+}
 
-  // The nodes and reasons behind each cell.
+/** The nodes and reasons behind one matrix cell, or "" when it has none. */
+function detailSection(r: Rendering, p: number, k: number): string {
+  const w = r.input.report.workloads[k];
+  const groups = [...r.cells[p][k].groups.values()].sort((a, b) => b.count - a.count);
+  if (w.status === WorkloadStatus.INVALID || groups.length === 0) return '';
+  const rest = groups.slice(MAX_GROUPS);
+  const items = groups
+    .slice(0, MAX_GROUPS)
+    .map(
+      (g) =>
+        `<li>${groupTag(g.status, g.reason)} ${plural(g.count, 'node')}${g.reason !== 'ok' ? ` — <strong>${escapeHtml(g.reason)}</strong>` : ''}` +
+        `${g.detail !== '' ? `: ${escapeHtml(g.detail)}` : ''} <br>${sampleNames(g.names, g.count, SAMPLE_NAMES)}</li>`,
+    )
+    .join('\n');
+  const more =
+    rest.length > 0
+      ? `\n<li>and ${plural(rest.length, 'more group')} of ${plural(
+          rest.reduce((s, g) => s + g.count, 0),
+          'node',
+        )} (the JSON output lists every node)</li>`
+      : '';
+  return (
+    `<section class="detail" id="c-${p}-${k}"><h3><code>${escapeHtml(serviceName(w))}</code> on pool <code>${escapeHtml(r.poolNames[p])}</code></h3>\n` +
+    `<ul class="groups">\n${items}${more}\n</ul></section>\n`
+  );
+}
+
+function writeDetails(r: Rendering): void {
+  const workloads = r.input.report.workloads;
   let detailSections = 0;
-  poolNames.forEach((_pool, p) =>
+  r.poolNames.forEach((_pool, p) =>
     workloads.forEach((w, k) => {
-      if (w.status !== WorkloadStatus.INVALID && cells[p][k].groups.size > 0) detailSections++;
+      if (w.status !== WorkloadStatus.INVALID && r.cells[p][k].groups.size > 0) detailSections++;
     }),
   );
-  write(
+  r.write(
     `<section id="details" class="deferred" style="${deferredSize(detailSections * DETAIL_SECTION_PX)}"><h2>Nodes and reasons</h2>\n<p>Per pool and DaemonSet, the nodes grouped by status and reason, ` +
       `with up to ${SAMPLE_NAMES} node names per group.</p>\n`,
   );
-  poolNames.forEach((pool, p) => {
-    workloads.forEach((w, k) => {
-      if (w.status === WorkloadStatus.INVALID) return;
-      const groups = [...cells[p][k].groups.values()].sort((a, b) => b.count - a.count);
-      if (groups.length === 0) return;
-      const shown = groups.slice(0, MAX_GROUPS);
-      const rest = groups.slice(MAX_GROUPS);
-      const items = shown
-        .map(
-          (g) =>
-            `<li>${groupTag(g.status, g.reason)} ${plural(g.count, 'node')}${g.reason !== 'ok' ? ` — <strong>${escapeHtml(g.reason)}</strong>` : ''}` +
-            `${g.detail !== '' ? `: ${escapeHtml(g.detail)}` : ''} <br>${sampleNames(g.names, g.count, SAMPLE_NAMES)}</li>`,
-        )
-        .join('\n');
-      const more =
-        rest.length > 0
-          ? `\n<li>and ${plural(rest.length, 'more group')} of ${plural(
-              rest.reduce((s, g) => s + g.count, 0),
-              'node',
-            )} (the JSON output lists every node)</li>`
-          : '';
-      write(
-        `<section class="detail" id="c-${p}-${k}"><h3><code>${escapeHtml(serviceName(w))}</code> on pool <code>${escapeHtml(pool)}</code></h3>\n` +
-          `<ul class="groups">\n${items}${more}\n</ul></section>\n`,
-      );
-    });
-  });
-  write('</section>\n');
+  r.poolNames.forEach((_pool, p) => workloads.forEach((_w, k) => r.write(detailSection(r, p, k))));
+  r.write('</section>\n');
+}
 
+/**
+ * Renders the HTML coverage report, handing it to `write` in pieces (never one string for the whole report).
+ */
+function renderCoverageHtml(input: CoverageHtmlInput, write: (text: string) => void, options: { title?: string } = {}): void {
+  const { report, poolOf } = input;
+  const poolNames = [...new Set(poolOf)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const nodesPerPool = new Map<string, number>();
+  for (const p of poolOf) nodesPerPool.set(p, (nodesPerPool.get(p) ?? 0) + 1);
+  const colours = new Map(report.workloads.map((w, k) => [serviceName(w), PALETTE[k % PALETTE.length]]));
+  const colourOf = (name: string) => colours.get(name) ?? PALETTE[PALETTE.length - 1];
+  const r: Rendering = { input, poolNames, cells: buildCells(report, poolOf, poolNames), nodesPerPool, colourOf, write };
+  writeHeader(r, options.title ?? 'Node-service coverage');
+  writeMatrix(r);
+  writeTax(r);
+  writeDaemonSets(r);
+  writeDetails(r);
   if (report.warnings.length > 0) {
     write(
       `<section id="warnings"><h2>Warnings</h2>\n<ul>${report.warnings.map((x) => `<li>${escapeHtml(x)}</li>`).join('\n')}</ul></section>\n`,
