@@ -295,7 +295,7 @@ function planBlock(p: RolloutPlan, pullSeconds: number, readySeconds: number): s
     );
   }
   if (p.outcome === 'stuck') {
-    lines.push(`  the rollout cannot progress; ${plural(p.neverUpdated.length, 'node')} keep the old pod: ${nodeList(p.neverUpdated)}`);
+    lines.push(`  the rollout cannot progress; ${plural(p.neverUpdated.length, 'node')} ${p.neverUpdated.length === 1 ? 'keeps' : 'keep'} the old pod: ${nodeList(p.neverUpdated)}`);
     lines.push('  held by:');
     for (const b of p.blockedBy) lines.push(`    ${b.node}: ${b.reason}`);
   }
