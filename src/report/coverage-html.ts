@@ -185,6 +185,17 @@ export function headline(withGaps: number, invalid: number): string {
   return `${parts.join('; ')}.`;
 }
 
+/**
+ * A memory amount for a reader: exact in Mi or larger units (`256Mi`, `1246Mi`, `16Gi`); an amount of 1Gi or more that
+ * is exact only in Ki or bytes is rounded to a tenth of a Gi (a node's allocatable `31482648Ki` reads `≈30.0Gi`).
+ */
+export function readableBytes(bytes: number): string {
+  const exact = formatBytes(bytes);
+  const GI = 1024 ** 3;
+  if (bytes < GI || !/Ki$|\d$/.test(exact)) return exact;
+  return `≈${(bytes / GI).toFixed(1)}Gi`;
+}
+
 function percent(value: number | undefined): string {
   return value === undefined ? '–' : formatPercent(value);
 }
@@ -240,7 +251,7 @@ function poolTaxSection(p: PoolTaxView, anchor: string, budget: TaxBudget | unde
     `<section class="pool" id="${anchor}" data-pool="${escapeHtml(p.pool)}">\n` +
     `<h3>Pool <code>${escapeHtml(p.pool)}</code> (${plural(p.nodes, 'node')}; fullest node <code>${escapeHtml(p.node)}</code>)</h3>\n` +
     `<p>${status}.<br>CPU ${escapeHtml(formatMilliCpu(t.cpu))} of ${escapeHtml(formatMilliCpu(t.allocatableCpu))} (${escapeHtml(percent(t.cpuPercent))}), ` +
-    `memory ${escapeHtml(formatBytes(t.memory))} of ${escapeHtml(formatBytes(t.allocatableMemory))} (${escapeHtml(percent(t.memoryPercent))}), ` +
+    `memory ${escapeHtml(readableBytes(t.memory))} of ${escapeHtml(readableBytes(t.allocatableMemory))} (${escapeHtml(percent(t.memoryPercent))}), ` +
     `${t.pods} of ${t.allocatablePods} pod slots.</p>\n` +
     `<div>CPU requests</div>` +
     taxBar(

@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { headline } from '../../src/report/coverage-html';
+import { headline, readableBytes } from '../../src/report/coverage-html';
 import { agree, plural, sentence } from '../../src/report/html';
 import { runCli } from '../support/cli';
 
@@ -135,5 +135,15 @@ describe('the HTML pages, with 1 and 2 of everything', () => {
       '2 node',
       '10 DaemonSet',
     ]);
+  });
+});
+
+describe('memory amounts', () => {
+  test('GIVEN whole units THEN exact; GIVEN a node allocatable in Ki of many Gi THEN rounded to a tenth of a Gi', () => {
+    expect(readableBytes(256 * 1024 ** 2)).toBe('256Mi');
+    expect(readableBytes(16 * 1024 ** 3)).toBe('16Gi');
+    expect(readableBytes(1246 * 1024 ** 2)).toBe('1246Mi');
+    expect(readableBytes(31482648 * 1024)).toBe('≈30.0Gi');
+    expect(readableBytes(512 * 1024 + 1)).toBe(String(512 * 1024 + 1));
   });
 });
