@@ -3,6 +3,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { daemonSet, node } from '../day2/support';
 import { openReport, requireChromium } from '../support/browser';
 import { runCli } from '../support/cli';
 import { NODES, POOL_LABEL, exampleReport, shownMatrix } from './support';
@@ -152,35 +153,22 @@ describe('an intended absence and a gap in headless Chromium', () => {
     const nodes = {
       kind: 'NodeList',
       items: [
-        { kind: 'Node', metadata: { name: 'cpu-1', labels: { pool: 'cpu', 'kubernetes.io/os': 'linux' } } },
-        {
-          kind: 'Node',
-          metadata: { name: 'gpu-1', labels: { pool: 'gpu', 'kubernetes.io/os': 'linux', 'nvidia.com/gpu.present': 'true' } },
-          spec: { taints: [{ key: 'nvidia.com/gpu', effect: 'NoSchedule' }] },
-        },
-      ].map((n) => ({ ...n, status: { allocatable: { cpu: '4', memory: '16Gi', pods: '110' } } })),
+        node('cpu-1', { labels: { pool: 'cpu' } }),
+        node('gpu-1', {
+          labels: { pool: 'gpu', 'nvidia.com/gpu.present': 'true' },
+          taints: [{ key: 'nvidia.com/gpu', effect: 'NoSchedule' }],
+        }),
+      ],
     };
-    const ds = (name: string, spec: Record<string, unknown>) => ({
-      apiVersion: 'apps/v1',
-      kind: 'DaemonSet',
-      metadata: { name, namespace: 'ops' },
-      spec: {
-        selector: { matchLabels: { app: name } },
-        template: {
-          metadata: { labels: { app: name } },
-          spec: {
-            containers: [{ name, image: `example.com/${name}:1`, resources: { requests: { cpu: '10m', memory: '32Mi' } } }],
-            ...spec,
-          },
-        },
-      },
-    });
     const manifests = [
-      ds('gpu-exporter', {
-        nodeSelector: { 'nvidia.com/gpu.present': 'true' },
-        tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
+      daemonSet({
+        name: 'gpu-exporter',
+        spec: {
+          nodeSelector: { 'nvidia.com/gpu.present': 'true' },
+          tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
+        },
       }),
-      ds('log-agent', {}),
+      daemonSet({ name: 'log-agent' }),
     ];
     const nodesFile = path.join(dir, 'gpu-nodes.json');
     const manifestsFile = path.join(dir, 'gpu-agents.json');

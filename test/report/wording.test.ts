@@ -8,6 +8,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { headline, readableBytes } from '../../src/report/coverage-html';
 import { agree, plural, sentence } from '../../src/report/html';
+import { daemonSet, node } from '../day2/support';
 import { runCli } from '../support/cli';
 
 jest.setTimeout(60_000);
@@ -68,28 +69,16 @@ describe('the HTML pages, with 1 and 2 of everything', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'report-wording-'));
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  const node = (name: string, pool: string, taint: boolean) => ({
-    kind: 'Node',
-    metadata: { name, labels: { pool, 'kubernetes.io/os': 'linux' } },
-    spec: taint ? { taints: [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }] } : {},
-    status: { allocatable: { cpu: '4', memory: '8Gi', pods: '110' } },
-  });
-  const ds = (name: string) => ({
-    apiVersion: 'apps/v1',
-    kind: 'DaemonSet',
-    metadata: { name, namespace: 'ops' },
-    spec: {
-      selector: { matchLabels: { app: name } },
-      template: {
-        metadata: { labels: { app: name } },
-        spec: { containers: [{ name, image: `example.com/${name}:1`, resources: { requests: { cpu: '10m', memory: '16Mi' } } }] },
-      },
-    },
-  });
+  const taint = [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }];
+  const db = (name: string) => node(name, { labels: { pool: 'db' }, taints: taint });
 
   test.each([
-    ['one of each', [node('db-1', 'db', true)], [ds('agent')]],
-    ['two of each', [node('db-1', 'db', true), node('db-2', 'db', true), node('app-1', 'app', false)], [ds('agent'), ds('other')]],
+    ['one of each', [db('db-1')], [daemonSet({ name: 'agent' })]],
+    [
+      'two of each',
+      [db('db-1'), db('db-2'), node('app-1', { labels: { pool: 'app' } })],
+      [daemonSet({ name: 'agent' }), daemonSet({ name: 'other' })],
+    ],
   ])('GIVEN %s THEN every count agrees with its words', async (name, nodes, daemonSets) => {
     const nodesFile = path.join(dir, `${name}-nodes.json`);
     const manifests = path.join(dir, `${name}-ds.json`);
