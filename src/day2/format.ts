@@ -76,7 +76,8 @@ function reorderWords(change: JsonChange): string | undefined {
  */
 function changeLine(c: JsonChange): string {
   const reorder = reorderOf(c);
-  if (reorder !== undefined) return `~ ${reorder.list}: reordered ${shortJson(c.old, MAX_ORDER)} → ${shortJson(c.new, MAX_ORDER)} (${reorderWords(c)})`;
+  if (reorder !== undefined)
+    return `~ ${reorder.list}: reordered ${shortJson(c.old, MAX_ORDER)} → ${shortJson(c.new, MAX_ORDER)} (${reorderWords(c)})`;
   if (c.old === undefined) return `+ ${c.path}: ${shortJson(c.new)}`;
   if (c.new === undefined) return `- ${c.path}: ${shortJson(c.old)}`;
   return `~ ${c.path}: ${shortJson(c.old)} → ${shortJson(c.new)}`;
@@ -295,7 +296,9 @@ function planBlock(p: RolloutPlan, pullSeconds: number, readySeconds: number): s
     );
   }
   if (p.outcome === 'stuck') {
-    lines.push(`  the rollout cannot progress; ${plural(p.neverUpdated.length, 'node')} ${p.neverUpdated.length === 1 ? 'keeps' : 'keep'} the old pod: ${nodeList(p.neverUpdated)}`);
+    lines.push(
+      `  the rollout cannot progress; ${plural(p.neverUpdated.length, 'node')} ${p.neverUpdated.length === 1 ? 'keeps' : 'keep'} the old pod: ${nodeList(p.neverUpdated)}`,
+    );
     lines.push('  held by:');
     for (const b of p.blockedBy) lines.push(`    ${b.node}: ${b.reason}`);
   }
