@@ -111,7 +111,7 @@ export function formatPlanHtml(report: PlanReport): string {
         `<tr data-service="${escapeHtml(`${d.namespace}/${d.name}`)}"><th scope="row"><a href="#ds-${k}"><code>${escapeHtml(`${d.namespace}/${d.name}`)}</code></a></th>` +
         `<td><span class="tag ${OUTCOMES[d.outcome].cls}">${OUTCOMES[d.outcome].text}</span></td><td>${escapeHtml(d.strategy)}</td>` +
         `<td class="num">${d.toUpdate}</td><td class="num">${d.waves.length}</td><td class="num">${d.estimatedSeconds !== null ? escapeHtml(duration(d.estimatedSeconds)) : '–'}</td>` +
-        `<td class="num">${d.unfit.length}</td><td class="num">${d.blockedBy.length}</td></tr>`,
+        `<td class="num${d.unfit.length > 0 ? ' p-gap' : ''}">${d.unfit.length}</td><td class="num">${d.blockedBy.length}</td></tr>`,
     )
     .join('\n');
   const body =
