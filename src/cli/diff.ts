@@ -184,7 +184,9 @@ export function registerDiffCommand(program: Command, io: CliIo, exit: ExitCode)
       'Show what a manifest change does to the fleet, per DaemonSet: added, removed, rolled out (pod template changed) or ' +
         'changed without a rollout; with --nodes, which nodes restart per pool; selector changes (refused by the API ' +
         'server) and security widening (host paths, capabilities, privilege, host namespaces and ports, seccomp, ' +
-        'AppArmor, RBAC, Pod Security level).',
+        'AppArmor, RBAC, Pod Security level). Lists with keys are compared by key (tolerations by key, operator, value ' +
+        'and effect; containers, env and volumes by name; volumeMounts by mount path; ports by port and protocol): ' +
+        '"+" an added field or item, "-" a removed one, "~" a changed value or a reorder (docs/reading-reports.md).',
     )
     .argument('<old>', 'the old manifests: a file or folder (*.yaml, *.yml, *.json), or - for standard input')
     .argument('<new>', 'the new manifests: a file or folder, or - for standard input')

@@ -8,18 +8,8 @@
 
 import { analyzeCoverage } from '../coverage/analyze';
 import { CoverageReason } from '../coverage/types';
-import {
-  CANARY_OF_ANNOTATION,
-  InputObject,
-  JsonChange,
-  PoolNodes,
-  daemonSetsByKey,
-  groupByPool,
-  jsonChanges,
-  jsonEqual,
-  nameOf,
-  namespaceOf,
-} from './objects';
+import { JsonChange, jsonChanges } from './changes';
+import { CANARY_OF_ANNOTATION, InputObject, PoolNodes, daemonSetsByKey, groupByPool, jsonEqual, nameOf, namespaceOf } from './objects';
 import { Widening, podSecurityWidening, rbacWidening, templateWidening } from './widening';
 
 /** How a DaemonSet changed. The values are the strings of the JSON output and of `--fail-on`. */

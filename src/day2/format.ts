@@ -4,7 +4,9 @@
  * README and checked by a test).
  */
 
+import { ListOrder } from '../k8s/list-keys';
 import { sarifLog, sarifPhysicalLocation } from '../policy/sarif';
+import { JsonChange, reorderOf } from './changes';
 import { ChangeKind, DaemonSetDiff, DiffReport, NodeImpact } from './diff';
 import { PoolNodes, shortJson } from './objects';
 import { PlanReport, RolloutPlan } from './plan';
@@ -19,6 +21,8 @@ const CHANGE_WORDS: Record<ChangeKind, string> = {
 
 /** At most this many changed fields are listed per DaemonSet in text and Markdown. */
 const MAX_CHANGES = 15;
+/** At most this many characters of the item keys of a reordered list (old and new order each). */
+const MAX_ORDER = 240;
 /** At most this many node names are listed per pool in text and Markdown. */
 const MAX_NODES = 10;
 
@@ -57,6 +61,28 @@ function summaryLine(report: DiffReport): string {
   return `DaemonSets: ${parts.join(', ')}; ${plural(selector, 'selector change')}, ${widening} with security widening.`;
 }
 
+/** What a reorder means for the pods, in words. */
+function reorderWords(change: JsonChange): string | undefined {
+  const reorder = reorderOf(change);
+  if (reorder === undefined) return undefined;
+  return reorder.order === ListOrder.MEANINGFUL
+    ? `the order matters: ${reorder.note}`
+    : `${reorder.note}, but the pod template changed, so the pods are replaced`;
+}
+
+/**
+ * One changed field as a text line: `+` an added field or list item, `-` a removed one, `~` a changed value or a
+ * reordered list (with what the order means).
+ */
+function changeLine(c: JsonChange): string {
+  const reorder = reorderOf(c);
+  if (reorder !== undefined)
+    return `~ ${reorder.list}: reordered ${shortJson(c.old, MAX_ORDER)} → ${shortJson(c.new, MAX_ORDER)} (${reorderWords(c)})`;
+  if (c.old === undefined) return `+ ${c.path}: ${shortJson(c.new)}`;
+  if (c.new === undefined) return `- ${c.path}: ${shortJson(c.old)}`;
+  return `~ ${c.path}: ${shortJson(c.old)} → ${shortJson(c.new)}`;
+}
+
 /** How a DaemonSet changed, in words. */
 function changeWords(d: DaemonSetDiff): string {
   if (d.change === ChangeKind.METADATA && d.changes.length === 0) {
@@ -80,7 +106,7 @@ function diffBlock(d: DaemonSetDiff): string[] {
     );
   for (const w of d.widenings) lines.push(`  WIDENING ${w.category}: ${w.detail} (${w.path})`);
   if (d.configChanged.length > 0) lines.push(`  config: ${configWords(d)}`);
-  for (const c of d.changes.slice(0, MAX_CHANGES)) lines.push(`  ~ ${c.path}: ${shortJson(c.old)} → ${shortJson(c.new)}`);
+  for (const c of d.changes.slice(0, MAX_CHANGES)) lines.push(`  ${changeLine(c)}`);
   if (d.changes.length > MAX_CHANGES) lines.push(`  … ${d.changes.length - MAX_CHANGES} more changed fields`);
   if (d.nodes) {
     for (const [verb, pools] of impactLines(d.nodes)) {
@@ -168,6 +194,10 @@ export function formatDiffMarkdown(report: DiffReport): string {
           `- ${verb} on ${plural(count(pools), 'node')}: ${pools.map((p) => `${code(p.pool)} (${p.nodes.length}: ${md(nodeList(p.nodes))})`).join('; ')}`,
         );
       }
+    }
+    for (const c of d.changes) {
+      const reorder = reorderOf(c);
+      if (reorder !== undefined) out.push(`- reordered ${code(reorder.list)}: ${md(reorderWords(c) ?? '')}`);
     }
     if (d.changes.length > 0) {
       const fields = d.changes
@@ -266,7 +296,9 @@ function planBlock(p: RolloutPlan, pullSeconds: number, readySeconds: number): s
     );
   }
   if (p.outcome === 'stuck') {
-    lines.push(`  the rollout cannot progress; ${plural(p.neverUpdated.length, 'node')} keep the old pod: ${nodeList(p.neverUpdated)}`);
+    lines.push(
+      `  the rollout cannot progress; ${plural(p.neverUpdated.length, 'node')} ${p.neverUpdated.length === 1 ? 'keeps' : 'keep'} the old pod: ${nodeList(p.neverUpdated)}`,
+    );
     lines.push('  held by:');
     for (const b of p.blockedBy) lines.push(`    ${b.node}: ${b.reason}`);
   }

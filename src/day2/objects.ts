@@ -4,8 +4,6 @@
  * imports cdk8s, cdk8s-plus or the CLI.
  */
 
-import { ownValue } from '../k8s/json';
-
 /** A Kubernetes object with where it was read from (the CLI passes what its manifest reader returns). */
 export interface InputObject {
   /** The object (plain JSON). */
@@ -62,71 +60,6 @@ export function canonicalJson(value: unknown): string {
 /** Structural equality of plain JSON values (object key order does not matter, array order does). */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   return canonicalJson(a) === canonicalJson(b);
-}
-
-/** One difference between two JSON values: the path (containers and other named lists keyed by name) and both sides. */
-export interface JsonChange {
-  /** Path such as `spec.template.spec.containers[agent].image`. */
-  readonly path: string;
-  /** The old value (`undefined` when added). */
-  readonly old: unknown;
-  /** The new value (`undefined` when removed). */
-  readonly new: unknown;
-}
-
-/** Whether every item of a list is an object with a distinct string `name` (containers, volumes, env, ports…). */
-function namedList(list: readonly unknown[]): boolean {
-  const names = new Set<string>();
-  for (const item of list) {
-    const name = (item as any)?.name;
-    if (item === null || typeof item !== 'object' || typeof name !== 'string' || names.has(name)) return false;
-    names.add(name);
-  }
-  return true;
-}
-
-function pathKey(path: string, key: string): string {
-  const plain = /^[A-Za-z_][A-Za-z0-9_-]*$/.test(key);
-  if (path.length === 0) return plain ? key : `[${JSON.stringify(key)}]`;
-  return plain ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
-}
-
-/**
- * Every leaf difference between two JSON values, in a stable order. Lists whose items all have distinct names on both
- * sides are compared by name (`containers[agent]`), other lists by index.
- */
-export function jsonChanges(a: unknown, b: unknown, path = ''): JsonChange[] {
-  const out: JsonChange[] = [];
-  walkChanges(a, b, path, out);
-  return out;
-}
-
-function walkChanges(a: unknown, b: unknown, path: string, out: JsonChange[]): void {
-  if (jsonEqual(a, b)) return;
-  const objA = a !== null && typeof a === 'object';
-  const objB = b !== null && typeof b === 'object';
-  if (!objA || !objB || Array.isArray(a) !== Array.isArray(b)) {
-    out.push({ path, old: a, new: b });
-    return;
-  }
-  if (Array.isArray(a) && Array.isArray(b)) {
-    if (namedList(a) && namedList(b) && (a.length > 0 || b.length > 0)) {
-      const byName = (list: any[]) => new Map(list.map((item) => [item.name as string, item]));
-      const mapA = byName(a);
-      const mapB = byName(b);
-      const names = [...mapA.keys(), ...[...mapB.keys()].filter((n) => !mapA.has(n))];
-      for (const name of names) walkChanges(mapA.get(name), mapB.get(name), `${path}[${name}]`, out);
-      const orderA = a.map((i: any) => i.name).filter((n: string) => mapB.has(n));
-      const orderB = b.map((i: any) => i.name).filter((n: string) => mapA.has(n));
-      if (!jsonEqual(orderA, orderB)) out.push({ path: `${path} (order)`, old: orderA, new: orderB });
-      return;
-    }
-    const length = Math.max(a.length, b.length);
-    for (let i = 0; i < length; i++) walkChanges(a[i], b[i], `${path}[${i}]`, out);
-    return;
-  }
-  const keys = [...new Set([...Object.keys(a as object), ...Object.keys(b as object)])].sort();
-  for (const key of keys) walkChanges(ownValue(a, key), ownValue(b, key), pathKey(path, key), out);
 }
 
 /** A short rendering of a JSON value for reports (long values are cut). */

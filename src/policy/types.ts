@@ -4,6 +4,7 @@
  * cdk8s-plus.
  */
 
+import type { ContainerRole } from '../k8s/container-role';
 import type { KubernetesVersion } from '../k8s/api-fields/versions';
 import type { KindProfile, KindSource, NodeServiceKind } from './kinds';
 
@@ -56,6 +57,8 @@ export interface ContainerView {
   readonly init: boolean;
   /** Whether it is an init container with `restartPolicy: Always` (a sidecar that keeps running). */
   readonly sidecar: boolean;
+  /** What the container is for (main, init, a known sidecar such as the CSI `livenessprobe`), from `k8s/container-role`. */
+  readonly role: ContainerRole;
   /** The container's name (empty when missing). */
   readonly name: string;
   /** The container's `securityContext` (an empty object when missing). */

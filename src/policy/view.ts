@@ -3,6 +3,7 @@
  * host-path mounts instead of walking the manifest again.
  */
 
+import { containerRole } from '../k8s/container-role';
 import { KindSource, kindProfile, NodeServiceKind, resolveKind } from './kinds';
 import { asArray, asObject, isTrue } from './helpers';
 import type { ContainerView, HostPathMountView, HostPathView, PodView } from './types';
@@ -24,6 +25,7 @@ function containerViews(list: unknown, field: 'containers' | 'initContainers', p
       path: `${POD_PATH}.${field}[${index}]`,
       init,
       sidecar: init && container.restartPolicy === 'Always',
+      role: containerRole(container, init),
       name: typeof container.name === 'string' ? container.name : '',
       securityContext,
       privileged,

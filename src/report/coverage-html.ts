@@ -6,10 +6,11 @@
  * aggregates, so a report of a large fleet stays small.
  */
 
-import { PALETTE, escapeHtml, htmlPage, plural, sampleNames } from './html';
+import { PALETTE, agree, escapeHtml, htmlPage, plural, sampleNames } from './html';
+import { PLACEMENT_LOOK, Placement, coverageLegend, placementOf, placementTag } from './placement';
 import { NodeTax, TaxBudget, formatPercent } from '../coverage/node-tax';
 import { formatBytes, formatMilliCpu } from '../coverage/quantity';
-import { CoverageReport, CoverageStatus, NodeCoverage, WorkloadCoverage, WorkloadStatus } from '../coverage/types';
+import { CoverageReason, CoverageReport, CoverageStatus, NodeCoverage, WorkloadCoverage, WorkloadStatus } from '../coverage/types';
 
 /** The node tax of one pool, on its fullest node (as in the JSON output's `pools`). */
 export interface PoolTaxView {
@@ -42,18 +43,38 @@ const SAMPLE_NAMES = 5;
 /** Groups (status, reason, detail) listed per matrix cell; the rest are summed up in one line. */
 const MAX_GROUPS = 12;
 
-const STATUSES: ReadonlyArray<{ key: keyof Counts; label: string }> = [
-  { key: 'running', label: 'running' },
-  { key: 'excluded', label: 'excluded' },
-  { key: 'pending', label: 'pending' },
-  { key: 'notRunning', label: 'not running' },
+/**
+ * The counts of a cell, in the order a cell lists them, with their words: the pod runs; the DaemonSet does not target
+ * the node (an intended absence); and the gaps: excluded by a taint it does not tolerate, pending, not running.
+ */
+const COUNTS: ReadonlyArray<{ key: keyof Counts; one: string; many: string }> = [
+  { key: 'running', one: 'running', many: 'running' },
+  { key: 'notTargeted', one: 'not targeted', many: 'not targeted' },
+  { key: 'taint', one: 'excluded by a taint', many: 'excluded by taints' },
+  { key: 'pending', one: 'pending', many: 'pending' },
+  { key: 'notRunning', one: 'not running', many: 'not running' },
 ];
 
 interface Counts {
   running: number;
-  excluded: number;
+  notTargeted: number;
+  taint: number;
   pending: number;
   notRunning: number;
+}
+
+function emptyCounts(): Counts {
+  return { running: 0, notTargeted: 0, taint: 0, pending: 0, notRunning: 0 };
+}
+
+/** The count a node's verdict adds to. */
+function countKey(n: NodeCoverage): keyof Counts {
+  if (n.status === CoverageStatus.EXCLUDED) return placementOf(n) === Placement.NOT_TARGETED ? 'notTargeted' : 'taint';
+  return n.status as 'running' | 'pending' | 'notRunning';
+}
+
+function gaps(c: Counts): number {
+  return c.taint + c.pending + c.notRunning;
 }
 
 interface Group {
@@ -97,15 +118,13 @@ function groupOf(n: NodeCoverage): { status: string; reason: string; detail: str
 /** The cells of the matrix: `cells[pool][workload]`, for the analysed DaemonSets. */
 function buildCells(report: CoverageReport, poolOf: readonly string[], pools: readonly string[]): Cell[][] {
   const index = new Map(pools.map((p, i) => [p, i]));
-  const cells = pools.map(() =>
-    report.workloads.map(() => ({ counts: { running: 0, excluded: 0, pending: 0, notRunning: 0 }, groups: new Map<string, Group>() })),
-  );
+  const cells = pools.map(() => report.workloads.map(() => ({ counts: emptyCounts(), groups: new Map<string, Group>() })));
   report.workloads.forEach((w, k) => {
     if (w.status === WorkloadStatus.INVALID) return;
     for (let i = 0; i < w.nodes.length; i++) {
       const n = w.nodes[i];
       const cell = cells[index.get(poolOf[i])!][k];
-      cell.counts[n.status as keyof Counts]++;
+      cell.counts[countKey(n)]++;
       const g = groupOf(n);
       const key = `${g.status}\u0000${g.reason}\u0000${g.detail}`;
       const group = cell.groups.get(key);
@@ -119,26 +138,62 @@ function buildCells(report: CoverageReport, poolOf: readonly string[], pools: re
   return cells;
 }
 
-function tone(c: Counts): 's-ok' | 's-bad' | 's-none' {
-  if (c.pending + c.notRunning > 0) return 's-bad';
-  return c.running > 0 ? 's-ok' : 's-none';
+/** The look and verdict of a cell: a gap if any node of it is one, else covered, not targeted or no nodes. */
+function cellVerdict(c: Counts): { placement: Placement | undefined; word: string } {
+  if (gaps(c) > 0) return { placement: Placement.GAP, word: 'gap' };
+  if (c.running > 0) return { placement: Placement.RUNS, word: c.notTargeted > 0 ? 'covered where targeted' : 'covered' };
+  return c.notTargeted > 0 ? { placement: Placement.NOT_TARGETED, word: 'not targeted' } : { placement: undefined, word: 'no nodes' };
 }
 
-function verdict(c: Counts): string {
-  if (c.pending + c.notRunning > 0) return 'missing';
-  if (c.running > 0) return c.excluded > 0 ? 'partly placed' : 'covered';
-  return c.excluded > 0 ? 'not placed' : 'no nodes';
+function cellHtml(c: Counts, href: string): string {
+  const v = cellVerdict(c);
+  const look = v.placement !== undefined ? PLACEMENT_LOOK[v.placement] : undefined;
+  const lines = COUNTS.filter((s) => c[s.key] > 0)
+    .map((s) => `<span data-count="${s.key}" data-value="${c[s.key]}">${c[s.key]} ${c[s.key] === 1 ? s.one : s.many}</span>`)
+    .join('');
+  const attrs = COUNTS.map((s) => ` data-${s.key.toLowerCase()}="${c[s.key]}"`).join('');
+  const icon = look !== undefined ? `<span class="icon" aria-hidden="true">${look.icon}</span> ` : '';
+  return (
+    `<td${attrs} data-placement="${v.placement ?? 'none'}"><a class="cell ${look?.cls ?? 'p-none'}" href="${href}">` +
+    `<span class="verdict">${icon}${v.word}</span>${lines}</a></td>`
+  );
 }
 
-function statusTag(status: string): string {
-  const cls = status === CoverageStatus.RUNNING ? 't-ok' : status === CoverageStatus.EXCLUDED ? 't-warn' : 't-bad';
-  return `<span class="tag ${cls}">${escapeHtml(status === CoverageStatus.NOT_RUNNING ? 'not running' : status)}</span>`;
+/** A group's tag in the details: `✓ runs`, `– not targeted`, `✕ gap: excluded` / `pending` / `not running`. */
+function groupTag(status: string, reason: string): string {
+  const p = placementOf({ status: status as CoverageStatus, reason: reason as CoverageReason });
+  if (p !== Placement.GAP) return placementTag(p);
+  return placementTag(p, `: ${status === CoverageStatus.NOT_RUNNING ? 'not running' : status}`);
 }
 
 function countsOf(w: WorkloadCoverage): Counts {
-  const c: Counts = { running: 0, excluded: 0, pending: 0, notRunning: 0 };
-  for (const n of w.nodes) c[n.status as keyof Counts]++;
+  const c = emptyCounts();
+  for (const n of w.nodes) c[countKey(n)]++;
   return c;
+}
+
+/** The report's verdict in one sentence, each count with the words that agree with it. */
+export function headline(withGaps: number, invalid: number): string {
+  if (withGaps === 0 && invalid === 0) return 'Every DaemonSet runs on every node it targets.';
+  const parts: string[] = [];
+  if (withGaps > 0) {
+    parts.push(
+      `${plural(withGaps, 'DaemonSet')} ${agree(withGaps, 'has', 'have')} gaps (nodes ${agree(withGaps, 'it targets', 'they target')} but cannot run on)`,
+    );
+  }
+  if (invalid > 0) parts.push(`${plural(invalid, 'DaemonSet')} ${agree(invalid, 'is', 'are')} invalid (not analysed)`);
+  return `${parts.join('; ')}.`;
+}
+
+/**
+ * A memory amount for a reader: exact in Mi or larger units (`256Mi`, `1246Mi`, `16Gi`); an amount of 1Gi or more that
+ * is exact only in Ki or bytes is rounded to a tenth of a Gi (a node's allocatable `31482648Ki` reads `≈30.0Gi`).
+ */
+export function readableBytes(bytes: number): string {
+  const exact = formatBytes(bytes);
+  const GI = 1024 ** 3;
+  if (bytes < GI || !/Ki$|\d$/.test(exact)) return exact;
+  return `≈${(bytes / GI).toFixed(1)}Gi`;
 }
 
 function percent(value: number | undefined): string {
@@ -196,7 +251,7 @@ function poolTaxSection(p: PoolTaxView, anchor: string, budget: TaxBudget | unde
     `<section class="pool" id="${anchor}" data-pool="${escapeHtml(p.pool)}">\n` +
     `<h3>Pool <code>${escapeHtml(p.pool)}</code> (${plural(p.nodes, 'node')}; fullest node <code>${escapeHtml(p.node)}</code>)</h3>\n` +
     `<p>${status}.<br>CPU ${escapeHtml(formatMilliCpu(t.cpu))} of ${escapeHtml(formatMilliCpu(t.allocatableCpu))} (${escapeHtml(percent(t.cpuPercent))}), ` +
-    `memory ${escapeHtml(formatBytes(t.memory))} of ${escapeHtml(formatBytes(t.allocatableMemory))} (${escapeHtml(percent(t.memoryPercent))}), ` +
+    `memory ${escapeHtml(readableBytes(t.memory))} of ${escapeHtml(readableBytes(t.allocatableMemory))} (${escapeHtml(percent(t.memoryPercent))}), ` +
     `${t.pods} of ${t.allocatablePods} pod slots.</p>\n` +
     `<div>CPU requests</div>` +
     taxBar(
@@ -222,68 +277,70 @@ function poolTaxSection(p: PoolTaxView, anchor: string, budget: TaxBudget | unde
   );
 }
 
-/**
- * Renders the HTML coverage report, handing it to `write` in pieces (never one string for the whole report).
- */
-function renderCoverageHtml(input: CoverageHtmlInput, write: (text: string) => void, options: { title?: string } = {}): void {
-  const { report, poolOf, pools, budget } = input;
-  const poolNames = [...new Set(poolOf)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const cells = buildCells(report, poolOf, poolNames);
-  const nodesPerPool = new Map<string, number>();
-  for (const p of poolOf) nodesPerPool.set(p, (nodesPerPool.get(p) ?? 0) + 1);
+/** What the parts of one report are rendered from. */
+interface Rendering {
+  readonly input: CoverageHtmlInput;
+  readonly poolNames: readonly string[];
+  readonly cells: Cell[][];
+  readonly nodesPerPool: ReadonlyMap<string, number>;
+  readonly colourOf: (name: string) => string;
+  readonly write: (text: string) => void;
+}
+
+function writeHeader(r: Rendering, title: string): void {
+  const { report } = r.input;
   const workloads = report.workloads;
-  const colours = new Map(workloads.map((w, k) => [serviceName(w), PALETTE[k % PALETTE.length]]));
-  const colourOf = (name: string) => colours.get(name) ?? PALETTE[PALETTE.length - 1];
-  const missing = workloads.filter((w) => w.status === WorkloadStatus.INVALID || w.schedulable < w.desired).length;
-  const labels = input.poolLabels.length > 0 ? input.poolLabels.map((l) => `<code>${escapeHtml(l)}</code>`).join(', ') : 'no pool label';
+  const invalid = workloads.filter((w) => w.status === WorkloadStatus.INVALID).length;
+  const withGaps = workloads.filter((w) => w.status !== WorkloadStatus.INVALID && gaps(countsOf(w)) > 0).length;
+  const labels =
+    r.input.poolLabels.length > 0 ? r.input.poolLabels.map((l) => `<code>${escapeHtml(l)}</code>`).join(', ') : 'no pool label';
+  r.write(
+    `<header><h1>${escapeHtml(title)}</h1>\n<p class="lead">${plural(workloads.length, 'DaemonSet')} over ${plural(report.nodes, 'node')} ` +
+      `in ${plural(r.poolNames.length, 'pool')} (${labels})` +
+      (report.skipped > 0 ? `; ${plural(report.skipped, 'other object')} skipped` : '') +
+      `. <strong>${headline(withGaps, invalid)}</strong></p></header>\n` +
+      '<nav><ul><li><a href="#matrix">Coverage matrix</a></li><li><a href="#tax">Node tax per pool</a></li>' +
+      '<li><a href="#daemonsets">DaemonSets</a></li><li><a href="#details">Nodes and reasons</a></li></ul></nav>\n',
+  );
+}
 
-  let body =
-    `<header><h1>${escapeHtml(options.title ?? 'Node-service coverage')}</h1>\n<p class="lead">${plural(workloads.length, 'DaemonSet')} over ${plural(report.nodes, 'node')} ` +
-    `in ${plural(poolNames.length, 'pool')} (${labels})` +
-    (report.skipped > 0 ? `; ${plural(report.skipped, 'other object')} skipped` : '') +
-    `. <strong>${missing === 0 ? 'Every DaemonSet runs wherever it is wanted.' : `${plural(missing, 'DaemonSet')} miss nodes or are invalid.`}</strong></p></header>\n`;
-  body +=
-    '<nav><ul><li><a href="#matrix">Coverage matrix</a></li><li><a href="#tax">Node tax per pool</a></li>' +
-    '<li><a href="#daemonsets">DaemonSets</a></li><li><a href="#details">Nodes and reasons</a></li></ul></nav>\n';
-  write(body);
-
-  // The matrix.
-  write(
+/** The matrix of pools × DaemonSets, a row at a time, after what its cells mean and their legend. */
+function writeMatrix(r: Rendering): void {
+  const workloads = r.input.report.workloads;
+  r.write(
     '<section id="matrix"><h2>Coverage matrix</h2>\n' +
       "<p>Each cell counts the pool's nodes by what happens to the DaemonSet's pod there: <strong>running</strong>; " +
-      '<strong>excluded</strong> (the controller creates no pod: nodeSelector, node affinity or an untolerated taint); ' +
-      '<strong>pending</strong> (created but the scheduler cannot place it); <strong>not running</strong> (bound, but the kubelet does not run it). ' +
+      '<strong>not targeted</strong> (the nodeSelector or node affinity leaves the node out: no pod is wanted there); and the gaps, ' +
+      'nodes the DaemonSet targets where its pod cannot run: <strong>excluded by a taint</strong> it does not tolerate (the controller creates no pod), ' +
+      '<strong>pending</strong> (created, but the scheduler cannot place it) and <strong>not running</strong> (bound, but the kubelet does not run it). ' +
       'A cell links to the nodes and reasons behind it.</p>\n' +
-      '<table class="matrix"><caption>Node pools × node services: nodes per status</caption>\n<thead><tr><th scope="col">Pool (nodes)</th>',
+      coverageLegend() +
+      '<div class="scroll"><table class="matrix"><caption>Node pools × node services: nodes per status</caption>\n<thead><tr><th scope="col">Pool (nodes)</th>' +
+      workloads
+        .map(
+          (w) =>
+            `<th scope="col" data-service="${escapeHtml(serviceName(w))}"><code>${escapeHtml(w.namespace)}/</code><br>${escapeHtml(w.name)}</th>`,
+        )
+        .join('') +
+      '</tr></thead>\n<tbody>\n',
   );
-  write(
-    workloads
-      .map(
-        (w) =>
-          `<th scope="col" data-service="${escapeHtml(serviceName(w))}"><code>${escapeHtml(w.namespace)}/</code><br>${escapeHtml(w.name)}</th>`,
-      )
-      .join('') + '</tr></thead>\n<tbody>\n',
-  );
-  poolNames.forEach((pool, p) => {
-    let row = `<tr data-pool="${escapeHtml(pool)}"><th scope="row"><code>${escapeHtml(pool)}</code> (${nodesPerPool.get(pool)})</th>`;
+  r.poolNames.forEach((pool, p) => {
+    let row = `<tr data-pool="${escapeHtml(pool)}"><th scope="row"><code>${escapeHtml(pool)}</code> (${r.nodesPerPool.get(pool)})</th>`;
     workloads.forEach((w, k) => {
-      if (w.status === WorkloadStatus.INVALID) {
-        row += `<td data-status="invalid"><a class="cell s-bad" href="#ds-${k}"><span class="verdict">invalid</span><span>not analysed</span></a></td>`;
-        return;
-      }
-      const c = cells[p][k].counts;
-      const lines = STATUSES.filter((s) => c[s.key] > 0)
-        .map((s) => `<span data-count="${s.key}" data-value="${c[s.key]}">${c[s.key]} ${s.label}</span>`)
-        .join('');
-      const attrs = STATUSES.map((s) => ` data-${s.key.toLowerCase()}="${c[s.key]}"`).join('');
-      row += `<td${attrs}><a class="cell ${tone(c)}" href="#c-${p}-${k}"><span class="verdict">${verdict(c)}</span>${lines}</a></td>`;
+      row +=
+        w.status === WorkloadStatus.INVALID
+          ? `<td data-status="invalid" data-placement="invalid"><a class="cell p-gap" href="#ds-${k}">` +
+            '<span class="verdict"><span class="icon" aria-hidden="true">!</span> invalid</span><span>not analysed</span></a></td>'
+          : cellHtml(r.cells[p][k].counts, `#c-${p}-${k}`);
     });
-    write(`${row}</tr>\n`);
+    r.write(`${row}</tr>\n`);
   });
-  write('</tbody></table></section>\n');
+  r.write('</tbody></table></div></section>\n');
+}
 
-  // The node tax.
-  write(
+function writeTax(r: Rendering): void {
+  const { pools, budget, report } = r.input;
+  r.write(
     `<section id="tax" class="deferred" style="${deferredSize(pools.length * TAX_SECTION_PX)}"><h2>Node tax per pool</h2>\n<p>What the node services that land on each pool's fullest node request, ` +
       `as shares of its allocatable CPU and memory` +
       (budget
@@ -291,71 +348,95 @@ function renderCoverageHtml(input: CoverageHtmlInput, write: (text: string) => v
         : '') +
       '. Each colour is one service, named in the table below its bars.</p>\n',
   );
-  if (pools.length === 0 || workloads.every((w) => w.status === WorkloadStatus.INVALID)) write('<p>No analysed DaemonSet.</p>\n');
-  else pools.forEach((pool, i) => write(poolTaxSection(pool, `tax-${i}`, budget, colourOf)));
-  write('</section>\n');
+  if (pools.length === 0 || report.workloads.every((w) => w.status === WorkloadStatus.INVALID)) r.write('<p>No analysed DaemonSet.</p>\n');
+  else pools.forEach((pool, i) => r.write(poolTaxSection(pool, `tax-${i}`, budget, r.colourOf)));
+  r.write('</section>\n');
+}
 
-  // The DaemonSets' totals.
-  write(
+/** The DaemonSets' totals, the gap counts marked as gaps. */
+function writeDaemonSets(r: Rendering): void {
+  const workloads = r.input.report.workloads;
+  r.write(
     `<section id="daemonsets" class="deferred" style="${deferredSize(workloads.length * DAEMONSET_ROW_PX)}"><h2>DaemonSets</h2>\n<table class="daemonsets"><caption>Per DaemonSet: nodes where the controller wants a pod (desired), where it runs (schedulable), and nodes per status</caption>\n` +
-      '<thead><tr><th scope="col">DaemonSet</th><th scope="col">Desired</th><th scope="col">Schedulable</th><th scope="col">Running</th><th scope="col">Excluded</th><th scope="col">Pending</th><th scope="col">Not running</th></tr></thead>\n<tbody>\n',
+      '<thead><tr><th scope="col">DaemonSet</th><th scope="col">Desired</th><th scope="col">Schedulable</th><th scope="col">Running</th><th scope="col">Not targeted</th>' +
+      '<th scope="col">Excluded by a taint</th><th scope="col">Pending</th><th scope="col">Not running</th></tr></thead>\n<tbody>\n',
   );
   workloads.forEach((w, k) => {
     const head = `<tr id="ds-${k}" data-service="${escapeHtml(serviceName(w))}"><th scope="row">${escapeHtml(w.kind)} <code>${escapeHtml(serviceName(w))}</code></th>`;
     if (w.status === WorkloadStatus.INVALID) {
       const findings = (w.findings ?? []).map((f) => `<li>${escapeHtml(f)}</li>`).join('');
-      write(`${head}<td colspan="6"><span class="tag t-bad">invalid</span> not analysed:<ul>${findings}</ul></td></tr>\n`);
+      r.write(`${head}<td colspan="7"><span class="tag t-bad">invalid</span> not analysed:<ul>${findings}</ul></td></tr>\n`);
       return;
     }
     const c = countsOf(w);
-    write(
-      `${head}<td class="num">${w.desired}</td><td class="num">${w.schedulable}</td>` +
-        STATUSES.map((s) => `<td class="num" data-count="${s.key}">${c[s.key]}</td>`).join('') +
-        '</tr>\n',
-    );
+    const cellsHtml = COUNTS.map((s) => {
+      const gap = c[s.key] > 0 && s.key !== 'running' && s.key !== 'notTargeted';
+      return `<td class="num${gap ? ' p-gap' : ''}" data-count="${s.key}">${c[s.key]}</td>`;
+    }).join('');
+    r.write(`${head}<td class="num">${w.desired}</td><td class="num">${w.schedulable}</td>${cellsHtml}</tr>\n`);
   });
-  write('</tbody></table></section>\n');
+  r.write('</tbody></table></section>\n');
+}
 
-  // The nodes and reasons behind each cell.
+/** The nodes and reasons behind one matrix cell, or "" when it has none. */
+function detailSection(r: Rendering, p: number, k: number): string {
+  const w = r.input.report.workloads[k];
+  const groups = [...r.cells[p][k].groups.values()].sort((a, b) => b.count - a.count);
+  if (w.status === WorkloadStatus.INVALID || groups.length === 0) return '';
+  const rest = groups.slice(MAX_GROUPS);
+  const items = groups
+    .slice(0, MAX_GROUPS)
+    .map(
+      (g) =>
+        `<li>${groupTag(g.status, g.reason)} ${plural(g.count, 'node')}${g.reason !== 'ok' ? ` — <strong>${escapeHtml(g.reason)}</strong>` : ''}` +
+        `${g.detail !== '' ? `: ${escapeHtml(g.detail)}` : ''} <br>${sampleNames(g.names, g.count, SAMPLE_NAMES)}</li>`,
+    )
+    .join('\n');
+  const more =
+    rest.length > 0
+      ? `\n<li>and ${plural(rest.length, 'more group')} of ${plural(
+          rest.reduce((s, g) => s + g.count, 0),
+          'node',
+        )} (the JSON output lists every node)</li>`
+      : '';
+  return (
+    `<section class="detail" id="c-${p}-${k}"><h3><code>${escapeHtml(serviceName(w))}</code> on pool <code>${escapeHtml(r.poolNames[p])}</code></h3>\n` +
+    `<ul class="groups">\n${items}${more}\n</ul></section>\n`
+  );
+}
+
+function writeDetails(r: Rendering): void {
+  const workloads = r.input.report.workloads;
   let detailSections = 0;
-  poolNames.forEach((_pool, p) =>
+  r.poolNames.forEach((_pool, p) =>
     workloads.forEach((w, k) => {
-      if (w.status !== WorkloadStatus.INVALID && cells[p][k].groups.size > 0) detailSections++;
+      if (w.status !== WorkloadStatus.INVALID && r.cells[p][k].groups.size > 0) detailSections++;
     }),
   );
-  write(
+  r.write(
     `<section id="details" class="deferred" style="${deferredSize(detailSections * DETAIL_SECTION_PX)}"><h2>Nodes and reasons</h2>\n<p>Per pool and DaemonSet, the nodes grouped by status and reason, ` +
       `with up to ${SAMPLE_NAMES} node names per group.</p>\n`,
   );
-  poolNames.forEach((pool, p) => {
-    workloads.forEach((w, k) => {
-      if (w.status === WorkloadStatus.INVALID) return;
-      const groups = [...cells[p][k].groups.values()].sort((a, b) => b.count - a.count);
-      if (groups.length === 0) return;
-      const shown = groups.slice(0, MAX_GROUPS);
-      const rest = groups.slice(MAX_GROUPS);
-      const items = shown
-        .map(
-          (g) =>
-            `<li>${statusTag(g.status)} ${plural(g.count, 'node')}${g.reason !== 'ok' ? ` — <strong>${escapeHtml(g.reason)}</strong>` : ''}` +
-            `${g.detail !== '' ? `: ${escapeHtml(g.detail)}` : ''} <br>${sampleNames(g.names, g.count, SAMPLE_NAMES)}</li>`,
-        )
-        .join('\n');
-      const more =
-        rest.length > 0
-          ? `\n<li>and ${plural(rest.length, 'more group')} of ${plural(
-              rest.reduce((s, g) => s + g.count, 0),
-              'node',
-            )} (the JSON output lists every node)</li>`
-          : '';
-      write(
-        `<section class="detail" id="c-${p}-${k}"><h3><code>${escapeHtml(serviceName(w))}</code> on pool <code>${escapeHtml(pool)}</code></h3>\n` +
-          `<ul class="groups">\n${items}${more}\n</ul></section>\n`,
-      );
-    });
-  });
-  write('</section>\n');
+  r.poolNames.forEach((_pool, p) => workloads.forEach((_w, k) => r.write(detailSection(r, p, k))));
+  r.write('</section>\n');
+}
 
+/**
+ * Renders the HTML coverage report, handing it to `write` in pieces (never one string for the whole report).
+ */
+function renderCoverageHtml(input: CoverageHtmlInput, write: (text: string) => void, options: { title?: string } = {}): void {
+  const { report, poolOf } = input;
+  const poolNames = [...new Set(poolOf)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const nodesPerPool = new Map<string, number>();
+  for (const p of poolOf) nodesPerPool.set(p, (nodesPerPool.get(p) ?? 0) + 1);
+  const colours = new Map(report.workloads.map((w, k) => [serviceName(w), PALETTE[k % PALETTE.length]]));
+  const colourOf = (name: string) => colours.get(name) ?? PALETTE[PALETTE.length - 1];
+  const r: Rendering = { input, poolNames, cells: buildCells(report, poolOf, poolNames), nodesPerPool, colourOf, write };
+  writeHeader(r, options.title ?? 'Node-service coverage');
+  writeMatrix(r);
+  writeTax(r);
+  writeDaemonSets(r);
+  writeDetails(r);
   if (report.warnings.length > 0) {
     write(
       `<section id="warnings"><h2>Warnings</h2>\n<ul>${report.warnings.map((x) => `<li>${escapeHtml(x)}</li>`).join('\n')}</ul></section>\n`,

@@ -11,9 +11,19 @@ export function escapeHtml(text: unknown): string {
   return String(text).replace(/[&<>"']/g, (c) => ESCAPES[c]);
 }
 
-/** `1 node` / `2 nodes`. */
-export function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
+/** `0 nodes`, `1 node`, `2 nodes`: a count and its noun in the number that agrees (`pluralWord` when not `word` + s). */
+export function plural(count: number, word: string, pluralWord = `${word}s`): string {
+  return `${count} ${count === 1 ? word : pluralWord}`;
+}
+
+/** The form of a word that agrees with a count: `singular` for 1, else `pluralForm` (`has`/`have`, `is`/`are`). */
+export function agree(count: number, singular: string, pluralForm: string): string {
+  return count === 1 ? singular : pluralForm;
+}
+
+/** A sentence's text with its first letter in upper case (`the pod template differs` → `The pod template differs`). */
+export function sentence(text: string): string {
+  return text.length > 0 ? text[0].toUpperCase() + text.slice(1) : text;
 }
 
 /** Up to `limit` names, then `and N more`, escaped. */
@@ -42,9 +52,14 @@ td.num{text-align:right;font-variant-numeric:tabular-nums}
 code{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;overflow-wrap:anywhere}
 .cell{display:block;min-width:120px;text-decoration:none;color:inherit;border-radius:4px;padding:3px 6px;border-left:5px solid}
 .cell:hover,.cell:focus{outline:2px solid #3b6fb6}
-.s-ok{background:var(--ok-bg);border-color:var(--ok)}.s-warn{background:var(--warn-bg);border-color:var(--warn)}
-.s-bad{background:var(--bad-bg);border-color:var(--bad)}.s-none{background:#f3f4f6;border-color:#b5bac3;color:var(--muted)}
-.cell span{display:block;white-space:nowrap}.verdict{font-weight:600}
+.cell span{display:block;white-space:nowrap}.verdict{font-weight:600}.cell .icon,.tag .icon{display:inline;font-weight:700}
+.p-runs{background:var(--ok-bg);border-color:var(--ok)}
+.p-none{background:#f3f4f6;border-color:#9aa1ac;border-left-style:dotted;color:var(--muted)}
+.p-gap{background-color:var(--bad-bg);background-image:repeating-linear-gradient(135deg,transparent 0 7px,#f6c9c9 7px 10px);border-color:var(--bad);color:#6d0f12}
+.tag.p-runs{color:var(--ok)}.tag.p-none{border:1px dotted #9aa1ac}.tag.p-gap{color:var(--bad);border:1px solid var(--bad)}
+.scroll{max-width:100%;overflow-x:auto}
+ul.legend{list-style:none;padding:0;margin:8px 0 12px}ul.legend li{display:flex;gap:10px;align-items:center;margin:3px 0}
+ul.legend .cell{min-width:150px;flex:none}ul.legend .tag{flex:none;white-space:nowrap}.legend-wave{flex:none;min-width:110px;max-width:none}
 .tag{display:inline-block;border-radius:3px;padding:0 5px;font-size:12px;font-weight:600}
 .t-ok{background:var(--ok-bg);color:var(--ok)}.t-warn{background:var(--warn-bg);color:var(--warn)}.t-bad{background:var(--bad-bg);color:var(--bad)}
 .bar{position:relative;display:flex;height:22px;width:100%;max-width:720px;background:#f1f3f6;border:1px solid #c9ced6;border-radius:3px;overflow:visible;margin:2px 0 14px}

@@ -5,7 +5,8 @@
  * output serializes, so the two cannot disagree; node names are sampled, so a fleet's plan stays small.
  */
 
-import { escapeHtml, htmlPage, plural, sampleNames } from './html';
+import { agree, escapeHtml, htmlPage, plural, sampleNames, sentence } from './html';
+import { Placement, planLegend, placementTag } from './placement';
 import { PlanReport, RolloutPlan } from '../day2/plan';
 
 /** Node names listed per wave or problem. */
@@ -34,7 +35,7 @@ function timeline(d: RolloutPlan, step: number): string {
   );
   if (d.outcome === 'stuck') {
     waves.push(
-      `<li class="wave stuck" data-problem="deadlock"><strong>deadlock</strong><br>${plural(d.neverUpdated.length, 'node')} never updated` +
+      `<li class="wave stuck" data-problem="deadlock"><span class="icon" aria-hidden="true">✕</span> <strong>deadlock</strong><br>${plural(d.neverUpdated.length, 'node')} never updated` +
         `<br>held by ${sampleNames(
           d.blockedBy.map((b) => b.node),
           d.blockedBy.length,
@@ -52,7 +53,7 @@ function daemonSetSection(d: RolloutPlan, k: number, report: PlanReport): string
   let html =
     `<section class="rollout" id="ds-${k}" data-service="${escapeHtml(`${d.namespace}/${d.name}`)}" data-outcome="${d.outcome}">\n` +
     `<h2><code>${escapeHtml(`${d.namespace}/${d.name}`)}</code> <span class="tag ${outcome.cls}">${outcome.text}</span></h2>\n` +
-    `<p>${escapeHtml(d.because)}. ${escapeHtml(d.strategy)}: ${plural(d.toUpdate, 'node')} to update of ${d.desired} desired, ` +
+    `<p>${escapeHtml(sentence(d.because))}. ${escapeHtml(d.strategy)}: ${plural(d.toUpdate, 'node')} to update of ${d.desired} desired, ` +
     `maxUnavailable ${d.maxUnavailable}, maxSurge ${d.maxSurge}, ${plural(d.waves.length, 'wave')}` +
     (d.estimatedSeconds !== null ? `, about ${escapeHtml(duration(d.estimatedSeconds))}` : '') +
     (d.unavailableAtStart.length > 0 ? `; ${plural(d.unavailableAtStart.length, 'node')} unavailable at the start` : '') +
@@ -80,7 +81,7 @@ function daemonSetSection(d: RolloutPlan, k: number, report: PlanReport): string
       }
     }
     html +=
-      `<p><span class="tag t-bad">${d.maxSurge > 0 ? 'surge' : 'unfit'}</span> ${plural(d.unfit.length, 'new pod')} cannot be placed:</p><ul class="groups">` +
+      `<p>${placementTag(Placement.GAP, d.maxSurge > 0 ? ': surge' : ': unfit')} ${plural(d.unfit.length, 'new pod')} cannot be placed on ${agree(d.unfit.length, 'a node', 'nodes')} the DaemonSet targets:</p><ul class="groups">` +
       [...groups.values()]
         .slice(0, 12)
         .map(
@@ -88,7 +89,7 @@ function daemonSetSection(d: RolloutPlan, k: number, report: PlanReport): string
             `<li data-problem="unfit">${plural(g.count, 'node')} — <strong>${escapeHtml(g.reason)}</strong>: ${escapeHtml(g.detail)}<br>${sampleNames(g.nodes, g.count, SAMPLE)}</li>`,
         )
         .join('') +
-      (groups.size > 12 ? `<li>and ${groups.size - 12} more groups</li>` : '') +
+      (groups.size > 12 ? `<li>and ${plural(groups.size - 12, 'more group')}</li>` : '') +
       '</ul>\n';
   }
   if (d.canary !== undefined) {
@@ -96,7 +97,7 @@ function daemonSetSection(d: RolloutPlan, k: number, report: PlanReport): string
       `<p>Canary of <code>${escapeHtml(d.canary.stable)}</code> (label <code>${escapeHtml(d.canary.label)}</code>): ` +
       `${plural(d.canary.labelled.length, 'node')} labelled, ${plural(d.canary.waves.length, 'more wave')}.</p>\n`;
   }
-  if (d.notes.length > 0) html += `<ul>${d.notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul>\n`;
+  if (d.notes.length > 0) html += `<ul>${d.notes.map((n) => `<li>${escapeHtml(sentence(n))}</li>`).join('')}</ul>\n`;
   return `${html}</section>\n`;
 }
 
@@ -110,7 +111,7 @@ export function formatPlanHtml(report: PlanReport): string {
         `<tr data-service="${escapeHtml(`${d.namespace}/${d.name}`)}"><th scope="row"><a href="#ds-${k}"><code>${escapeHtml(`${d.namespace}/${d.name}`)}</code></a></th>` +
         `<td><span class="tag ${OUTCOMES[d.outcome].cls}">${OUTCOMES[d.outcome].text}</span></td><td>${escapeHtml(d.strategy)}</td>` +
         `<td class="num">${d.toUpdate}</td><td class="num">${d.waves.length}</td><td class="num">${d.estimatedSeconds !== null ? escapeHtml(duration(d.estimatedSeconds)) : '–'}</td>` +
-        `<td class="num">${d.unfit.length}</td><td class="num">${d.blockedBy.length}</td></tr>`,
+        `<td class="num${d.unfit.length > 0 ? ' p-gap' : ''}">${d.unfit.length}</td><td class="num">${d.blockedBy.length}</td></tr>`,
     )
     .join('\n');
   const body =
@@ -120,6 +121,7 @@ export function formatPlanHtml(report: PlanReport): string {
     '<table class="plan"><caption>DaemonSets: outcome, waves and problems</caption>\n<thead><tr><th scope="col">DaemonSet</th><th scope="col">Outcome</th>' +
     '<th scope="col">Strategy</th><th scope="col">To update</th><th scope="col">Waves</th><th scope="col">Estimate</th><th scope="col">Unfit pods</th><th scope="col">Blocking nodes</th></tr></thead>\n' +
     `<tbody>\n${rows}\n</tbody></table>\n` +
+    planLegend() +
     report.daemonSets.map((d, k) => daemonSetSection(d, k, report)).join('') +
     '<footer>Generated by <code>node-services plan --format html</code>; the same facts as <code>--format json</code>.</footer>';
   return htmlPage('Rollout plan', body);

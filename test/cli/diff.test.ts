@@ -166,3 +166,18 @@ describe('node-services diff: exit codes', () => {
     expect(run.out).toContain('pod-security');
   });
 });
+
+describe('node-services diff: lists with keys', () => {
+  test('GIVEN a toleration added in front and two env vars swapped THEN the output is the example of docs/reading-reports.md', async () => {
+    const doc = fs.readFileSync(path.join(ROOT, 'docs', 'reading-reports.md'), 'utf8');
+    const block = /<!-- keyed-diff-example:start -->\s*```console\n\$ node-services diff (\S+) (\S+)\n([\s\S]*?)```/.exec(doc);
+    expect(block).not.toBeNull();
+    const [, oldFile, newFile, output] = block!;
+    const run = await diff([rel(oldFile), rel(newFile)]);
+    expect(run.code).toBe(0);
+    expect(run.out).toBe(output);
+    // AND the added toleration is one added item, not a change of the first toleration
+    expect(run.out).not.toContain('tolerations[0]');
+    expect(run.out).toContain('  + spec.template.spec.tolerations[key=nvidia.com/gpu,operator=Exists,effect=NoSchedule]: ');
+  });
+});

@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { ChangeKind, diffManifests, diffMatches, isConfigHashAnnotation } from '../../src/day2/diff';
+import { formatDiffMarkdown, formatDiffText } from '../../src/day2/format';
 import { daemonSet, inputs, node } from './support';
 
 const copy = (o: any) => JSON.parse(JSON.stringify(o));
@@ -197,5 +198,61 @@ describe('diffManifests on the examples app', () => {
       ['ebs-csi-node', ChangeKind.METADATA, ['rbac']],
     ]);
     expect(report.unchanged).toBe(3);
+  });
+});
+
+describe('diffManifests: lists with keys', () => {
+  const CP = { key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' };
+  const GPU = { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' };
+
+  test('GIVEN one toleration added in front THEN one toleration added (a rollout), in the report and its text', () => {
+    const before = daemonSet({ spec: { tolerations: [CP] } });
+    const after = daemonSet({ spec: { tolerations: [GPU, CP] } });
+    const report = diffManifests(inputs(before), inputs(after));
+    const d = report.daemonSets[0];
+    expect(d.change).toBe(ChangeKind.ROLLOUT);
+    expect(d.changes).toEqual([
+      { path: 'spec.template.spec.tolerations[key=nvidia.com/gpu,operator=Exists,effect=NoSchedule]', old: undefined, new: GPU },
+    ]);
+    const text = formatDiffText(report);
+    expect(text).toContain(
+      '  + spec.template.spec.tolerations[key=nvidia.com/gpu,operator=Exists,effect=NoSchedule]: {"key":"nvidia.com/gpu","operator":"Exists","effect":"NoSchedule"}',
+    );
+    expect(text).not.toContain('tolerations[0]');
+  });
+
+  test('GIVEN a removed env var THEN a "-" line under its name', () => {
+    const env = [
+      { name: 'A', value: '1' },
+      { name: 'B', value: '2' },
+    ];
+    const report = diffManifests(inputs(daemonSet({ container: { env } })), inputs(daemonSet({ container: { env: [env[1]] } })));
+    expect(formatDiffText(report)).toContain('  - spec.template.spec.containers[agent].env[A]: {"name":"A","value":"1"}');
+  });
+
+  test('GIVEN only the tolerations reordered THEN a rollout shown as a reorder whose order means nothing to Kubernetes', () => {
+    const report = diffManifests(
+      inputs(daemonSet({ spec: { tolerations: [CP, GPU] } })),
+      inputs(daemonSet({ spec: { tolerations: [GPU, CP] } })),
+    );
+    expect(report.unchanged).toBe(0);
+    expect(report.daemonSets[0].change).toBe(ChangeKind.ROLLOUT);
+    const text = formatDiffText(report);
+    expect(text).toMatch(
+      / {2}~ spec\.template\.spec\.tolerations: reordered \[.*\] → \[.*\] \(any matching toleration tolerates a taint, whatever its place, but the pod template changed, so the pods are replaced\)/,
+    );
+    const md = formatDiffMarkdown(report);
+    expect(md).toContain('- reordered `spec.template.spec.tolerations`: any matching toleration');
+  });
+
+  test('GIVEN only the env reordered THEN a reorder that says why the order matters', () => {
+    const env = [
+      { name: 'HOST', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
+      { name: 'URL', value: 'http://$(HOST):2020' },
+    ];
+    const report = diffManifests(inputs(daemonSet({ container: { env } })), inputs(daemonSet({ container: { env: [env[1], env[0]] } })));
+    expect(formatDiffText(report)).toContain(
+      '~ spec.template.spec.containers[agent].env: reordered ["HOST","URL"] → ["URL","HOST"] (the order matters: $(VAR) references expand only variables defined earlier',
+    );
   });
 });

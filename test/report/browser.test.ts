@@ -3,6 +3,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { daemonSet, node } from '../day2/support';
 import { openReport, requireChromium } from '../support/browser';
 import { runCli } from '../support/cli';
 import { NODES, POOL_LABEL, exampleReport, shownMatrix } from './support';
@@ -16,6 +17,15 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+/**
+ * Where a node stands, from its JSON status and reason: excluded by nodeSelector or node affinity is not targeted (an
+ * intended absence), excluded by a taint is a gap, like pending and not running.
+ */
+function countOf(n: { status: string; reason: string }): string {
+  if (n.status !== 'excluded') return n.status;
+  return n.reason === 'nodeSelector' || n.reason === 'nodeAffinity' ? 'notTargeted' : 'taint';
+}
+
 /** The counts per (pool, service) of the JSON output, with each node's pool read from the fixture's labels. */
 function jsonMatrix(json: any, nodes: any[]): Record<string, Record<string, Record<string, number>>> {
   const poolOf = new Map<string, string>(nodes.map((n) => [n.metadata.name, n.metadata.labels[POOL_LABEL]]));
@@ -25,7 +35,7 @@ function jsonMatrix(json: any, nodes: any[]): Record<string, Record<string, Reco
     for (const pool of Object.keys(out)) out[pool][`${w.namespace}/${w.name}`] = {};
     for (const n of w.nodes) {
       const cell = out[poolOf.get(n.node)!][`${w.namespace}/${w.name}`];
-      cell[n.status] = (cell[n.status] ?? 0) + 1;
+      cell[countOf(n)] = (cell[countOf(n)] ?? 0) + 1;
     }
   }
   return out;
@@ -33,9 +43,7 @@ function jsonMatrix(json: any, nodes: any[]): Record<string, Record<string, Reco
 
 describe('without Chromium', () => {
   test('GIVEN the browser is missing THEN the browser check fails and says how to install it (it never skips)', () => {
-    expect(() => requireChromium(path.join(dir, 'no-chromium'))).toThrow(
-      /no-chromium is missing: .*`npm ci` installs one/,
-    );
+    expect(() => requireChromium(path.join(dir, 'no-chromium'))).toThrow(/no-chromium is missing: .*`npm ci` installs one/);
   });
 });
 
@@ -136,5 +144,91 @@ describe('the HTML coverage report in headless Chromium', () => {
     expect(r.height).toBeGreaterThan(20);
     expect(r.text).toMatch(/ on pool /);
     expect(r.text).toMatch(/\d+ nodes?/);
+  });
+});
+
+describe('an intended absence and a gap in headless Chromium', () => {
+  test('GIVEN a GPU exporter not on a CPU node and a log agent that does not tolerate the GPU taint THEN the two cells look different, not only by colour, as the legend says', async () => {
+    // GIVEN a CPU node and a tainted GPU node; a GPU exporter selecting GPU nodes, a log agent without tolerations
+    const nodes = {
+      kind: 'NodeList',
+      items: [
+        node('cpu-1', { labels: { pool: 'cpu' } }),
+        node('gpu-1', {
+          labels: { pool: 'gpu', 'nvidia.com/gpu.present': 'true' },
+          taints: [{ key: 'nvidia.com/gpu', effect: 'NoSchedule' }],
+        }),
+      ],
+    };
+    const manifests = [
+      daemonSet({
+        name: 'gpu-exporter',
+        spec: {
+          nodeSelector: { 'nvidia.com/gpu.present': 'true' },
+          tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
+        },
+      }),
+      daemonSet({ name: 'log-agent' }),
+    ];
+    const nodesFile = path.join(dir, 'gpu-nodes.json');
+    const manifestsFile = path.join(dir, 'gpu-agents.json');
+    fs.writeFileSync(nodesFile, JSON.stringify(nodes));
+    fs.writeFileSync(manifestsFile, JSON.stringify({ kind: 'List', items: manifests }));
+    const run = await runCli(['coverage', manifestsFile, '--nodes', nodesFile, '--pool-label', 'pool', '--output', 'html']);
+    expect([run.code, run.err]).toEqual([0, '']);
+    const file = path.join(dir, 'gpu.html');
+    fs.writeFileSync(file, run.out);
+    // WHEN Chromium opens it
+    const opened = await openReport(
+      file,
+      async (page) => ({
+        matrix: await shownMatrix(page),
+        looks: await page.evaluate(() => {
+          const look = (el: Element | null) => {
+            const s = getComputedStyle(el!);
+            return {
+              color: s.backgroundColor,
+              pattern: s.backgroundImage,
+              border: `${s.borderLeftStyle} ${s.borderLeftColor}`,
+              icon: el!.querySelector('.icon')?.textContent ?? '',
+            };
+          };
+          const cell = (pool: string, service: number) =>
+            look(document.querySelector(`table.matrix tr[data-pool="${pool}"] td:nth-of-type(${service}) a.cell`));
+          const legend = (word: string) =>
+            look([...document.querySelectorAll('ul.legend .cell')].find((c) => (c.textContent ?? '').includes(word)) ?? null);
+          return {
+            absent: cell('cpu', 1),
+            gap: cell('gpu', 2),
+            covered: cell('cpu', 2),
+            legendAbsent: legend('not targeted'),
+            legendGap: legend('gap'),
+            headline: document.querySelector('p.lead strong')?.textContent,
+          };
+        }),
+      }),
+      { screenshot: path.join(dir, 'gpu.png') },
+    );
+    expect(opened.errors).toEqual([]);
+    const { matrix, looks } = opened.result;
+    // THEN the GPU exporter on the CPU pool is an intended absence, the log agent on the GPU pool a gap
+    expect(matrix.services).toEqual(['ops/gpu-exporter', 'ops/log-agent']);
+    expect(matrix.verdicts).toEqual({
+      cpu: { 'ops/gpu-exporter': '– not targeted', 'ops/log-agent': '✓ covered' },
+      gpu: { 'ops/gpu-exporter': '✓ covered', 'ops/log-agent': '✕ gap' },
+    });
+    expect(matrix.cells.gpu['ops/log-agent']).toEqual({ taint: 1 });
+    expect(matrix.cells.cpu['ops/gpu-exporter']).toEqual({ notTargeted: 1 });
+    // AND the two differ in colour, in pattern (the gap is hatched), in border and in icon
+    expect(looks.absent.color).not.toBe(looks.gap.color);
+    expect(looks.absent.pattern).toBe('none');
+    expect(looks.gap.pattern).toMatch(/^repeating-linear-gradient/);
+    expect(looks.absent.border).not.toBe(looks.gap.border);
+    expect([looks.absent.icon, looks.gap.icon, looks.covered.icon]).toEqual(['–', '✕', '✓']);
+    // AND the legend shows each exactly as the matrix does
+    expect(looks.legendAbsent).toEqual(looks.absent);
+    expect(looks.legendGap).toEqual(looks.gap);
+    // AND the headline counts the gap, in words that agree with the count
+    expect(looks.headline).toBe('1 DaemonSet has gaps (nodes it targets but cannot run on).');
   });
 });

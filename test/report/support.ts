@@ -52,13 +52,26 @@ export async function writeExampleReport(file: string): Promise<void> {
 export interface ShownMatrix {
   readonly pools: string[];
   readonly services: string[];
-  /** `cells[pool][service]`: status → count, as the cell's text says it (`7 running`). */
+  /**
+   * `cells[pool][service]`: count → number, as the cell's text says it (`7 running`, `1 not targeted`, `2 excluded by
+   * taints`, `1 pending`, `1 not running`); a line of other words is kept as `unknown line: …`.
+   */
   readonly cells: Record<string, Record<string, Record<string, number>>>;
+  /** `verdicts[pool][service]`: the cell's verdict as shown, icon included (`✕ gap`). */
+  readonly verdicts: Record<string, Record<string, string>>;
   /** Whether each cell's link leads to an element of the page. */
   readonly brokenLinks: string[];
 }
 
-const WORDS: Record<string, string> = { running: 'running', excluded: 'excluded', pending: 'pending', 'not running': 'notRunning' };
+/** The words of a cell's count lines, by the count they show (singular and plural). */
+const WORDS: Record<string, string> = {
+  running: 'running',
+  'not targeted': 'notTargeted',
+  'excluded by a taint': 'taint',
+  'excluded by taints': 'taint',
+  pending: 'pending',
+  'not running': 'notRunning',
+};
 
 /** Reads the matrix from the page's DOM (its visible text, not the data attributes). */
 export async function shownMatrix(page: Page): Promise<ShownMatrix> {
@@ -68,7 +81,8 @@ export async function shownMatrix(page: Page): Promise<ShownMatrix> {
     const rows = [...table.querySelectorAll('tbody tr')].map((tr) => ({
       pool: (tr.querySelector('th[scope=row] code')?.textContent ?? '').trim(),
       cells: [...tr.querySelectorAll('td')].map((td) => ({
-        lines: [...td.querySelectorAll('a span')].map((s) => (s.textContent ?? '').trim()),
+        lines: [...td.querySelectorAll('a > span:not(.verdict)')].map((s) => (s.textContent ?? '').trim()),
+        verdict: (td.querySelector('a .verdict')?.textContent ?? '').trim(),
         target: (td.querySelector('a')?.getAttribute('href') ?? '').slice(1),
       })),
     }));
@@ -76,16 +90,19 @@ export async function shownMatrix(page: Page): Promise<ShownMatrix> {
     return { services, rows, broken };
   });
   const cells: ShownMatrix['cells'] = {};
+  const verdicts: ShownMatrix['verdicts'] = {};
   for (const row of raw.rows) {
     cells[row.pool] = {};
+    verdicts[row.pool] = {};
     row.cells.forEach((cell, k) => {
+      verdicts[row.pool][raw.services[k]] = cell.verdict;
       const counts: Record<string, number> = {};
       for (const line of cell.lines) {
-        const m = /^(\d+) (running|excluded|pending|not running)$/.exec(line);
-        if (m) counts[WORDS[m[2]]] = Number(m[1]);
+        const m = /^(\d+) (.+)$/.exec(line);
+        counts[m && WORDS[m[2]] !== undefined ? WORDS[m[2]] : `unknown line: ${line}`] = m ? Number(m[1]) : NaN;
       }
       cells[row.pool][raw.services[k]] = counts;
     });
   }
-  return { pools: raw.rows.map((r) => r.pool), services: raw.services, cells, brokenLinks: raw.broken };
+  return { pools: raw.rows.map((r) => r.pool), services: raw.services, cells, verdicts, brokenLinks: raw.broken };
 }
