@@ -454,7 +454,6 @@ function merge(
   return { types: out, roots, unknownFirst, removed };
 }
 
-
 /** A compiled `_schemas` validator of kubernetes-models (ajv): errors carry the JSON pointer of the value. */
 type SchemaValidate = ((data: unknown) => boolean) & {
   errors?: Array<{ instancePath: string; keyword: string; params: { type?: string; format?: string } }> | null;
@@ -466,15 +465,26 @@ function schemaValidator(type: string): SchemaValidate | undefined {
   const cap = (t: string): string => t.charAt(0).toUpperCase() + t.slice(1);
   const candidates = [
     path.join(MODELS, '_schemas', `IoK8sApi${cap(group)}${cap(version)}${kind}.js`),
-    path.join(ROOT, 'node_modules', '@kubernetes-models', 'apimachinery', '_schemas', `IoK8sApimachineryPkgApis${cap(group)}${cap(version)}${kind}.js`),
+    path.join(
+      ROOT,
+      'node_modules',
+      '@kubernetes-models',
+      'apimachinery',
+      '_schemas',
+      `IoK8sApimachineryPkgApis${cap(group)}${cap(version)}${kind}.js`,
+    ),
   ];
   const file = candidates.find((f) => fs.existsSync(f));
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   return file === undefined ? undefined : (require(file).validate as SchemaValidate);
 }
 
 /** The `type`/`format` errors the validator reports at field `field` (through the list and map levels of `prefix`) for `value`. */
-function probe(validate: SchemaValidate, field: string, prefix: string, value: unknown): Array<{ keyword: string; type?: string; format?: string }> {
+function probe(
+  validate: SchemaValidate,
+  field: string,
+  prefix: string,
+  value: unknown,
+): Array<{ keyword: string; type?: string; format?: string }> {
   let data = value;
   let at = '';
   for (let i = prefix.length - 1; i >= 0; i--) {

@@ -113,7 +113,9 @@ function unquoteHint(value: string, wanted: 'number' | 'boolean'): string {
 
 /** The hint for a boolean or number where a string goes (YAML 1.1 reads `yes`, `on`, `1.0` unquoted as such). */
 function quoteHint(value: unknown): string {
-  return typeof value === 'boolean' || typeof value === 'number' ? ' (quote it: YAML reads yes/no/on/off/true/false and numbers unquoted as such)' : '';
+  return typeof value === 'boolean' || typeof value === 'number'
+    ? ' (quote it: YAML reads yes/no/on/off/true/false and numbers unquoted as such)'
+    : '';
 }
 
 /**
@@ -129,22 +131,27 @@ export function scalarProblem(value: unknown, scalar: Scalar): string | undefine
       break;
     case Scalar.BOOLEAN:
       if (t === 'boolean') return undefined;
-      if (t === 'string') return `is the string ${renderValue(value)}; ${EXPECTED[scalar]} goes here${unquoteHint(value as string, 'boolean')}`;
+      if (t === 'string')
+        return `is the string ${renderValue(value)}; ${EXPECTED[scalar]} goes here${unquoteHint(value as string, 'boolean')}`;
       break;
     case Scalar.INT32:
     case Scalar.INT_OR_STRING:
       if (t === 'string' && scalar === Scalar.INT_OR_STRING) return undefined;
       if (t === 'number') return integerProblem(value as number, Scalar.INT32, INT32_MIN, INT32_MAX);
-      if (t === 'string') return `is the string ${renderValue(value)}; ${EXPECTED[scalar]} goes here${unquoteHint(value as string, 'number')}`;
+      if (t === 'string')
+        return `is the string ${renderValue(value)}; ${EXPECTED[scalar]} goes here${unquoteHint(value as string, 'number')}`;
       break;
     case Scalar.INT64:
       if (t === 'number') return integerProblem(value as number, scalar, -INT64_LIMIT, INT64_LIMIT);
-      if (t === 'string') return `is the string ${renderValue(value)}; ${EXPECTED[scalar]} goes here${unquoteHint(value as string, 'number')}`;
+      if (t === 'string')
+        return `is the string ${renderValue(value)}; ${EXPECTED[scalar]} goes here${unquoteHint(value as string, 'number')}`;
       break;
     case Scalar.NUMBER:
     case Scalar.QUANTITY:
       if (t === 'number') {
-        return Number.isFinite(value) ? undefined : `is ${renderValue(value)}, not a JSON number (kubectl cannot send it); ${EXPECTED[scalar]} goes here`;
+        return Number.isFinite(value)
+          ? undefined
+          : `is ${renderValue(value)}, not a JSON number (kubectl cannot send it); ${EXPECTED[scalar]} goes here`;
       }
       if (t === 'string' && scalar === Scalar.QUANTITY) return undefined;
       break;

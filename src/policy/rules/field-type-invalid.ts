@@ -18,7 +18,8 @@ export const fieldTypeInvalid = defineRule({
     'free-form values (`status`, RawExtension) and kinds the field data does not know (custom resources) are not looked into. ' +
     'Types come from the OpenAPI documents of the target version (`type`/`format`: int32, int64, number, string, byte, boolean), like `unknown-field`.',
   fix: 'Write the value with the type the field has: booleans and numbers unquoted (`hostNetwork: true`, `terminationGracePeriodSeconds: 10`), strings quoted where YAML would read a number or boolean (`"true"`, `"1.0"`), integers within the field\'s range, a list as a list.',
-  example: 'spec:\n  template:\n    spec:\n      hostNetwork: true\n      terminationGracePeriodSeconds: 10\n      nodeSelector:\n        example.com/gpu: "true"',
+  example:
+    'spec:\n  template:\n    spec:\n      hostNetwork: true\n      terminationGracePeriodSeconds: 10\n      nodeSelector:\n        example.com/gpu: "true"',
   check(object, context) {
     // an object of a kind the target version does not serve is reported by unknown-field; its fields are not checked
     if (kindServedFrom(object, context.config.kubernetesVersion) !== undefined) return [];
