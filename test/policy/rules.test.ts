@@ -185,6 +185,36 @@ const nonCompliant: BadCase[] = [
   },
   {
     rule: 'node-selector-invalid',
+    name: 'Gt with two values',
+    mutate: (ds) =>
+      (podOf(ds).affinity = {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [{ matchExpressions: [{ key: 'example.com/gpus', operator: 'Gt', values: ['1', '2'] }] }],
+          },
+        },
+      }),
+    path: `${POD}.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0]`,
+    message: /exactly one value \(has 2\)/,
+  },
+  {
+    // ValidateNodeSelectorRequirement checks only that Gt/Lt have one value: accepted, but the term never matches
+    rule: 'node-selector-invalid',
+    name: 'Gt on a value that is no integer (a warning: the term never matches)',
+    mutate: (ds) =>
+      (podOf(ds).affinity = {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [{ matchExpressions: [{ key: 'example.com/gpus', operator: 'Gt', values: ['two'] }] }],
+          },
+        },
+      }),
+    path: `${POD}.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0]`,
+    message: /the API server accepts this requirement, but its term never matches a node: .*"two": Gt needs a base-10 64-bit integer/,
+    severity: 'warning',
+  },
+  {
+    rule: 'node-selector-invalid',
     name: 'nodeSelector key with a space',
     mutate: (ds) => (podOf(ds).nodeSelector = { 'node pool': 'gpu' }),
     path: `${POD}.nodeSelector['node pool']`,
@@ -225,11 +255,19 @@ const nonCompliant: BadCase[] = [
     message: /log team/,
   },
   {
-    rule: 'label-invalid',
-    name: 'numeric value on the template',
+    // the API server cannot decode a number into a label value (map[string]string): reported once, as its type
+    rule: 'field-type-invalid',
+    name: 'numeric label value on the template',
     mutate: (ds) => (ds.spec.template.metadata.labels.tier = 3),
     path: 'spec.template.metadata.labels.tier',
-    message: /3/,
+    message: /is the number 3; a string goes here/,
+  },
+  {
+    rule: 'field-type-invalid',
+    name: 'hostNetwork as the string "true"',
+    mutate: (ds) => (podOf(ds).hostNetwork = 'true'),
+    path: `${POD}.hostNetwork`,
+    message: /is the string "true"; a boolean/,
   },
   {
     rule: 'annotation-invalid',
@@ -1196,6 +1234,16 @@ const nonCompliant: BadCase[] = [
 ];
 
 const compliant: Case[] = [
+  {
+    rule: 'field-type-invalid',
+    name: 'an octal mode, a percentage, a number as quantity, null as unset',
+    mutate: (ds) => {
+      podOf(ds).volumes.push({ name: 'conf', configMap: { name: 'conf', defaultMode: 0o644 } });
+      ds.spec.updateStrategy.rollingUpdate.maxUnavailable = '10%';
+      mainContainer(ds).resources.requests.cpu = 0.1;
+      podOf(ds).nodeSelector = null;
+    },
+  },
   {
     rule: 'unknown-field',
     name: 'a field newer than 1.28 with target 1.30',
