@@ -118,6 +118,21 @@ function quoteHint(value: unknown): string {
     : '';
 }
 
+/** Whether a value certainly fits a scalar type: the common case (a string for a string field), checked without building a message. */
+export function scalarFits(value: unknown, scalar: Scalar): boolean {
+  switch (scalar) {
+    case Scalar.STRING:
+    case Scalar.TIME:
+      return typeof value === 'string';
+    case Scalar.BOOLEAN:
+      return typeof value === 'boolean';
+    case Scalar.INT32:
+      return typeof value === 'number' && Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX;
+    default:
+      return scalarProblem(value, scalar) === undefined;
+  }
+}
+
 /**
  * Why the API server cannot decode `value` (not `null`, which every field accepts as "unset") into a field of type
  * `scalar`, or `undefined` when it can.

@@ -10,7 +10,7 @@
  * neither cdk8s nor cdk8s-plus.
  */
 
-import { listProblem, objectProblem, Scalar, scalarOf, scalarProblem } from './decode';
+import { listProblem, objectProblem, Scalar, scalarFits, scalarOf, scalarProblem } from './decode';
 import { API_FIELD_DATA } from './fields.generated';
 import { jsonPath } from '../json';
 import type { FieldEntry } from './model';
@@ -315,8 +315,11 @@ function walkFields(value: { [key: string]: unknown }, node: ShapeNode, w: Field
     }
     const child = (field.node ??= compileShape(w.table, info.shape));
     if (child.kind === ShapeKind.LEAF) continue;
+    const v = value[key];
+    // a scalar inline (most fields are), without a call for the values that fit
+    if (child.kind === ShapeKind.SCALAR && (v === null || scalarFits(v, child.scalar as Scalar))) continue;
     keys.push(key);
-    walk(value[key], child, w);
+    walk(v, child, w);
     keys.pop();
   }
 }
