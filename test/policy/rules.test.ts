@@ -374,11 +374,38 @@ const nonCompliant: BadCase[] = [
     message: /hostPath, emptyDir/,
   },
   {
+    // SetDefaults_Volume makes a volume without a source an emptyDir: accepted, a warning that a source may be missing
     rule: 'volume-invalid',
-    name: 'no source',
+    name: 'no source (defaulted to emptyDir: a warning)',
     mutate: (ds) => podOf(ds).volumes.push({ name: 'empty' }),
     path: `${POD}.volumes[1]`,
-    message: /no source/,
+    message: /no source, so the API server makes it an emptyDir/,
+    severity: 'warning',
+  },
+  {
+    // validateContainers refuses only an empty image; a blank one is accepted and can never be pulled
+    rule: 'container-image-missing',
+    name: 'a blank image (accepted: a warning)',
+    mutate: (ds) => (mainContainer(ds).image = '  '),
+    path: `${C0}.image`,
+    message: /blank image ' {2}': the API server accepts it/,
+    severity: 'warning',
+  },
+  {
+    rule: 'env-var-invalid',
+    name: 'a name with a space on 1.31 (relaxed names need 1.32)',
+    mutate: (ds) => mainContainer(ds).env.push({ name: 'MY VAR', value: 'x' }),
+    config: { kubernetesVersion: KubernetesVersion.V1_31 },
+    path: `${C0}.env[1].name`,
+    message: /MY VAR/,
+  },
+  {
+    rule: 'env-var-invalid',
+    name: 'a name with "=" on 1.33',
+    mutate: (ds) => mainContainer(ds).env.push({ name: 'A=B', value: 'x' }),
+    config: { kubernetesVersion: KubernetesVersion.V1_33 },
+    path: `${C0}.env[1].name`,
+    message: /other than '='/,
   },
   {
     rule: 'volume-invalid',
@@ -1234,6 +1261,30 @@ const nonCompliant: BadCase[] = [
 ];
 
 const compliant: Case[] = [
+  // Defaulting comes before validation: empty values that the API server defaults are accepted.
+  { rule: 'port-invalid', name: 'an empty protocol (defaulted to TCP)', mutate: (ds) => (mainContainer(ds).ports[0].protocol = '') },
+  {
+    rule: 'probe-invalid',
+    name: 'an empty httpGet scheme (defaulted to HTTP)',
+    mutate: (ds) => (mainContainer(ds).readinessProbe.httpGet.scheme = ''),
+  },
+  {
+    rule: 'restart-policy-not-always',
+    name: 'an empty restartPolicy (defaulted to Always)',
+    mutate: (ds) => (podOf(ds).restartPolicy = ''),
+  },
+  {
+    rule: 'container-fields-invalid',
+    name: 'an empty imagePullPolicy (defaulted)',
+    mutate: (ds) => (mainContainer(ds).imagePullPolicy = ''),
+  },
+  { rule: 'pod-fields-invalid', name: 'an empty dnsPolicy (defaulted to ClusterFirst)', mutate: (ds) => (podOf(ds).dnsPolicy = '') },
+  {
+    rule: 'env-var-invalid',
+    name: 'a name with a space and a leading digit on 1.32 (RelaxedEnvironmentVariableValidation)',
+    mutate: (ds) => mainContainer(ds).env.push({ name: '1 MY-VAR', value: 'x' }),
+    config: { kubernetesVersion: KubernetesVersion.V1_32 },
+  },
   {
     rule: 'field-type-invalid',
     name: 'an octal mode, a percentage, a number as quantity, null as unset',
