@@ -12,6 +12,9 @@
  *   their JSON names.
  * - The first version of a field newer than 1.28 comes from {@link FIRST_VERSIONS} (each entry cites the Kubernetes
  *   changelog); a newer field without an entry is recorded as "not in 1.28, exists in 1.33".
+ * - Field types (`string`, `boolean`, `int32`, `int64`, `number`, `byte`, `quantity`, `time`, int-or-string): the
+ *   JSON type of the declarations of both versions (which must agree), the integer width and byte strings from the
+ *   1.33 `_schemas` validators of kubernetes-models (`api-field-types.ts`).
  * - OpenKruise Advanced DaemonSet (`apps.kruise.io/v1alpha1`): the apps/v1 tree with the fields of
  *   `apis/apps/v1alpha1/daemonset_types.go` and `apis/apps/pub/lifecycle.go` of openkruise/kruise ({@link KRUISE}).
  */
