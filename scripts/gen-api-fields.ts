@@ -12,6 +12,9 @@
  *   their JSON names.
  * - The first version of a field newer than 1.28 comes from {@link FIRST_VERSIONS} (each entry cites the Kubernetes
  *   changelog); a newer field without an entry is recorded as "not in 1.28, exists in 1.33".
+ * - Field types (`string`, `boolean`, `int32`, `int64`, `number`, `byte`, `quantity`, `time`, int-or-string): the
+ *   JSON type of the declarations of both versions (which must agree), the integer width and byte strings from the
+ *   1.33 `_schemas` validators of kubernetes-models (`api-field-types.ts`).
  * - OpenKruise Advanced DaemonSet (`apps.kruise.io/v1alpha1`): the apps/v1 tree with the fields of
  *   `apis/apps/v1alpha1/daemonset_types.go` and `apis/apps/pub/lifecycle.go` of openkruise/kruise ({@link KRUISE}).
  */
@@ -19,6 +22,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as ts from 'typescript';
+import { keywordShape, refineScalars } from './api-field-types';
 
 const ROOT = path.join(__dirname, '..');
 const TARGET = path.join(ROOT, 'src', 'k8s', 'api-fields', 'fields.generated.ts');
@@ -26,8 +30,9 @@ const CDK8S_PLUS = path.join(ROOT, 'node_modules', 'cdk8s-plus-28', 'lib', 'impo
 const MODELS = path.join(ROOT, 'node_modules', 'kubernetes-models');
 
 /**
- * A field's value shape: `.` scalar, `%` int-or-string, `*` free-form (anything below is accepted), `[X` a list of X,
- * `{X` a map (any keys) of X, anything else the name of an object type.
+ * A field's value shape: a scalar (`string`, `boolean`, `int32`, `int64`, `number`, `byte`, `quantity`, `time`), `%`
+ * int-or-string, `*` free-form (anything below is accepted), `[X` a list of X, `{X` a map (any keys) of X, anything
+ * else (a name with a dot) the name of an object type. See `src/k8s/api-fields/model.ts`.
  */
 type Shape = string;
 type Fields = Map<string, Shape>;
@@ -155,21 +160,21 @@ const KRUISE = {
       lifecycle: 'kruise.apps.pub.Lifecycle',
       updateStrategy: 'kruise.apps.v1alpha1.DaemonSetUpdateStrategy',
     },
-    'kruise.apps.v1alpha1.DaemonSetUpdateStrategy': { type: '.', rollingUpdate: 'kruise.apps.v1alpha1.RollingUpdateDaemonSet' },
+    'kruise.apps.v1alpha1.DaemonSetUpdateStrategy': { type: 'string', rollingUpdate: 'kruise.apps.v1alpha1.RollingUpdateDaemonSet' },
     'kruise.apps.v1alpha1.RollingUpdateDaemonSet': {
-      rollingUpdateType: '.',
+      rollingUpdateType: 'string',
       maxUnavailable: '%',
       maxSurge: '%',
       selector: 'meta.v1.LabelSelector',
-      partition: '.',
-      paused: '.',
+      partition: 'int32',
+      paused: 'boolean',
     },
     'kruise.apps.pub.Lifecycle': {
       preDelete: 'kruise.apps.pub.LifecycleHook',
       inPlaceUpdate: 'kruise.apps.pub.LifecycleHook',
       preNormal: 'kruise.apps.pub.LifecycleHook',
     },
-    'kruise.apps.pub.LifecycleHook': { labelsHandler: '{.', finalizersHandler: '[.', markPodNotReady: '.' },
+    'kruise.apps.pub.LifecycleHook': { labelsHandler: '{string', finalizersHandler: '[string', markPodNotReady: 'boolean' },
   } as { [type: string]: { [field: string]: Shape } },
 };
 
@@ -206,7 +211,8 @@ function read128(): { types: Types; roots: Map<string, string> } {
   // Parsed on its own (with parent links, which JSDoc tags need); every type it references is declared in it.
   const source = ts.createSourceFile(CDK8S_PLUS, fs.readFileSync(CDK8S_PLUS, 'utf8'), ts.ScriptTarget.ES2022, true);
   const interfaces = new Map<string, ts.InterfaceDeclaration>();
-  const scalars = new Set(['IntOrString', 'Quantity', 'Date']);
+  // cdk8s-plus-28 writes IntOrString and Quantity as classes, metav1.Time as Date, enums as string enums
+  const scalars: { [name: string]: Shape } = { IntOrString: '%', Quantity: 'quantity', Date: 'time' };
   const enums = new Set<string>();
   for (const s of source.statements) {
     if (ts.isInterfaceDeclaration(s)) interfaces.set(s.name.text, s);
@@ -219,14 +225,8 @@ function read128(): { types: Types; roots: Map<string, string> } {
     return shortName(tag);
   };
   const shapeOf = (node: ts.TypeNode, where: string): Shape => {
-    switch (node.kind) {
-      case ts.SyntaxKind.StringKeyword:
-      case ts.SyntaxKind.NumberKeyword:
-      case ts.SyntaxKind.BooleanKeyword:
-        return '.';
-      case ts.SyntaxKind.AnyKeyword:
-        return '*';
-    }
+    const keyword = keywordShape(node);
+    if (keyword !== undefined) return keyword;
     if (ts.isArrayTypeNode(node)) return `[${shapeOf(node.elementType, where)}`;
     if (ts.isTypeLiteralNode(node)) {
       const index = node.members.find(ts.isIndexSignatureDeclaration);
@@ -234,8 +234,8 @@ function read128(): { types: Types; roots: Map<string, string> } {
     }
     if (ts.isTypeReferenceNode(node) && ts.isIdentifier(node.typeName)) {
       const name = node.typeName.text;
-      if (name === 'IntOrString') return '%';
-      if (scalars.has(name) || enums.has(name)) return '.';
+      if (scalars[name] !== undefined) return scalars[name];
+      if (enums.has(name)) return 'string';
       const decl = interfaces.get(name);
       if (decl) return visit(decl);
     }
@@ -264,8 +264,8 @@ function read128(): { types: Types; roots: Map<string, string> } {
     const name = visit(decl);
     // The construct classes add apiVersion and kind; status is known to the API server (ignored on create).
     const fields = types.get(name)!;
-    fields.set('apiVersion', '.');
-    fields.set('kind', '.');
+    fields.set('apiVersion', 'string');
+    fields.set('kind', 'string');
     if (!fields.has('status')) fields.set('status', '*');
     roots.set(`${k.apiVersion} ${k.kind}`, name);
   }
@@ -280,23 +280,15 @@ function read133(): { types: Types; roots: Map<string, string> } {
   const types: Types = new Map();
   const special: { [name: string]: Shape } = {
     IoK8sApimachineryPkgUtilIntstrIntOrString: '%',
-    IoK8sApimachineryPkgApiResourceQuantity: '.',
-    IoK8sApimachineryPkgApisMetaV1Time: '.',
-    IoK8sApimachineryPkgApisMetaV1MicroTime: '.',
+    IoK8sApimachineryPkgApiResourceQuantity: 'quantity',
+    IoK8sApimachineryPkgApisMetaV1Time: 'time',
+    IoK8sApimachineryPkgApisMetaV1MicroTime: 'time',
     IoK8sApimachineryPkgApisMetaV1FieldsV1: '*',
     IoK8sApimachineryPkgRuntimeRawExtension: '*',
   };
   const shapeOf = (node: ts.TypeNode, where: string): Shape => {
-    switch (node.kind) {
-      case ts.SyntaxKind.StringKeyword:
-      case ts.SyntaxKind.NumberKeyword:
-      case ts.SyntaxKind.BooleanKeyword:
-      case ts.SyntaxKind.LiteralType:
-        return '.';
-      case ts.SyntaxKind.AnyKeyword:
-      case ts.SyntaxKind.UnknownKeyword:
-        return '*';
-    }
+    const keyword = keywordShape(node);
+    if (keyword !== undefined) return keyword;
     if (ts.isUnionTypeNode(node)) {
       const shapes = new Set(node.types.map((t) => shapeOf(t, where)));
       if (shapes.size === 1) return [...shapes][0];
@@ -346,8 +338,8 @@ function read133(): { types: Types; roots: Map<string, string> } {
     const name = visit(decl, `${group}.${version}.${k.kind}`);
     // TypeMeta declares apiVersion and kind; status is free-form as in the 1.28 tree.
     const fields = types.get(name)!;
-    fields.set('apiVersion', '.');
-    fields.set('kind', '.');
+    fields.set('apiVersion', 'string');
+    fields.set('kind', 'string');
     fields.set('status', '*');
     roots.set(`${k.apiVersion} ${k.kind}`, name);
   }
@@ -368,7 +360,8 @@ interface MergedField {
 function typeOfShape(shape: Shape): string | undefined {
   let s = shape;
   while (s.startsWith('[') || s.startsWith('{')) s = s.slice(1);
-  return s === '.' || s === '%' || s === '*' ? undefined : s;
+  // scalar shapes have no dot; every type name has one
+  return s.includes('.') ? s : undefined;
 }
 
 function withType(shape: Shape, type: string): Shape {
@@ -386,6 +379,7 @@ function merge(
   pairs: Array<[string | undefined, string | undefined]>,
 ): { types: Map<string, Map<string, MergedField>>; roots: string[]; unknownFirst: string[]; removed: string[] } {
   const out = new Map<string, Map<string, MergedField>>();
+  const mismatches: string[] = [];
   const unknownFirst: string[] = [];
   const removed: string[] = [];
   const walk = (n28: string | undefined, n33: string | undefined): string => {
@@ -399,6 +393,10 @@ function merge(
       const shape33 = f33?.get(f);
       const child28 = typeOfShape(shape28);
       const child33 = shape33 === undefined ? undefined : typeOfShape(shape33);
+      if (shape33 !== undefined && (child28 ? withType(shape28, '') !== withType(shape33, '') || !child33 : shape28 !== shape33)) {
+        // a field whose JSON type changed would need a type per version; the API compatibility rules forbid it
+        mismatches.push(`${name}.${f}: 1.28 ${shape28}, 1.33 ${shape33}`);
+      }
       const shape = child28 ? withType(shape28, walk(child28, child33)) : shape28;
       const mf: MergedField = { shape };
       if (f33 && shape33 === undefined) {
@@ -431,10 +429,11 @@ function merge(
   pairs.forEach(([a, b], i) => {
     if (a === undefined || b === undefined) roots[i] = walk(a, b);
   });
+  if (mismatches.length > 0) throw new Error(`fields whose JSON type differs between 1.28 and 1.33:\n  ${mismatches.join('\n  ')}`);
   return { types: out, roots, unknownFirst, removed };
 }
 
-function render(): { text: string; unknownFirst: string[]; removed: string[] } {
+function render(): { text: string; unknownFirst: string[]; removed: string[]; unknownWidth: string[] } {
   const v28 = read128();
   const v33 = read133();
   const pairs: Array<[string | undefined, string | undefined]> = [];
@@ -443,6 +442,7 @@ function render(): { text: string; unknownFirst: string[]; removed: string[] } {
     pairs.push([v28.roots.get(key), v33.roots.get(key)]);
   }
   const { types, roots, unknownFirst, removed } = merge(v28.types, v33.types, pairs);
+  const unknownWidth = refineScalars(types);
 
   // OpenKruise: the apps/v1 DaemonSet with its own spec and update strategy.
   const kruiseTypes = new Map<string, Map<string, MergedField>>();
@@ -494,7 +494,7 @@ function render(): { text: string; unknownFirst: string[]; removed: string[] } {
     '// Generated by scripts/gen-api-fields.ts (npm run docs:api-fields) from the sources it names; do not edit.\n' +
     "import type { ApiFieldData } from './model';\n\n" +
     `/** The field trees of the kinds the library reads or emits, Kubernetes 1.28 to 1.33. */\nexport const API_FIELD_DATA: ApiFieldData = ${JSON.stringify(data, null, 2)};\n`;
-  return { text, unknownFirst, removed };
+  return { text, unknownFirst, removed, unknownWidth };
 }
 
 function pkgVersion(name: string): string {
@@ -502,7 +502,7 @@ function pkgVersion(name: string): string {
 }
 
 /** The generated file's text, formatted as prettier formats the sources. */
-async function generate(): Promise<{ text: string; unknownFirst: string[]; removed: string[] }> {
+async function generate(): Promise<{ text: string; unknownFirst: string[]; removed: string[]; unknownWidth: string[] }> {
   const r = render();
   const prettier = await import('prettier');
   const options = (await prettier.resolveConfig(TARGET)) ?? {};
@@ -510,7 +510,7 @@ async function generate(): Promise<{ text: string; unknownFirst: string[]; remov
 }
 
 async function mainCli(): Promise<void> {
-  const { text, unknownFirst, removed } = await generate();
+  const { text, unknownFirst, removed, unknownWidth } = await generate();
   if (process.argv.includes('--check')) {
     const committed = fs.existsSync(TARGET) ? fs.readFileSync(TARGET, 'utf8') : '';
     if (committed !== text) {
@@ -524,6 +524,7 @@ async function mainCli(): Promise<void> {
   if (process.argv.includes('--verbose')) {
     process.stdout.write(`newer than 1.28 without a known first version (${unknownFirst.length}):\n  ${unknownFirst.join('\n  ')}\n`);
     process.stdout.write(`in 1.28, not in 1.33 (${removed.length}):\n  ${removed.join('\n  ')}\n`);
+    process.stdout.write(`numbers of unknown width (${unknownWidth.length}):\n  ${unknownWidth.join('\n  ')}\n`);
   }
 }
 

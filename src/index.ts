@@ -22,4 +22,6 @@ export {
   UnknownFieldsOptions,
   unknownFields,
   versionProblems,
+  WrongTypeField,
+  wrongTypeFields,
 } from './k8s/api-fields';

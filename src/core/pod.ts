@@ -21,6 +21,7 @@ import {
   qualifiedNameError,
   tolerationProblems,
 } from '../k8s';
+import { parseRequirement } from '../coverage/selector';
 import { KindProfile, NodeServiceKind } from '../policy/kinds';
 import { ConfigHash, CONFIG_HASH_ANNOTATION, ConfigSource, hasConfigHash, lazyConfigHash } from './config-hash';
 import { ContainerSpec, ImagePullPolicy } from './container';
@@ -177,7 +178,8 @@ function checkPlacement(intent: PodIntent, problems: ProblemCollector): void {
       );
     }
     term.requirements.forEach((r, j) => {
-      const err = nodeSelectorRequirementError(r.toJson(), false);
+      // what the API server refuses, and what it accepts but never matches (a Gt/Lt threshold that is no integer)
+      const err = nodeSelectorRequirementError(r.toJson(), false) ?? neverMatches(r.toJson());
       if (err === undefined) return;
       const part = err.startsWith('key') ? 'key' : err.includes('is not one of') ? 'operator' : 'values';
       problems.add(
@@ -188,6 +190,12 @@ function checkPlacement(intent: PodIntent, problems: ProblemCollector): void {
       );
     });
   });
+}
+
+/** Why the scheduler would never match a requirement the API server accepts (`Gt`/`Lt` on a value that is no integer), or `undefined`. */
+function neverMatches(requirement: unknown): string | undefined {
+  const parsed = parseRequirement(requirement, 0);
+  return Array.isArray(parsed) ? `never matches a node: ${parsed.join('; ').replace(/^matchExpressions\[0\]\.?/, '')}` : undefined;
 }
 
 /** Checks the pod-level fields that are not placement. */

@@ -99,6 +99,19 @@ export function envVarNameError(value: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Why `value` is not a valid environment variable name under relaxed validation (`RelaxedEnvironmentVariableValidation`,
+ * beta and on by default from Kubernetes 1.32): any printable ASCII character except `=`, or `undefined`.
+ */
+export function relaxedEnvVarNameError(value: string): string | undefined {
+  if (typeof value !== 'string' || value.length === 0) return 'must not be empty';
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x3d) return "must consist of printable ASCII characters other than '='";
+  }
+  return undefined;
+}
+
 /** Why `value` is not an IPv4 or IPv6 CIDR (`10.0.0.0/8`, `fd00::/8`), as a NetworkPolicy `ipBlock` takes, or `undefined`. */
 export function cidrError(value: unknown): string | undefined {
   if (typeof value !== 'string') return 'must be a string';

@@ -131,8 +131,10 @@ export function tolerationProblems(toleration: unknown): FieldProblem[] {
 }
 
 /**
- * Why a node selector requirement is invalid, or `undefined`. `matchFields` requirements may only use the key
- * `metadata.name` with `In`/`NotIn` and exactly one value.
+ * Why the API server refuses a node selector requirement (`ValidateNodeSelectorRequirement`,
+ * `ValidateNodeFieldSelectorRequirement`), or `undefined`: In/NotIn need a value, Exists/DoesNotExist none, Gt/Lt
+ * exactly one (of any text: one that is no integer is accepted, and its term never matches), the key is a qualified
+ * name. `matchFields` requirements may only use the key `metadata.name` with `In`/`NotIn` and exactly one value.
  */
 export function nodeSelectorRequirementError(requirement: unknown, matchFields: boolean): string | undefined {
   const req = asObject(requirement);
@@ -152,10 +154,9 @@ export function nodeSelectorRequirementError(requirement: unknown, matchFields: 
   switch (req.operator) {
     case 'Gt':
     case 'Lt':
+      // the API server checks only the number of values: a value that is no integer is accepted, and the term that
+      // holds it never matches a node (the scheduler's labels.NewRequirement refuses it)
       if (values.length !== 1) return `operator '${req.operator}' needs exactly one value (has ${values.length})`;
-      if (typeof values[0] !== 'string' || !/^-?[0-9]+$/.test(values[0])) {
-        return `operator '${req.operator}' needs an integer value (has ${show(values[0])})`;
-      }
       break;
     default:
       return `operator ${show(req.operator)} is not one of In, NotIn, Exists, DoesNotExist, Gt, Lt`;

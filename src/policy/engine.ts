@@ -223,6 +223,7 @@ export function checkManifests(manifests: readonly any[], config?: RuleConfig): 
     if (daemonSet)
       objects.push({ objectIndex, object: ref, serviceKind: view.kind, kindSource: view.kindSource, kindEvidence: view.kindEvidence });
     const rules = (daemonSet ? daemonSetRules : allKindsRules).of(view.kind, view.kindSource, view.windows);
+    const first = findings.length;
     for (let i = 0; i < rules.length; i++) {
       const { rule, severity, configured } = rules[i];
       let results;
@@ -251,8 +252,34 @@ export function checkManifests(manifests: readonly any[], config?: RuleConfig): 
         });
       }
     }
+    dropUndecodable(findings, first);
   }
   return policyReport(findings, objects, checked, skipped);
+}
+
+/** The rule that reports values the API server cannot decode (`field-type-invalid`). */
+const DECODE_RULE = 'field-type-invalid';
+
+/**
+ * Removes, from the findings of one object (from index `first`), the other API-validity findings at or below a
+ * value that `field-type-invalid` reports: the API server refuses the object while decoding it, before any
+ * validation of that value, so the value is reported once, with its type (`containerPort: 3000000000` is past int32,
+ * not "a port from 1 to 65535"; a label value `true` is a boolean, not an invalid label value).
+ */
+function dropUndecodable(findings: Finding[], first: number): void {
+  let paths: string[] | undefined;
+  for (let i = first; i < findings.length; i++) if (findings[i].ruleId === DECODE_RULE) (paths ??= []).push(findings[i].path);
+  if (paths === undefined) return;
+  const undecodable = paths;
+  const covered = (path: string): boolean =>
+    undecodable.some((p) => path === p || (path.startsWith(p) && (path.charAt(p.length) === '.' || path.charAt(p.length) === '[')));
+  let kept = first;
+  for (let i = first; i < findings.length; i++) {
+    const f = findings[i];
+    if (f.ruleId !== DECODE_RULE && f.category === RuleCategory.API_VALIDITY && covered(f.path)) continue;
+    findings[kept++] = f;
+  }
+  findings.length = kept;
 }
 
 /** The valid suppressions of an object (rule id → trimmed reason), or `undefined` when it has none. */

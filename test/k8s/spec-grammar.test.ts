@@ -140,9 +140,11 @@ describe('selectors and tolerations', () => {
     expect(labelSelectorRequirementError({ key: 'a', operator: 'Exists', values: ['x'] })).toContain('no values');
     expect(labelSelectorRequirementError({ key: 'a', operator: 'Gt', values: ['1'] })).toContain('not one of');
   });
-  test('node selector requirements allow Gt/Lt with one integer', () => {
+  test('node selector requirements: Gt/Lt take exactly one value, which the API server does not parse', () => {
     expect(nodeSelectorRequirementError({ key: 'a', operator: 'Gt', values: ['3'] }, false)).toBeUndefined();
-    expect(nodeSelectorRequirementError({ key: 'a', operator: 'Gt', values: ['x'] }, false)).toContain('integer');
+    // accepted by ValidateNodeSelectorRequirement (the term never matches; node-selector-invalid warns)
+    expect(nodeSelectorRequirementError({ key: 'a', operator: 'Gt', values: ['x'] }, false)).toBeUndefined();
+    expect(nodeSelectorRequirementError({ key: 'a', operator: 'Lt', values: ['1', '2'] }, false)).toContain('exactly one value');
     expect(nodeSelectorRequirementError({ key: 'metadata.name', operator: 'In', values: ['n1'] }, true)).toBeUndefined();
   });
   test('selector matching', () => {

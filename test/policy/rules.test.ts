@@ -185,6 +185,36 @@ const nonCompliant: BadCase[] = [
   },
   {
     rule: 'node-selector-invalid',
+    name: 'Gt with two values',
+    mutate: (ds) =>
+      (podOf(ds).affinity = {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [{ matchExpressions: [{ key: 'example.com/gpus', operator: 'Gt', values: ['1', '2'] }] }],
+          },
+        },
+      }),
+    path: `${POD}.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0]`,
+    message: /exactly one value \(has 2\)/,
+  },
+  {
+    // ValidateNodeSelectorRequirement checks only that Gt/Lt have one value: accepted, but the term never matches
+    rule: 'node-selector-invalid',
+    name: 'Gt on a value that is no integer (a warning: the term never matches)',
+    mutate: (ds) =>
+      (podOf(ds).affinity = {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [{ matchExpressions: [{ key: 'example.com/gpus', operator: 'Gt', values: ['two'] }] }],
+          },
+        },
+      }),
+    path: `${POD}.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0]`,
+    message: /the API server accepts this requirement, but its term never matches a node: .*"two": Gt needs a base-10 64-bit integer/,
+    severity: 'warning',
+  },
+  {
+    rule: 'node-selector-invalid',
     name: 'nodeSelector key with a space',
     mutate: (ds) => (podOf(ds).nodeSelector = { 'node pool': 'gpu' }),
     path: `${POD}.nodeSelector['node pool']`,
@@ -225,11 +255,19 @@ const nonCompliant: BadCase[] = [
     message: /log team/,
   },
   {
-    rule: 'label-invalid',
-    name: 'numeric value on the template',
+    // the API server cannot decode a number into a label value (map[string]string): reported once, as its type
+    rule: 'field-type-invalid',
+    name: 'numeric label value on the template',
     mutate: (ds) => (ds.spec.template.metadata.labels.tier = 3),
     path: 'spec.template.metadata.labels.tier',
-    message: /3/,
+    message: /is the number 3; a string goes here/,
+  },
+  {
+    rule: 'field-type-invalid',
+    name: 'hostNetwork as the string "true"',
+    mutate: (ds) => (podOf(ds).hostNetwork = 'true'),
+    path: `${POD}.hostNetwork`,
+    message: /is the string "true"; a boolean/,
   },
   {
     rule: 'annotation-invalid',
@@ -336,11 +374,38 @@ const nonCompliant: BadCase[] = [
     message: /hostPath, emptyDir/,
   },
   {
+    // SetDefaults_Volume makes a volume without a source an emptyDir: accepted, a warning that a source may be missing
     rule: 'volume-invalid',
-    name: 'no source',
+    name: 'no source (defaulted to emptyDir: a warning)',
     mutate: (ds) => podOf(ds).volumes.push({ name: 'empty' }),
     path: `${POD}.volumes[1]`,
-    message: /no source/,
+    message: /no source, so the API server makes it an emptyDir/,
+    severity: 'warning',
+  },
+  {
+    // validateContainers refuses only an empty image; a blank one is accepted and can never be pulled
+    rule: 'container-image-missing',
+    name: 'a blank image (accepted: a warning)',
+    mutate: (ds) => (mainContainer(ds).image = '  '),
+    path: `${C0}.image`,
+    message: /blank image ' {2}': the API server accepts it/,
+    severity: 'warning',
+  },
+  {
+    rule: 'env-var-invalid',
+    name: 'a name with a space on 1.31 (relaxed names need 1.32)',
+    mutate: (ds) => mainContainer(ds).env.push({ name: 'MY VAR', value: 'x' }),
+    config: { kubernetesVersion: KubernetesVersion.V1_31 },
+    path: `${C0}.env[1].name`,
+    message: /MY VAR/,
+  },
+  {
+    rule: 'env-var-invalid',
+    name: 'a name with "=" on 1.33',
+    mutate: (ds) => mainContainer(ds).env.push({ name: 'A=B', value: 'x' }),
+    config: { kubernetesVersion: KubernetesVersion.V1_33 },
+    path: `${C0}.env[1].name`,
+    message: /other than '='/,
   },
   {
     rule: 'volume-invalid',
@@ -1196,6 +1261,40 @@ const nonCompliant: BadCase[] = [
 ];
 
 const compliant: Case[] = [
+  // Defaulting comes before validation: empty values that the API server defaults are accepted.
+  { rule: 'port-invalid', name: 'an empty protocol (defaulted to TCP)', mutate: (ds) => (mainContainer(ds).ports[0].protocol = '') },
+  {
+    rule: 'probe-invalid',
+    name: 'an empty httpGet scheme (defaulted to HTTP)',
+    mutate: (ds) => (mainContainer(ds).readinessProbe.httpGet.scheme = ''),
+  },
+  {
+    rule: 'restart-policy-not-always',
+    name: 'an empty restartPolicy (defaulted to Always)',
+    mutate: (ds) => (podOf(ds).restartPolicy = ''),
+  },
+  {
+    rule: 'container-fields-invalid',
+    name: 'an empty imagePullPolicy (defaulted)',
+    mutate: (ds) => (mainContainer(ds).imagePullPolicy = ''),
+  },
+  { rule: 'pod-fields-invalid', name: 'an empty dnsPolicy (defaulted to ClusterFirst)', mutate: (ds) => (podOf(ds).dnsPolicy = '') },
+  {
+    rule: 'env-var-invalid',
+    name: 'a name with a space and a leading digit on 1.32 (RelaxedEnvironmentVariableValidation)',
+    mutate: (ds) => mainContainer(ds).env.push({ name: '1 MY-VAR', value: 'x' }),
+    config: { kubernetesVersion: KubernetesVersion.V1_32 },
+  },
+  {
+    rule: 'field-type-invalid',
+    name: 'an octal mode, a percentage, a number as quantity, null as unset',
+    mutate: (ds) => {
+      podOf(ds).volumes.push({ name: 'conf', configMap: { name: 'conf', defaultMode: 0o644 } });
+      ds.spec.updateStrategy.rollingUpdate.maxUnavailable = '10%';
+      mainContainer(ds).resources.requests.cpu = 0.1;
+      podOf(ds).nodeSelector = null;
+    },
+  },
   {
     rule: 'unknown-field',
     name: 'a field newer than 1.28 with target 1.30',

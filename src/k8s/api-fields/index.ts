@@ -10,6 +10,7 @@
  * neither cdk8s nor cdk8s-plus.
  */
 
+import { listProblem, objectProblem, Scalar, scalarFits, scalarOf, scalarProblem } from './decode';
 import { API_FIELD_DATA } from './fields.generated';
 import { jsonPath } from '../json';
 import type { FieldEntry } from './model';
@@ -34,6 +35,14 @@ export interface UnknownField {
   readonly removedAfter?: string;
   /** The sibling field of the target version the name is closest to (a likely typo), when there is one. */
   readonly didYouMean?: string;
+}
+
+/** A field whose value the API server cannot decode into the field's type (a string where a boolean goes, an int32 past 2^31-1). */
+export interface WrongTypeField {
+  /** JSON path of the field, e.g. `spec.template.spec.hostNetwork`. */
+  readonly path: string;
+  /** What is wrong, after the path: the value as given and the type that goes there, e.g. `is the string "true"; a boolean (true or false) goes here`. */
+  readonly problem: string;
 }
 
 /** Options of {@link unknownFields}. */
@@ -90,8 +99,10 @@ interface VersionField {
 
 /** What a walk does with a value of a shape. */
 const enum ShapeKind {
-  /** Nothing: a scalar, int-or-string, free-form value, or an object type the data does not have. */
+  /** Nothing: a free-form value, or an object type the data does not have. */
   LEAF,
+  /** Checks the value's JSON type (and integer range) against the scalar. */
+  SCALAR,
   /** Walks every item with the item shape. */
   LIST,
   /** Walks every value with the value shape. */
@@ -103,6 +114,8 @@ const enum ShapeKind {
 /** A shape (see `FieldEntry`) compiled for one Kubernetes version. */
 interface ShapeNode {
   readonly kind: ShapeKind;
+  /** The scalar type (`SCALAR`). */
+  readonly scalar?: Scalar;
   /** The shape of the items or values (`LIST`, `MAP`). */
   readonly item?: ShapeNode;
   /** The type's fields by name, in the order of the data (`TYPE`). */
@@ -137,10 +150,13 @@ function compileShape(table: VersionShapes, shape: string): ShapeNode {
   if (known !== undefined) return known;
   let node: ShapeNode;
   const first = shape.charCodeAt(0);
+  const scalar = scalarOf(shape);
   if (first === 91 /* [ */ || first === 123 /* { */) {
     node = { kind: first === 91 ? ShapeKind.LIST : ShapeKind.MAP, item: compileShape(table, shape.slice(1)) };
-  } else if (shape === '.' || shape === '%' || shape === '*' || !Object.prototype.hasOwnProperty.call(API_FIELD_DATA.types, shape)) {
-    // own properties only: no type is named after a property of every object
+  } else if (scalar !== undefined) {
+    node = { kind: ShapeKind.SCALAR, scalar };
+  } else if (!Object.prototype.hasOwnProperty.call(API_FIELD_DATA.types, shape)) {
+    // `*`, and a name that is no type (own properties only: no type is named after a property of every object)
     node = LEAF;
   } else {
     const data = API_FIELD_DATA.types[shape];
@@ -161,6 +177,7 @@ interface FieldWalk {
   /** The keys from the root to the value being walked; a path string is built only for a reported field. */
   readonly keys: Array<string | number>;
   readonly out: UnknownField[];
+  readonly wrongTypes: WrongTypeField[];
 }
 
 /** Levenshtein distance between two strings. */
@@ -224,13 +241,28 @@ export function kindServedFrom(object: unknown, version: KubernetesVersion = DEF
   return minor(version) < minor(root.from) ? root.from : undefined;
 }
 
+/** Records that the value at the walk's keys cannot be decoded. */
+function wrongType(w: FieldWalk, problem: string): void {
+  w.wrongTypes.push({ path: jsonPath('', ...w.keys), problem });
+}
+
+/**
+ * Walks `value` (at `w.keys`) as a value of the shape `node`: checks its JSON type as the API server decodes it
+ * (`null` is "unset" for every type), and for an object type every key against the type's fields.
+ */
 function walk(value: unknown, node: ShapeNode, w: FieldWalk): void {
+  if (value === null || value === undefined) return;
   const keys = w.keys;
   switch (node.kind) {
     case ShapeKind.LEAF:
       return;
+    case ShapeKind.SCALAR: {
+      const problem = scalarProblem(value, node.scalar as Scalar);
+      if (problem !== undefined) wrongType(w, problem);
+      return;
+    }
     case ShapeKind.LIST: {
-      if (!Array.isArray(value)) return;
+      if (!Array.isArray(value)) return wrongType(w, listProblem(value));
       const item = node.item as ShapeNode;
       if (item.kind === ShapeKind.LEAF) return;
       for (let i = 0; i < value.length; i++) {
@@ -242,8 +274,9 @@ function walk(value: unknown, node: ShapeNode, w: FieldWalk): void {
       return;
     }
     case ShapeKind.MAP: {
+      if (!isPlainObject(value)) return wrongType(w, objectProblem(value, true));
       const item = node.item as ShapeNode;
-      if (item.kind === ShapeKind.LEAF || !isPlainObject(value)) return;
+      if (item.kind === ShapeKind.LEAF) return;
       for (const k of Object.keys(value)) {
         keys.push(k);
         walk(value[k], item, w);
@@ -252,9 +285,14 @@ function walk(value: unknown, node: ShapeNode, w: FieldWalk): void {
       return;
     }
     default:
-      break;
+      if (!isPlainObject(value)) return wrongType(w, objectProblem(value, false));
+      walkFields(value, node, w);
   }
-  if (!isPlainObject(value)) return;
+}
+
+/** Walks the fields of an object of an object type: unknown names, fields the version lacks, and each field's value. */
+function walkFields(value: { [key: string]: unknown }, node: ShapeNode, w: FieldWalk): void {
+  const keys = w.keys;
   const fields = node.fields as ReadonlyMap<string, VersionField>;
   for (const key of Object.keys(value)) {
     const field = fields.get(key);
@@ -277,10 +315,55 @@ function walk(value: unknown, node: ShapeNode, w: FieldWalk): void {
     }
     const child = (field.node ??= compileShape(w.table, info.shape));
     if (child.kind === ShapeKind.LEAF) continue;
+    const v = value[key];
+    // a scalar inline (most fields are), without a call for the values that fit
+    if (child.kind === ShapeKind.SCALAR && (v === null || scalarFits(v, child.scalar as Scalar))) continue;
     keys.push(key);
-    walk(value[key], child, w);
+    walk(v, child, w);
     keys.pop();
   }
+}
+
+/** What the API server's decoding of an object would refuse: its unknown fields and its values of the wrong type. */
+export interface FieldCheck {
+  /** Fields the version does not have (see {@link unknownFields}). */
+  readonly unknownFields: UnknownField[];
+  /** Values the API server cannot decode into their field's type (see {@link wrongTypeFields}). */
+  readonly wrongTypes: WrongTypeField[];
+}
+
+/**
+ * One walk over `object` for Kubernetes `version`: its unknown fields and its values of the wrong JSON type or
+ * integer range, each in document order. Empty for kinds this module does not know (custom resources).
+ */
+export function checkFields(object: unknown, options: UnknownFieldsOptions = {}): FieldCheck {
+  const version = options.version ?? DEFAULT_KUBERNETES_VERSION;
+  const error = kubernetesVersionError(version);
+  if (error !== undefined) throw new Error(`version ${JSON.stringify(version)} ${error}`);
+  if (!isPlainObject(object)) return { unknownFields: [], wrongTypes: [] };
+  const root = rootType(object.apiVersion, object.kind);
+  if (root === undefined) return { unknownFields: [], wrongTypes: [] };
+  const table = versionShapes(version);
+  const walked: FieldWalk = { table, keys: [], out: [], wrongTypes: [] };
+  walk(object, compileShape(table, root.type), walked);
+  return { unknownFields: walked.out, wrongTypes: walked.wrongTypes };
+}
+
+/**
+ * The values of `object` that the API server of `version` cannot decode into their field's type, at any depth, in
+ * document order: a string where a boolean or an integer goes (`hostNetwork: "true"`), an integer beyond int32 or
+ * int64, a fraction where an integer goes, a number or boolean where a string goes, a list where an object goes and
+ * the reverse, a map value of the wrong type (a label `enabled: true`), a `[]byte` that is not base64. Int-or-string
+ * fields take a string or an int32, quantities a string or a number; free-form values (`status`, RawExtension) are
+ * not looked into, and `null` is accepted everywhere (it means "unset"). Empty for kinds this module does not know.
+ */
+export function wrongTypeFields(object: unknown, options: UnknownFieldsOptions = {}): WrongTypeField[] {
+  return checkFields(object, options).wrongTypes;
+}
+
+/** One sentence for a value of the wrong type: `field "spec.template.spec.hostNetwork" is the string "true"; …`. */
+export function describeWrongType(field: WrongTypeField): string {
+  return `field "${field.path}" ${field.problem}`;
 }
 
 /**
@@ -290,16 +373,7 @@ function walk(value: unknown, node: ShapeNode, w: FieldWalk): void {
  * looked into. Returns an empty list for kinds this module does not know (see {@link isKnownKind}).
  */
 export function unknownFields(object: unknown, options: UnknownFieldsOptions = {}): UnknownField[] {
-  const version = options.version ?? DEFAULT_KUBERNETES_VERSION;
-  const error = kubernetesVersionError(version);
-  if (error !== undefined) throw new Error(`version ${JSON.stringify(version)} ${error}`);
-  if (!isPlainObject(object)) return [];
-  const root = rootType(object.apiVersion, object.kind);
-  if (root === undefined) return [];
-  const table = versionShapes(version);
-  const walked: FieldWalk = { table, keys: [], out: [] };
-  walk(object, compileShape(table, root.type), walked);
-  return walked.out;
+  return checkFields(object, options).unknownFields;
 }
 
 /**
@@ -355,6 +429,17 @@ export class ApiFields {
    */
   public static unknownFields(object: any, options?: UnknownFieldsOptions): UnknownField[] {
     return unknownFields(object, options);
+  }
+
+  /**
+   * The values of `object` the API server of the target version cannot decode into their field's type; see
+   * {@link wrongTypeFields}.
+   *
+   * @param object a plain Kubernetes object
+   * @param options the target version
+   */
+  public static wrongTypeFields(object: any, options?: UnknownFieldsOptions): WrongTypeField[] {
+    return wrongTypeFields(object, options);
   }
 
   /**

@@ -3,8 +3,10 @@
  */
 
 /**
- * A field's value: `.` scalar, `%` int-or-string, `*` free-form (anything below it is accepted), `[X` a list of X,
- * `{X` a map (any keys) of X, anything else the name of an object type. A field that not every supported version
+ * A field's value: a scalar type as the API server decodes it — `string`, `boolean`, `int32`, `int64`, `number`
+ * (any JSON number), `byte` (a base64 string), `quantity` (a string or a number), `time` (a timestamp string) —, `%`
+ * int-or-string (a string or an int32), `*` free-form (anything below it is accepted: `status`, RawExtension), `[X` a
+ * list of X, `{X` a map (any keys) of X, anything else (a name with a dot) the name of an object type. A field that not every supported version
  * has is `[shape, from]` (`from` the first version that has it, `?` when only "after 1.28, by 1.33" is known) or
  * `[shape, '', until]` (the last version that has it, `?` when unknown).
  */

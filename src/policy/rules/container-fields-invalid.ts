@@ -24,7 +24,8 @@ export const containerFieldsInvalid = defineRule({
     const out: RuleFinding[] = [];
     for (const c of view.containers) {
       const policy = c.container.imagePullPolicy;
-      if (policy !== undefined && policy !== null) {
+      // an empty imagePullPolicy is defaulted (Always for :latest, else IfNotPresent) before validation (SetDefaults_Container)
+      if (policy !== undefined && policy !== null && policy !== '') {
         const err = imagePullPolicyError(policy);
         if (err)
           out.push({ path: jsonPath(c.path, 'imagePullPolicy'), message: `container '${c.name}' imagePullPolicy ${show(policy)} ${err}` });

@@ -24,6 +24,7 @@ import { duplicateContainerName } from './duplicate-container-name';
 import { duplicatePortName } from './duplicate-port-name';
 import { duplicateVolumeName } from './duplicate-volume-name';
 import { envVarInvalid } from './env-var-invalid';
+import { fieldTypeInvalid } from './field-type-invalid';
 import { hostNetworkHostPortMismatch } from './host-network-host-port-mismatch';
 import { hostPathInvalid } from './host-path-invalid';
 import { labelInvalid } from './label-invalid';
@@ -91,6 +92,7 @@ export const RULES: readonly IPolicyRule[] = [
   duplicatePortName,
   duplicateVolumeName,
   envVarInvalid,
+  fieldTypeInvalid,
   hostNetworkHostPortMismatch,
   hostPathInvalid,
   labelInvalid,

@@ -1,3 +1,4 @@
+import { parseRequirement } from '../../coverage/selector';
 import { nodeSelectorRequirementError } from '../../k8s';
 import { asArray, asObject, isObject, jsonPath, labelValueErrorOf, qualifiedNameErrorOf, show } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
@@ -8,6 +9,18 @@ function termProblems(term: unknown, base: () => string, out: RuleFinding[]): vo
   asArray(t.matchExpressions).forEach((req, i) => {
     const err = nodeSelectorRequirementError(req, false);
     if (err) out.push({ path: jsonPath(base(), 'matchExpressions', i), message: err });
+    else {
+      // accepted, but the scheduler cannot parse it (Gt/Lt on a value that is no integer, In on a value that is no
+      // label value): the term never matches a node
+      const parsed = parseRequirement(req, i);
+      if (Array.isArray(parsed)) {
+        out.push({
+          path: jsonPath(base(), 'matchExpressions', i),
+          message: `the API server accepts this requirement, but its term never matches a node: ${parsed.join('; ')}`,
+          severity: Severity.WARNING,
+        });
+      }
+    }
   });
   asArray(t.matchFields).forEach((req, i) => {
     const err = nodeSelectorRequirementError(req, true);
@@ -22,8 +35,9 @@ export const nodeSelectorInvalid = defineRule({
   category: RuleCategory.API_VALIDITY,
   title: 'nodeSelector and node affinity requirements must be well-formed',
   rationale:
-    'The API server rejects nodeSelector entries that are not valid labels, node selector requirements with a wrong number of values for their operator (In/NotIn at least one, Exists/DoesNotExist none, Gt/Lt exactly one integer), an empty nodeSelectorTerms list, and preferred terms whose weight is not 1-100.',
-  fix: 'Use valid label keys and values; give In/NotIn at least one value, Exists/DoesNotExist none, Gt/Lt one integer; weights between 1 and 100.',
+    'The API server rejects nodeSelector entries that are not valid labels, node selector requirements with a wrong number of values for their operator (In/NotIn at least one, Exists/DoesNotExist none, Gt/Lt exactly one), a key that is not a qualified name, matchFields other than `metadata.name` In/NotIn with one value, an empty nodeSelectorTerms list, and preferred terms whose weight is not 1-100 (`ValidateNodeSelector`, `ValidateNodeSelectorRequirement`, `ValidatePreferredSchedulingTerms`). ' +
+    'It does not check what the values say: a Gt/Lt value that is no integer, or an In value that is no label value, is accepted, and the scheduler then never matches its term to any node. That is reported as a warning (the DaemonSet runs nowhere that term was meant for).',
+  fix: 'Use valid label keys and values; give In/NotIn at least one value, Exists/DoesNotExist none, Gt/Lt one base-10 integer; weights between 1 and 100.',
   example:
     'nodeSelector:\n  kubernetes.io/os: linux\naffinity:\n  nodeAffinity:\n    requiredDuringSchedulingIgnoredDuringExecution:\n      nodeSelectorTerms:\n        - matchExpressions:\n            - {key: node.kubernetes.io/instance-type, operator: In, values: [p4d.24xlarge]}',
   check(_object, { view }) {

@@ -15,7 +15,8 @@ export const podFieldsInvalid = defineRule({
   check(_object, { view }) {
     const out: RuleFinding[] = [];
     const pod = view.pod;
-    if (pod.dnsPolicy !== undefined && pod.dnsPolicy !== null) {
+    // an empty dnsPolicy is defaulted to ClusterFirst before validation (SetDefaults_PodSpec)
+    if (pod.dnsPolicy !== undefined && pod.dnsPolicy !== null && pod.dnsPolicy !== '') {
       const err = dnsPolicyError(pod.dnsPolicy);
       if (err) out.push({ path: jsonPath(view.podPath, 'dnsPolicy'), message: `dnsPolicy ${show(pod.dnsPolicy)} ${err}` });
     }

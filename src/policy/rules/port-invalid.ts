@@ -37,7 +37,8 @@ export const portInvalid = defineRule({
             message: `container '${c.name}' hostPort ${show(hostPort)} must be an integer from 0 to 65535`,
           });
         }
-        const protocol = port.protocol ?? 'TCP';
+        // defaulting comes first: a missing or empty protocol is TCP (SetDefaults_ContainerPort)
+        const protocol = port.protocol === undefined || port.protocol === null || port.protocol === '' ? 'TCP' : port.protocol;
         if (!PORT_PROTOCOLS.includes(protocol)) {
           out.push({
             path: jsonPath(c.path, 'ports', i, 'protocol'),

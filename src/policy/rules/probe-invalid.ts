@@ -50,7 +50,8 @@ function probeProblems(kind: (typeof PROBES)[number], probe: any, containerPath:
     const err = portReferenceError(probe.httpGet.port, portNameErrorOf);
     if (err) out.push({ path: jsonPath(containerPath, kind, 'httpGet', 'port'), message: `${kind}.httpGet ${err}` });
     const scheme = probe.httpGet.scheme;
-    if (scheme !== undefined && scheme !== null && scheme !== 'HTTP' && scheme !== 'HTTPS') {
+    // an empty scheme is defaulted to HTTP before validation (SetDefaults_HTTPGetAction)
+    if (scheme !== undefined && scheme !== null && scheme !== '' && scheme !== 'HTTP' && scheme !== 'HTTPS') {
       out.push({
         path: jsonPath(containerPath, kind, 'httpGet', 'scheme'),
         message: `${kind}.httpGet.scheme ${show(scheme)} is not HTTP or HTTPS`,

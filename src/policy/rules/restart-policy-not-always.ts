@@ -13,7 +13,8 @@ export const restartPolicyNotAlways = defineRule({
   example: 'spec:\n  template:\n    spec:\n      restartPolicy: Always',
   check(_object, { view }) {
     const policy = view.pod.restartPolicy;
-    if (policy === undefined || policy === null || policy === 'Always') return [];
+    // an empty restartPolicy is defaulted to Always before validation (SetDefaults_PodSpec)
+    if (policy === undefined || policy === null || policy === '' || policy === 'Always') return [];
     return [
       {
         path: jsonPath(view.podPath, 'restartPolicy'),

@@ -1,4 +1,5 @@
-import { describeUnknownField, describeUnservedKind, kindServedFrom, unknownFields } from '../../k8s/api-fields';
+import { describeUnknownField, describeUnservedKind, kindServedFrom } from '../../k8s/api-fields';
+import { fieldCheckOf } from '../field-check';
 import { defineRule, RuleCategory, Severity } from '../types';
 
 /** Every field, at any depth of every object whose kind the field data knows, must exist in the target version. */
@@ -18,10 +19,10 @@ export const unknownField = defineRule({
   fix: 'Correct the field name (the finding names the closest known field), remove fields the target version does not have, or raise the target version when every cluster runs a version that has them.',
   example:
     '# target 1.28: AppArmor through the pod annotation (securityContext.appArmorProfile needs 1.30)\nspec:\n  template:\n    metadata:\n      annotations:\n        container.apparmor.security.beta.kubernetes.io/agent: runtime/default',
-  check(object, { config }) {
-    const version = config.kubernetesVersion;
+  check(object, context) {
+    const version = context.config.kubernetesVersion;
     const servedFrom = kindServedFrom(object, version);
     if (servedFrom !== undefined) return [{ path: 'apiVersion', message: describeUnservedKind(object, servedFrom, version) }];
-    return unknownFields(object, { version }).map((f) => ({ path: f.path, message: describeUnknownField(f, version) }));
+    return fieldCheckOf(object, context).unknownFields.map((f) => ({ path: f.path, message: describeUnknownField(f, version) }));
   },
 });

@@ -28,7 +28,7 @@ export const volumeInvalid = defineRule({
   category: RuleCategory.API_VALIDITY,
   title: 'Volumes need a valid name and exactly one source',
   rationale:
-    'A volume name is required and must be a DNS-1123 label; each volume must set exactly one source (hostPath, configMap, emptyDir…): none is "must specify a volume type", two are "may not specify more than 1 volume type".',
+    'A volume name is required and must be a DNS-1123 label; a volume may set at most one source (hostPath, configMap, emptyDir…): two are "may not specify more than 1 volume type". A volume without a source is not an error: defaulting makes it an emptyDir before validation (a warning says so, since a source may have been forgotten).',
   fix: 'Name the volume (e.g. `varlog`) and keep exactly one source field in it.',
   example: 'volumes:\n  - name: varlog\n    hostPath: {path: /var/log, type: Directory}',
   check(_object, { view }) {
@@ -40,9 +40,11 @@ export const volumeInvalid = defineRule({
       if (nameError) out.push({ path: jsonPath(view.podPath, 'volumes', i, 'name'), message: `volume name ${show(name)} ${nameError}` });
       const count = sourceCount(volume);
       if (count === 0) {
+        // defaulting comes first: a volume without a source becomes an emptyDir (SetDefaults_Volume)
         out.push({
           path: jsonPath(view.podPath, 'volumes', i),
-          message: `volume ${show(name)} has no source (set one of hostPath, configMap, secret, emptyDir, projected, csi…)`,
+          message: `volume ${show(name)} has no source, so the API server makes it an emptyDir; write emptyDir: {} if that is meant, else set its source (hostPath, configMap, secret, projected, csi…)`,
+          severity: Severity.WARNING,
         });
       } else if (count > 1) {
         const sources = VOLUME_SOURCES.filter((s) => volume[s] !== undefined && volume[s] !== null);
