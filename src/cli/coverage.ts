@@ -18,7 +18,9 @@ import { formatBytes, formatMilliCpu } from '../coverage/quantity';
 import { ResourceVector, allocatable } from '../coverage/resources';
 import { CoverageReport, CoverageStatus, NodeCoverage, WorkloadCoverage, WorkloadStatus } from '../coverage/types';
 import { NodeStreamError, fileChunks, readObjectStream } from '../manifests/node-stream';
-import { CLUSTER_VERSION_FILE, readClusterVersion } from '../manifests/cluster-version';
+import { CLUSTER_VERSION_FILE, clusterVersion } from '../manifests/cluster-version';
+import { KUBERNETES_VERSION_RANGE, parseKubernetesVersion } from '../k8s/api-fields/versions';
+import { nodePoolOf, poolLabelsHelp } from '../k8s/node-pools';
 import { CoverageHtmlInput, writeCoverageHtmlClustersPage, writeCoverageHtmlPage } from '../report/coverage-html';
 import { clusterFiles, clusterFolders, throwProblems } from './clusters';
 
@@ -187,19 +189,12 @@ async function readManifests(inputs: readonly string[], io: CliIo): Promise<any[
   return objects.map((o) => o.object);
 }
 
-/** `1.29`, `v1.29` or `v1.29.3` → 29. */
+/** The minor of `--kubernetes-version` (the one version grammar of `k8s/`), or undefined when not given. */
 function kubernetesMinor(version: string | undefined): number | undefined {
   if (version === undefined) return undefined;
-  const minor = parseMinor(version);
-  if (minor === undefined)
-    throw new InputError(`--kubernetes-version ${JSON.stringify(version)} is not a Kubernetes version; write it as 1.28 (or v1.29.3)`);
-  return minor;
-}
-
-/** The minor of `1.29`, `v1.29` or `v1.29.3`, or undefined when `version` is none of these. */
-function parseMinor(version: string): number | undefined {
-  const m = /^v?1\.(\d{1,3})(\.\d+)?$/.exec(version.trim());
-  return m ? Number(m[1]) : undefined;
+  const parsed = parseKubernetesVersion(version);
+  if (parsed.error !== undefined) throw new InputError(`--kubernetes-version ${JSON.stringify(version)} ${parsed.error}`);
+  return parsed.minor;
 }
 
 /** `cpu=8%,memory=10%` → a budget. */
@@ -585,15 +580,6 @@ function workloadGroups(report: CoverageReport, manifests: readonly any[]): Arra
   return groups;
 }
 
-/** Label keys that name a node's pool on common platforms, tried in order when `--pool-label` is not given. */
-const POOL_LABELS = [
-  'eks.amazonaws.com/nodegroup',
-  'cloud.google.com/gke-nodepool',
-  'kubernetes.azure.com/agentpool',
-  'karpenter.sh/nodepool',
-  'node.kubernetes.io/instance-type',
-];
-
 interface PoolTax {
   readonly pool: string;
   readonly nodes: number;
@@ -638,10 +624,9 @@ function poolTaxes(
   const poolOf: string[] = new Array(count);
   for (let i = 0; i < count; i++) {
     const node = nodes[i];
-    const labels = node?.metadata?.labels ?? {};
-    const key = poolLabel ?? POOL_LABELS.find((l) => typeof labels[l] === 'string');
-    if (key !== undefined) usedLabels.add(key);
-    const pool = key !== undefined && typeof labels[key] === 'string' ? labels[key] : '(no pool label)';
+    const resolved = nodePoolOf(node?.metadata?.labels, poolLabel);
+    if (resolved.label !== undefined) usedLabels.add(resolved.label);
+    const pool = resolved.name;
     poolOf[i] = pool;
     const alloc = nodeAllocatable(node, allocatables);
     const g = groupOf[i];
@@ -1016,14 +1001,10 @@ function resolveClusters(
   // The Kubernetes version a Fleet records in each cluster folder (--kubernetes-version overrides it for all).
   const versions = new Map<string, { text: string; minor: number }>();
   for (const name of clusters) {
-    const recorded = readClusterVersion(path.join(root, name));
+    const recorded = clusterVersion(path.join(root, name));
     if (recorded === undefined) continue;
-    const minor = parseMinor(recorded.version);
-    if (minor === undefined) {
-      problems.push(
-        `${recorded.file}: ${JSON.stringify(recorded.version)} is not a Kubernetes version; write it as 1.28 (or v1.29.3), or remove the file`,
-      );
-    } else versions.set(name, { text: recorded.version, minor });
+    if (recorded.error !== undefined) problems.push(`${recorded.file}: ${recorded.error}`);
+    else versions.set(name, { text: recorded.text, minor: recorded.minor! });
   }
   throwProblems(problems);
   return clusters.map((name) => ({
@@ -1148,11 +1129,12 @@ export function registerCoverageCommand(program: Command, io: CliIo, exit: ExitC
     .option('--fail-on-missing', 'exit with 1 when a node where the controller wants a pod does not run it, or a DaemonSet is invalid')
     .option(
       '--kubernetes-version <version>',
-      'Kubernetes semantics to apply (1.28 default; from 1.29 restartable init containers are sidecars)',
+      `the Kubernetes version whose semantics apply, ${KUBERNETES_VERSION_RANGE} (default: 1.28, or a cluster folder's ` +
+        'kubernetes-version; from 1.29 restartable init containers are sidecars)',
     )
     .option(
       '--pool-label <key>',
-      'node label that names the node pool for the node tax (default: the first of eks.amazonaws.com/nodegroup, cloud.google.com/gke-nodepool, kubernetes.azure.com/agentpool, karpenter.sh/nodepool, node.kubernetes.io/instance-type)',
+      `node label that names the node pool for the node tax (default: ${poolLabelsHelp()})`,
     )
     .option('--budget <shares>', 'node-tax budget per node, e.g. cpu=8%,memory=10% of allocatable')
     .option('--fail-on-budget', 'exit with 1 when the node services of a pool request more than its allocatable or the budget')

@@ -13,6 +13,7 @@ import { clusterFiles, clusterFolders, throwProblems } from './clusters';
 import { ChangeKind, DiffReport, diffManifests, diffMatches } from '../day2/diff';
 import { formatDiffJson, formatDiffMarkdown, formatDiffSarif, formatDiffText } from '../day2/format';
 import { WIDENING_CATEGORIES } from '../day2/widening';
+import { poolLabelsHelp } from '../k8s/node-pools';
 
 interface DiffFlags {
   readonly nodes?: string;
@@ -198,8 +199,7 @@ export function registerDiffCommand(program: Command, io: CliIo, exit: ExitCode)
     .option('--pods <file>', 'pods already running (kubectl get pods -A -o json): their requests and host ports count on their nodes')
     .option(
       '--group-by <label>',
-      "node label that names a node's pool (default: the first of eks.amazonaws.com/nodegroup, cloud.google.com/gke-nodepool, " +
-        'kubernetes.azure.com/agentpool, karpenter.sh/nodepool, node.kubernetes.io/pool, node-pool, nodepool, pool; else the node role)',
+      `node label that names a node's pool (default: ${poolLabelsHelp()})`,
     )
     .addOption(
       new Option('-f, --format <format>', 'output format (markdown: for a pull-request comment)')

@@ -6,7 +6,7 @@
  */
 
 import { Command, Option } from 'commander';
-import { KubernetesVersion, kubernetesVersionError } from '../k8s/api-fields/versions';
+import { KUBERNETES_VERSION_RANGE, parseKubernetesVersion } from '../k8s/api-fields/versions';
 import type { ExitCode } from './main';
 import { CliIo, InputError, parseObjects, readText } from './io';
 
@@ -41,10 +41,10 @@ async function lint(paths: readonly string[], options: LintOptions, io: CliIo, e
     return;
   }
   const format = options.output ?? options.format ?? 'text';
-  const version = options.kubernetesVersion;
-  const versionError = version === undefined ? undefined : kubernetesVersionError(version);
-  if (versionError !== undefined) {
-    io.err(`node-services lint: --kubernetes-version ${JSON.stringify(version)} ${versionError}\n`);
+  const parsedVersion = options.kubernetesVersion === undefined ? undefined : parseKubernetesVersion(options.kubernetesVersion);
+  const version = parsedVersion?.version;
+  if (parsedVersion?.error !== undefined) {
+    io.err(`node-services lint: --kubernetes-version ${JSON.stringify(options.kubernetesVersion)} ${parsedVersion.error}\n`);
     exit.code = 2;
     return;
   }
@@ -64,7 +64,7 @@ async function lint(paths: readonly string[], options: LintOptions, io: CliIo, e
     throw e;
   }
   // The flag overrides the configuration file.
-  if (version !== undefined) config = mergeConfigs(config, { kubernetesVersion: version as KubernetesVersion });
+  if (version !== undefined) config = mergeConfigs(config, { kubernetesVersion: version });
   const { objects, problems } = await readManifests(paths, io.readStdin);
   for (const p of problems) io.err(`node-services: ${describeProblem(p)}\n`);
   if (objects.length === 0) {
@@ -135,7 +135,7 @@ export function registerLintCommand(program: Command, io: CliIo, exit: ExitCode)
     )
     .option(
       '--kubernetes-version <version>',
-      'the Kubernetes version the manifests are meant for, 1.28 to 1.33 (default: 1.28, or the config file)',
+      `the Kubernetes version the manifests are meant for, ${KUBERNETES_VERSION_RANGE} (default: 1.28, or the config file)`,
     )
     .addHelpText('after', HELP_AFTER)
     .action(async (paths: string[], options: LintOptions) => lint(paths, options, io, exit));
