@@ -6,18 +6,17 @@
  * analysis reads are kept of each object; the report is written in chunks as it is formatted, never as one string.
  */
 
-import * as fs from 'fs';
 import * as path from 'path';
 import { Command, Option } from 'commander';
 import type { ExitCode } from './main';
-import { CliIo, InputError, SourcedObject, progressOf, readObjects, stdinChunks } from './io';
+import { CliIo, InputError, progressOf, readClusterManifests, readList } from './io';
+import { kindsOf, nothingToCheck } from '../manifests/contract';
 import { NodeLayout, analyzeCoverage, nodeLayout } from '../coverage/analyze';
 import { compileWorkload } from '../coverage/compile';
 import { NodeTax, TaxBudget, formatPercent, nodeTax } from '../coverage/node-tax';
 import { formatBytes, formatMilliCpu } from '../coverage/quantity';
 import { ResourceVector, allocatable } from '../coverage/resources';
 import { CoverageReport, CoverageStatus, NodeCoverage, WorkloadCoverage, WorkloadStatus } from '../coverage/types';
-import { NodeStreamError, fileChunks, readObjectStream } from '../manifests/node-stream';
 import { CLUSTER_VERSION_FILE, clusterVersion } from '../manifests/cluster-version';
 import { KUBERNETES_VERSION_RANGE, parseKubernetesVersion } from '../k8s/api-fields/versions';
 import { nodePoolOf, poolLabelsHelp } from '../k8s/node-pools';
@@ -34,43 +33,6 @@ interface CoverageFlags {
   readonly budget?: string;
   readonly failOnBudget?: boolean;
   readonly clusters?: string;
-}
-
-function where(o: SourcedObject): string {
-  return o.line !== undefined ? `${o.file}:${o.line}` : o.file;
-}
-
-function describe(object: any): string {
-  const kind = typeof object?.kind === 'string' ? object.kind : 'object';
-  const name = object?.metadata?.name;
-  return typeof name === 'string' ? `${kind} ${JSON.stringify(name)}` : `a ${kind} without metadata.name`;
-}
-
-function isRegularFile(file: string): boolean {
-  try {
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** Files of an input path: the file itself, or the `*.json`/`*.yaml`/`*.yml` files under a folder (sorted). */
-function inputFiles(input: string): string[] {
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(input);
-  } catch {
-    throw new InputError(`${input}: no such file or directory`);
-  }
-  if (!stat.isDirectory()) return [input];
-  const out: string[] = [];
-  const entries = fs.readdirSync(input, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const entry of entries) {
-    const full = path.join(input, entry.name);
-    if (entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules') for (const f of inputFiles(full)) out.push(f);
-    else if (['.json', '.yaml', '.yml'].includes(path.extname(entry.name).toLowerCase())) out.push(full);
-  }
-  return out;
 }
 
 /** What the analysis reads of a Node: name, labels, taints, allocatable, the Ready and DiskPressure conditions, the OS. */
@@ -125,67 +87,11 @@ function slimPod(pod: any): any {
   };
 }
 
-/**
- * Reads the Node or Pod objects of `input` (a file, a folder, or `-`): kubectl `-o json` Lists, JSON lines or YAML,
- * streamed; `keep` maps each object to what the caller holds (or `undefined` to drop it). Used by `coverage`, `diff`
- * and `plan`.
- */
-export async function readKind(
-  input: string,
-  kind: 'Node' | 'Pod',
-  flag: string,
-  io: CliIo,
-  keep: (o: any) => any = (o) => o,
-): Promise<any[]> {
-  const out: any[] = [];
-  const files = input === '-' ? ['-'] : inputFiles(input);
-  for (const file of files) {
-    const read = async (lines: boolean, into: any[]): Promise<void> => {
-      const sink = (object: any, line: number) => {
-        if (object?.kind !== undefined && object.kind !== kind) {
-          throw new InputError(`${file}:${line}: ${flag} expects ${kind} objects (or a ${kind}List), found ${describe(object)}`);
-        }
-        if (kind === 'Node' && (typeof object?.metadata?.name !== 'string' || object.metadata.name.length === 0)) {
-          throw new InputError(`${file}:${line}: a Node has no metadata.name; every node needs its name`);
-        }
-        const kept = keep(object);
-        if (kept !== undefined) into.push(kept);
-      };
-      await readObjectStream(file === '-' ? stdinChunks(io) : fileChunks(file), file, sink, { lines });
-    };
-    try {
-      // A regular file is read without counting lines; only an error reads it again, counting them, to say where it
-      // is. Standard input and pipes (`--nodes <(kubectl …)`) cannot be read twice: their lines are always counted.
-      const again = file !== '-' && isRegularFile(file);
-      try {
-        await read(!again, out);
-      } catch (e) {
-        if (!again) throw e;
-        await read(true, []);
-        throw e;
-      }
-    } catch (e) {
-      if (e instanceof NodeStreamError) throw new InputError(e.message);
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code !== undefined && !(e instanceof InputError)) throw new InputError(`${file}: cannot read (${code})`);
-      throw e;
-    }
-  }
-  return out;
-}
-
 async function readManifests(inputs: readonly string[], io: CliIo): Promise<any[]> {
-  const objects = await readObjects(inputs, io);
-  for (const o of objects) {
-    if (o.object?.kind !== 'DaemonSet') continue;
-    const spec = o.object?.spec?.template?.spec;
-    if (spec == null || typeof spec !== 'object' || !Array.isArray(spec.containers)) {
-      throw new InputError(
-        `${where(o)}: DaemonSet ${JSON.stringify(o.object?.metadata?.name ?? '')} has no spec.template.spec.containers; ` +
-          'a DaemonSet needs a pod template with at least one container',
-      );
-    }
-  }
+  const objects = await readClusterManifests(inputs, io, {
+    nodesFlag: '--nodes',
+    clustersCommand: (root) => `coverage --clusters ${root} --nodes <folder with one nodes file per cluster>`,
+  });
   return objects.map((o) => o.object);
 }
 
@@ -938,16 +844,25 @@ async function runCoverage(
   const progress = progressOf(io);
   const of = cluster !== undefined ? ` of cluster ${cluster}` : '';
   progress(`reading nodes${of} (${nodesPath === '-' ? 'standard input' : nodesPath})`);
-  const nodes = await readKind(nodesPath, 'Node', '--nodes', io, slimNode);
+  const nodes = await readList(nodesPath, 'Node', '--nodes', io, slimNode);
   if (podsPath !== undefined) progress(`reading pods${of} (${podsPath === '-' ? 'standard input' : podsPath})`);
-  const pods = podsPath !== undefined ? await readKind(podsPath, 'Pod', '--pods', io, slimPod) : undefined;
+  const pods = podsPath !== undefined ? await readList(podsPath, 'Pod', '--pods', io, slimPod) : undefined;
   progress(`reading manifests${of}`);
   const workloads = await readManifests(inputs, io);
+  checkGates(flags, nodes.length, nodesPath, workloads, cluster !== undefined ? `cluster ${cluster}: ` : '');
   progress(`analyzing ${nodes.length} node${nodes.length === 1 ? '' : 's'}${of}`);
   const report = analyzeCoverage(workloads, nodes, pods, minor !== undefined ? { kubernetesMinor: minor } : undefined);
   const { pools, labels: poolLabels, poolOf } = poolTaxes(report, workloads, nodes, flags.poolLabel, budget, minor);
   const names = nodes.map((n) => n.metadata.name as string);
   return { report, workloads, names, pools, poolLabels, poolOf };
+}
+
+/** A gate (`--fail-on-missing`, `--fail-on-budget`) over zero nodes or zero DaemonSets is refused: nothing to check. */
+function checkGates(flags: CoverageFlags, nodes: number, nodesPath: string, workloads: readonly any[], of: string): void {
+  const gate = flags.failOnMissing ? '--fail-on-missing' : flags.failOnBudget ? '--fail-on-budget' : undefined;
+  if (gate === undefined) return;
+  if (nodes === 0) throw nothingToCheck(`${of}no nodes in --nodes ${nodesPath} (an empty list)`, gate);
+  if (!workloads.some((w) => w?.kind === 'DaemonSet')) throw nothingToCheck(`${of}no DaemonSet in the manifests (${kindsOf(workloads)})`, gate);
 }
 
 /** Writes a run's warnings to standard error (prefixed with the cluster in a fleet report). */

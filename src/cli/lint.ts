@@ -29,6 +29,7 @@ async function lint(paths: readonly string[], options: LintOptions, io: CliIo, e
   const { checkManifests } = require('../policy/engine') as typeof import('../policy/engine');
   const { formatJson, formatSarif, formatText } = require('../policy/format') as typeof import('../policy/format');
   const { describeProblem, fieldPosition, readManifests } = require('../manifests') as typeof import('../manifests');
+  const { kindsOf, nodeObjectProblems } = require('../manifests/contract') as typeof import('../manifests/contract');
 
   if (paths.length === 0) {
     io.err('node-services lint: no input; give files or folders (*.yaml, *.yml, *.json), or - to read stdin\n');
@@ -65,7 +66,9 @@ async function lint(paths: readonly string[], options: LintOptions, io: CliIo, e
   }
   // The flag overrides the configuration file.
   if (version !== undefined) config = mergeConfigs(config, { kubernetesVersion: version });
-  const { objects, problems } = await readManifests(paths, io.readStdin);
+  const read = await readManifests(paths, io.readStdin);
+  const objects = read.objects;
+  const problems = [...read.problems, ...nodeObjectProblems(objects, undefined)];
   for (const p of problems) io.err(`node-services: ${describeProblem(p)}\n`);
   if (objects.length === 0) {
     exit.code = 2;
@@ -88,10 +91,17 @@ async function lint(paths: readonly string[], options: LintOptions, io: CliIo, e
   for (const p of perCluster.problems) io.err(`node-services: ${p.file}: ${p.message}\n`);
   const versionProblems = perCluster.problems.map((p) => ({ file: p.file, message: p.message }));
   const sources = objects.map((o) => ({ file: o.file, line: o.line, locate: (path: string) => fieldPosition(o, path) }));
-  const inputProblems = [
+  const inputProblems: Array<{ file: string; line?: number; column?: number; message: string }> = [
     ...problems.map((p) => ({ file: p.file, line: p.line, column: p.column, message: p.message })),
     ...versionProblems,
   ];
+  if (report.checkedObjects === 0 && inputProblems.length === 0) {
+    // No DaemonSet at all: exit 0 would be a verdict over nothing.
+    const what = `no DaemonSet in ${paths.map((p) => (p === '-' ? '<stdin>' : p)).join(', ')} (${kindsOf(objects.map((o) => o.object))})`;
+    const message = `nothing to check: ${what}; lint checks DaemonSets and gives no verdict over none`;
+    io.err(`node-services: ${message}\n`);
+    inputProblems.push({ file: '', message });
+  }
   if (format === 'json') io.out(formatJson(report, sources, { quiet: options.quiet, problems: inputProblems }));
   else if (format === 'sarif') {
     io.out(

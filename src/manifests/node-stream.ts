@@ -56,7 +56,16 @@ export interface ObjectStreamOptions {
    * @default true
    */
   readonly lines?: boolean;
+  /** Called for each `*List` object read (its `kind` and line), so that a caller can check it. @default - not called */
+  readonly onList?: (kind: string, line: number) => void;
+  /**
+   * Called for each value that is not an object where one is expected (a top-level scalar or `null`, an element of a
+   * list), with the value and its line. @default - such values are skipped
+   */
+  readonly onNonObject?: (value: unknown, line: number) => void;
 }
+
+type Hooks = Pick<ObjectStreamOptions, 'onList' | 'onNonObject'>;
 
 /**
  * Reads every object from `source` and hands each to `sink` in input order: the items of a `*List` object (its
@@ -81,7 +90,8 @@ export async function readObjectStream(
         pendingWhitespace.push(chunk);
         continue;
       }
-      reader = first === 0x7b || first === 0x5b ? new JsonSplitter(file, sink, options.lines !== false) : new YamlSplitter(file, sink);
+      reader =
+        first === 0x7b || first === 0x5b ? new JsonSplitter(file, sink, options.lines !== false, options) : new YamlSplitter(file, sink, options);
       for (const ws of pendingWhitespace.splice(0)) reader.push(ws);
     }
     reader.push(chunk);
@@ -104,18 +114,28 @@ function firstContentByte(chunk: Buffer): number {
 }
 
 /** Hands a parsed value to the sink: arrays element by element, `*List` objects item by item. */
-function emitValue(value: unknown, line: number, sink: ObjectSink): void {
+function emitValue(value: unknown, line: number, sink: ObjectSink, hooks: Hooks): void {
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) emitValue(value[i], line, sink);
+    for (let i = 0; i < value.length; i++) emitValue(value[i], line, sink, hooks);
     return;
   }
-  if (value === null || typeof value !== 'object') return;
+  if (value === null || typeof value !== 'object') {
+    hooks.onNonObject?.(value, line);
+    return;
+  }
   const obj = value as any;
   if (typeof obj.kind === 'string' && obj.kind.endsWith('List') && Array.isArray(obj.items)) {
-    for (let i = 0; i < obj.items.length; i++) emitValue(obj.items[i], line, sink);
+    hooks.onList?.(obj.kind, line);
+    for (let i = 0; i < obj.items.length; i++) emitValue(obj.items[i], line, sink, hooks);
     return;
   }
   sink(obj, line);
+}
+
+/** Reports the kind of a list whose items were split out (its skeleton, read at its end). */
+function emitSplitList(value: unknown, line: number, hooks: Hooks): void {
+  const kind = value !== null && typeof value === 'object' ? (value as any).kind : undefined;
+  if (typeof kind === 'string') hooks.onList?.(kind, line);
 }
 
 const QUOTE = 0x22;
@@ -169,6 +189,7 @@ class JsonSplitter {
     private readonly sink: ObjectSink,
     /** Whether the lines of items cut by the layout are counted. */
     private readonly countLines: boolean,
+    private readonly hooks: Hooks,
   ) {}
 
   public push(chunk: Buffer): void {
@@ -351,7 +372,7 @@ class JsonSplitter {
       this.fastClose = undefined;
       return -1;
     }
-    emitValue(value, line, this.sink);
+    emitValue(value, line, this.sink, this.hooks);
     this.line = this.countLines ? line + countNewlines(text, text.length) : line;
     return end;
   }
@@ -364,7 +385,7 @@ class JsonSplitter {
     const parts = this.item;
     this.item = [];
     const text = (parts.length === 1 ? parts[0] : Buffer.concat(parts)).toString('utf8');
-    emitValue(this.parse(text, this.itemLine), this.itemLine, this.sink);
+    emitValue(this.parse(text, this.itemLine), this.itemLine, this.sink, this.hooks);
   }
 
   private emitSkeleton(): void {
@@ -373,7 +394,8 @@ class JsonSplitter {
     const text = (parts.length === 1 ? parts[0] : Buffer.concat(parts)).toString('utf8');
     const value = this.parse(text, this.skeletonLine);
     // A List whose items were split out has nothing left to emit; any other object is emitted whole.
-    if (!this.sawItems) emitValue(value, this.skeletonLine, this.sink);
+    if (!this.sawItems) emitValue(value, this.skeletonLine, this.sink, this.hooks);
+    else emitSplitList(value, this.skeletonLine, this.hooks);
   }
 
   private parse(text: string, line: number): unknown {
@@ -446,6 +468,7 @@ class YamlSplitter {
   constructor(
     private readonly file: string,
     private readonly sink: ObjectSink,
+    private readonly hooks: Hooks,
   ) {}
 
   public push(chunk: Buffer): void {
@@ -521,7 +544,7 @@ class YamlSplitter {
     if (entry === undefined) return;
     this.entry = undefined;
     const value = this.parse(entry.join('\n'), this.entryLine);
-    emitValue(value, this.entryLine, this.sink);
+    emitValue(value, this.entryLine, this.sink, this.hooks);
   }
 
   private endDocument(): void {
@@ -537,8 +560,11 @@ class YamlSplitter {
     if (!hasContent) return;
     const value = this.parse(doc.join('\n'), this.docLine);
     // A List whose items were split out has nothing left; `items:` read as null then.
-    if (split && value !== null && typeof value === 'object' && !Array.isArray(value) && (value as any).items == null) return;
-    emitValue(value, this.docLine, this.sink);
+    if (split && value !== null && typeof value === 'object' && !Array.isArray(value) && (value as any).items == null) {
+      emitSplitList(value, this.docLine, this.hooks);
+      return;
+    }
+    emitValue(value, this.docLine, this.sink, this.hooks);
   }
 
   /** Parses one piece of YAML (an entry or a document), with positions relative to `firstLine`. */

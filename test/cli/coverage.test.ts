@@ -232,7 +232,7 @@ describe('node-services coverage: exit codes and input', () => {
       stdin: 'apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: empty\nspec: {}\n',
     });
     expect(run.code).toBe(2);
-    expect(run.err).toMatch(/-:1: DaemonSet "empty" has no spec\.template\.spec\.containers/);
+    expect(run.err).toMatch(/<stdin>:1: DaemonSet "empty" has no spec\.template\.spec\.containers/);
   });
 
   test('an unknown --output is a usage error (2)', async () => {

@@ -129,7 +129,7 @@ describe('node-services diff: exit codes', () => {
 
   test('GIVEN unreadable input THEN 2 with the file (missing, malformed, a DaemonSet without containers)', async () => {
     const missing = await diff([OLD, 'no/such/dir']);
-    expect([missing.code, missing.err]).toEqual([2, 'node-services: no/such/dir: no such file or directory\n']);
+    expect([missing.code, missing.err]).toEqual([2, 'node-services: no/such/dir: no such file or directory (<new>)\n']);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'diff-test-'));
     fs.writeFileSync(path.join(dir, 'bad.yaml'), 'kind: DaemonSet\nmetadata: {name: x\n');
     const malformed = await diff([OLD, path.join(dir, 'bad.yaml')]);
