@@ -862,7 +862,8 @@ function checkGates(flags: CoverageFlags, nodes: number, nodesPath: string, work
   const gate = flags.failOnMissing ? '--fail-on-missing' : flags.failOnBudget ? '--fail-on-budget' : undefined;
   if (gate === undefined) return;
   if (nodes === 0) throw nothingToCheck(`${of}no nodes in --nodes ${nodesPath} (an empty list)`, gate);
-  if (!workloads.some((w) => w?.kind === 'DaemonSet')) throw nothingToCheck(`${of}no DaemonSet in the manifests (${kindsOf(workloads)})`, gate);
+  if (!workloads.some((w) => w?.kind === 'DaemonSet'))
+    throw nothingToCheck(`${of}no DaemonSet in the manifests (${kindsOf(workloads)})`, gate);
 }
 
 /** Writes a run's warnings to standard error (prefixed with the cluster in a fleet report). */
@@ -1047,10 +1048,7 @@ export function registerCoverageCommand(program: Command, io: CliIo, exit: ExitC
       `the Kubernetes version whose semantics apply, ${KUBERNETES_VERSION_RANGE} (default: 1.28, or a cluster folder's ` +
         'kubernetes-version; from 1.29 restartable init containers are sidecars)',
     )
-    .option(
-      '--pool-label <key>',
-      `node label that names the node pool for the node tax (default: ${poolLabelsHelp()})`,
-    )
+    .option('--pool-label <key>', `node label that names the node pool for the node tax (default: ${poolLabelsHelp()})`)
     .option('--budget <shares>', 'node-tax budget per node, e.g. cpu=8%,memory=10% of allocatable')
     .option('--fail-on-budget', 'exit with 1 when the node services of a pool request more than its allocatable or the budget')
     .action(async (manifests: string[], flags: CoverageFlags) => {

@@ -107,9 +107,13 @@ async function diffClusters(oldRoot: string, newRoot: string, flags: DiffFlags, 
     const nodesFile = nodes?.get(name);
     const podsFile = pods?.get(name);
     const clusterNodes = nodesFile !== undefined ? await readList(nodesFile, 'Node', '--nodes', io) : undefined;
-    const clusterPods =
-      podsFile !== undefined && nodesFile !== undefined ? await readList(podsFile, 'Pod', '--pods', io) : undefined;
-    if (flags.failOn !== undefined) checkGate([...old, ...next].map((o) => o.object), flags.failOn, `cluster ${name}: `);
+    const clusterPods = podsFile !== undefined && nodesFile !== undefined ? await readList(podsFile, 'Pod', '--pods', io) : undefined;
+    if (flags.failOn !== undefined)
+      checkGate(
+        [...old, ...next].map((o) => o.object),
+        flags.failOn,
+        `cluster ${name}: `,
+      );
     out.push({
       name,
       status: inOld && inNew ? 'kept' : inNew ? 'added' : 'removed',
@@ -189,10 +193,7 @@ export function registerDiffCommand(program: Command, io: CliIo, exit: ExitCode)
     )
     .option('--nodes <file>', 'the nodes (kubectl get nodes -o json): list the nodes each change restarts, starts and stops, per pool')
     .option('--pods <file>', 'pods already running (kubectl get pods -A -o json): their requests and host ports count on their nodes')
-    .option(
-      '--group-by <label>',
-      `node label that names a node's pool (default: ${poolLabelsHelp()})`,
-    )
+    .option('--group-by <label>', `node label that names a node's pool (default: ${poolLabelsHelp()})`)
     .addOption(
       new Option('-f, --format <format>', 'output format (markdown: for a pull-request comment)')
         .choices(['text', 'json', 'markdown', 'sarif'])
@@ -222,7 +223,12 @@ export function registerDiffCommand(program: Command, io: CliIo, exit: ExitCode)
       const nodes = flags.nodes !== undefined ? await readList(flags.nodes, 'Node', '--nodes', io) : undefined;
       const pods = flags.pods !== undefined ? await readList(flags.pods, 'Pod', '--pods', io) : undefined;
       if (pods !== undefined && nodes === undefined) io.err('warning: --pods is used only with --nodes\n');
-      if (flags.failOn !== undefined) checkGate([...before, ...after].map((o) => o.object), flags.failOn, '');
+      if (flags.failOn !== undefined)
+        checkGate(
+          [...before, ...after].map((o) => o.object),
+          flags.failOn,
+          '',
+        );
       const report = diffManifests(before, after, { nodes, pods, groupBy: flags.groupBy });
       if (flags.format === 'json') io.out(formatDiffJson(report));
       else if (flags.format === 'markdown') io.out(formatDiffMarkdown(report));

@@ -19,6 +19,13 @@ interface LintOptions {
   readonly quiet?: boolean;
 }
 
+/** Why lint gives no verdict over inputs without a DaemonSet (holding `objects`). */
+function nothingToCheck(paths: readonly string[], objects: readonly unknown[]): string {
+  const { kindsOf } = require('../manifests/contract') as typeof import('../manifests/contract');
+  const inputs = paths.map((p) => (p === '-' ? '<stdin>' : p)).join(', ');
+  return `nothing to check: no DaemonSet in ${inputs} (${kindsOf(objects)}); lint checks DaemonSets and gives no verdict over none`;
+}
+
 /** The report formats of `lint`. */
 const FORMATS = ['text', 'json', 'sarif'];
 
@@ -29,7 +36,7 @@ async function lint(paths: readonly string[], options: LintOptions, io: CliIo, e
   const { checkManifests } = require('../policy/engine') as typeof import('../policy/engine');
   const { formatJson, formatSarif, formatText } = require('../policy/format') as typeof import('../policy/format');
   const { describeProblem, fieldPosition, readManifests } = require('../manifests') as typeof import('../manifests');
-  const { kindsOf, nodeObjectProblems } = require('../manifests/contract') as typeof import('../manifests/contract');
+  const { nodeObjectProblems } = require('../manifests/contract') as typeof import('../manifests/contract');
 
   if (paths.length === 0) {
     io.err('node-services lint: no input; give files or folders (*.yaml, *.yml, *.json), or - to read stdin\n');
@@ -71,6 +78,8 @@ async function lint(paths: readonly string[], options: LintOptions, io: CliIo, e
   const problems = [...read.problems, ...nodeObjectProblems(objects, undefined)];
   for (const p of problems) io.err(`node-services: ${describeProblem(p)}\n`);
   if (objects.length === 0) {
+    // Problems were written; an input that holds only empty lists is a gate over nothing.
+    if (problems.length === 0) io.err(`node-services: ${nothingToCheck(paths, [])}\n`);
     exit.code = 2;
     return;
   }
@@ -97,8 +106,10 @@ async function lint(paths: readonly string[], options: LintOptions, io: CliIo, e
   ];
   if (report.checkedObjects === 0 && inputProblems.length === 0) {
     // No DaemonSet at all: exit 0 would be a verdict over nothing.
-    const what = `no DaemonSet in ${paths.map((p) => (p === '-' ? '<stdin>' : p)).join(', ')} (${kindsOf(objects.map((o) => o.object))})`;
-    const message = `nothing to check: ${what}; lint checks DaemonSets and gives no verdict over none`;
+    const message = nothingToCheck(
+      paths,
+      objects.map((o) => o.object),
+    );
     io.err(`node-services: ${message}\n`);
     inputProblems.push({ file: '', message });
   }

@@ -41,7 +41,8 @@ function manifestsOf(flag: string): OneClusterInput {
   return {
     flag,
     nodesFlag: '--nodes',
-    clustersCommand: (root) => `plan --clusters ${root} --nodes <folder with one nodes file per cluster>${flag === '--old' ? ' --old <old>/clusters' : ''}`,
+    clustersCommand: (root) =>
+      `plan --clusters ${root} --nodes <folder with one nodes file per cluster>${flag === '--old' ? ' --old <old>/clusters' : ''}`,
   };
 }
 

@@ -168,7 +168,12 @@ export async function readOneCluster(
     options.flag !== undefined && p.file !== '' ? { ...p, message: `${p.message} (${options.flag})` } : p;
   if (fleet.length > 0) throw inputErrorOf(fleet.map(prefix));
   const { objects, problems } = await readManifests(inputs, readStdin);
-  const all = [...problems, ...nodeObjectProblems(objects, options.nodesFlag), ...duplicateProblems(objects), ...podTemplateProblems(objects)];
+  const all = [
+    ...problems,
+    ...nodeObjectProblems(objects, options.nodesFlag),
+    ...duplicateProblems(objects),
+    ...podTemplateProblems(objects),
+  ];
   if (all.length > 0) throw inputErrorOf(all.map(prefix));
   return objects;
 }

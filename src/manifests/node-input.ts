@@ -32,12 +32,6 @@ function describeObject(object: any): string {
   return typeof name === 'string' ? `${kind} ${JSON.stringify(name)}` : `a ${kind} without metadata.name`;
 }
 
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (typeof value === 'string') return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 39)}…` : value)})`;
-  return `a ${typeof value} (${String(value)})`;
-}
-
 function isRegularFile(file: string): boolean {
   try {
     return fs.statSync(file).isFile();
@@ -80,9 +74,10 @@ function objectChecks(file: string, kind: ListKind, flag: string, keep: (o: any)
     },
     sink: (object: any, line: number) => {
       values++;
-      if (object?.kind !== undefined && object.kind !== kind) fail(line, `${flag} expects ${kind} objects (or a ${kind}List), found ${describeObject(object)}`);
+      if (object?.kind !== undefined && object.kind !== kind) fail(line, `${describeObject(object)}, not a ${kind}`);
       const name = object?.metadata?.name;
-      if (typeof name !== 'string' || name.length === 0) fail(line, `a ${kind} has no metadata.name; every ${kind.toLowerCase()} needs its name`);
+      if (typeof name !== 'string' || name.length === 0)
+        fail(line, `a ${kind} has no metadata.name; every ${kind.toLowerCase()} needs its name`);
       if (kind === 'Node') {
         const first = names.get(name);
         if (first !== undefined) {
@@ -98,9 +93,9 @@ function objectChecks(file: string, kind: ListKind, flag: string, keep: (o: any)
       values++;
       if (listKind !== 'List' && listKind !== `${kind}List`) fail(line, `a ${listKind}, not a list of ${kind}s`);
     },
-    onNonObject: (value: unknown, line: number) => {
+    onNonObject: (description: string, line: number) => {
       values++;
-      fail(line, `not a Kubernetes object: ${describeValue(value)}`);
+      fail(line, `not a Kubernetes object: ${description}`);
     },
   };
 }
@@ -130,7 +125,9 @@ async function readListFile(
   const table = () => {
     const found = kubectlTableAt(head.text);
     if (found !== undefined) {
-      throw new InputError(`${file}:${found.line}: ${describeTable(found)}, not ${kind} objects (kubectl prints objects only with -o json)${expectedList(kind, flag)}`);
+      throw new InputError(
+        `${file}:${found.line}: ${describeTable(found)}, not ${kind} objects (kubectl prints objects only with -o json)${expectedList(kind, flag)}`,
+      );
     }
   };
   try {

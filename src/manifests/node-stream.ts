@@ -60,16 +60,17 @@ export interface ObjectStreamOptions {
   readonly onList?: (kind: string, line: number) => void;
   /**
    * Called for each value that is not an object where one is expected (a top-level scalar or `null`, an element of a
-   * list), with the value and its line. @default - such values are skipped
+   * list), described (see {@link describeValue}), with its line. @default - such values are skipped
    */
-  readonly onNonObject?: (value: unknown, line: number) => void;
+  readonly onNonObject?: (description: string, line: number) => void;
 }
 
 type Hooks = Pick<ObjectStreamOptions, 'onList' | 'onNonObject'>;
 
 /**
  * Reads every object from `source` and hands each to `sink` in input order: the items of a `*List` object (its
- * `items`), the elements of an array, every other object as it is. Empty documents, `null`s and scalars are skipped.
+ * `items`), the elements of an array, every other object as it is. Empty documents are skipped; `null`s and scalars
+ * are skipped too, or reported to `onNonObject`.
  * `file` names the input in errors. Throws a {@link NodeStreamError} on malformed input.
  */
 export async function readObjectStream(
@@ -91,7 +92,9 @@ export async function readObjectStream(
         continue;
       }
       reader =
-        first === 0x7b || first === 0x5b ? new JsonSplitter(file, sink, options.lines !== false, options) : new YamlSplitter(file, sink, options);
+        first === 0x7b || first === 0x5b
+          ? new JsonSplitter(file, sink, options.lines !== false, options)
+          : new YamlSplitter(file, sink, options);
       for (const ws of pendingWhitespace.splice(0)) reader.push(ws);
     }
     reader.push(chunk);
@@ -120,7 +123,7 @@ function emitValue(value: unknown, line: number, sink: ObjectSink, hooks: Hooks)
     return;
   }
   if (value === null || typeof value !== 'object') {
-    hooks.onNonObject?.(value, line);
+    hooks.onNonObject?.(describeValue(value), line);
     return;
   }
   const obj = value as any;
@@ -130,6 +133,13 @@ function emitValue(value: unknown, line: number, sink: ObjectSink, hooks: Hooks)
     return;
   }
   sink(obj, line);
+}
+
+/** A value that is not an object, as messages show it: `a string ("…")`, `a number (42)`, `null`. */
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 39)}…` : value)})`;
+  return `a ${typeof value} (${String(value)})`;
 }
 
 /** Reports the kind of a list whose items were split out (its skeleton, read at its end). */
@@ -250,6 +260,7 @@ class JsonSplitter {
             this.fail('a string at the top level; expected an object or an array');
           }
           inString = true;
+          if (depth === this.itemDepth && this.collecting !== ITEM) this.hooks.onNonObject?.('a string', line);
           if (depth === 1 && this.topIsObject) {
             this.key.length = 0;
             this.expectItemsValue = false;
@@ -330,6 +341,10 @@ class JsonSplitter {
           }
           break;
         default:
+          // A number, true, false or null where list elements are: not an object (tabs and CRs are whitespace).
+          if (depth === this.itemDepth && depth > 0 && this.collecting !== ITEM && b !== 0x09 && b !== 0x0d) {
+            this.hooks.onNonObject?.('a number, true, false or null', line);
+          }
           break;
       }
       i++;

@@ -244,6 +244,15 @@ export async function readManifests(inputs: readonly string[], readStdin: () => 
     // A file named as an input must hold something; one found in a folder may be empty (cdk8s writes an empty file
     // for a chart without objects).
     if (parsed.documents === 0 && named.has(file)) problems.push(emptyProblem(file, read.text as string));
+    // A named file of YAML objects none of which has a kind is not manifests (a values file, a shell's error text).
+    if (named.has(file) && parsed.objects.length > 0 && !parsed.objects.some((o) => typeof o.object?.kind === 'string')) {
+      problems.push({
+        kind: ReadProblemKind.NOT_AN_OBJECT,
+        file,
+        line: parsed.objects[0].line,
+        message: `not Kubernetes objects: no object in it has a kind (${JSON.stringify(Object.keys(parsed.objects[0].object).slice(0, 3))}…); expected Kubernetes manifests (YAML or JSON)`,
+      });
+    }
   }
   if (documents === 0 && problems.length === 0) {
     problems.push({

@@ -224,7 +224,7 @@ describe('node-services coverage: exit codes and input', () => {
     expect(missing.err).toMatch(/no-such-nodes\.json: no such file or directory/);
     const wrongKind = await coverage(['--nodes', PODS, MANIFESTS]);
     expect(wrongKind.code).toBe(2);
-    expect(wrongKind.err).toMatch(/--nodes expects Node objects \(or a NodeList\), found Pod "node-exporter-7xk2p"/);
+    expect(wrongKind.err).toMatch(/:\d+: Pod "node-exporter-7xk2p", not a Node; --nodes expects Node objects/);
   });
 
   test('a DaemonSet without a pod template exits 2 naming it', async () => {

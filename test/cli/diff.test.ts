@@ -140,10 +140,7 @@ describe('node-services diff: exit codes', () => {
     expect(empty.code).toBe(2);
     expect(empty.err).toContain('has no spec.template.spec.containers');
     const nodes = await diff([OLD, NEW, '--nodes', path.join(dir, 'empty.yaml')]);
-    expect([nodes.code, nodes.err]).toEqual([
-      2,
-      expect.stringContaining('--nodes expects Node objects (or a NodeList), found DaemonSet "x"'),
-    ]);
+    expect([nodes.code, nodes.err]).toEqual([2, expect.stringContaining('DaemonSet "x", not a Node; --nodes expects Node objects')]);
   });
 
   test('GIVEN both inputs on standard input THEN 2', async () => {
