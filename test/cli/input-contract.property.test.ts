@@ -52,7 +52,12 @@ function independentObjects(bytes: Buffer): any[] | undefined {
   let documents = 0;
   for (const doc of docs) {
     if (doc.errors.length > 0) return undefined;
-    const value = doc.toJS({ maxAliasCount: 100 });
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: 100 });
+    } catch {
+      return undefined; // an unresolved alias, or too many
+    }
     if (value === null || value === undefined) continue;
     documents++;
     if (!push(value)) return undefined;
