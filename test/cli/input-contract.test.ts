@@ -454,3 +454,76 @@ describe('reproductions', () => {
     expect(run.err).not.toContain('overlap');
   });
 });
+
+describe('Kubernetes versions: one grammar and one message in every command and cluster version file', () => {
+  test.each(['1.27', '1.34', 'v1.30.1', 'v1.30', '30', '1.3', 'latest'])(
+    '--kubernetes-version %s: coverage and lint refuse it with the same message',
+    async (version) => {
+      const coverage = await runCli(['coverage', '--kubernetes-version', version, '--nodes', GOOD_NODES, MANIFESTS]);
+      const lint = await runCli(['lint', '--kubernetes-version', version, MANIFESTS]);
+      expect([coverage.code, lint.code]).toEqual([2, 2]);
+      const why = (err: string) => /--kubernetes-version (".*)$/m.exec(err)?.[1];
+      expect(why(coverage.err)).toBeDefined();
+      expect(why(coverage.err)).toBe(why(lint.err));
+    },
+  );
+
+  test('--kubernetes-version 1.30: accepted by both', async () => {
+    expect((await runCli(['coverage', '--kubernetes-version', '1.30', '--nodes', GOOD_NODES, MANIFESTS])).code).toBe(0);
+    expect((await runCli(['lint', '--kubernetes-version', '1.30', MANIFESTS])).code).not.toBe(2);
+  });
+
+  test.each(['1.34', '1.27'])(
+    'a cluster version file of %s: coverage --clusters and lint refuse it with the same message',
+    async (version) => {
+      // GIVEN a fleet folder whose cluster records an unsupported version
+      const clusters = path.join(dir, `versions-${version}`, 'clusters');
+      write(path.relative(dir, path.join(clusters, 'a', 'agent.json')), AGENT);
+      write(path.relative(dir, path.join(clusters, 'a', 'kubernetes-version')), `${version}\n`);
+      const nodes = path.dirname(write(path.relative(dir, path.join(clusters, '..', 'nodes', 'a.json')), { kind: 'List', items: NODES }));
+      const coverage = await runCli(['coverage', '--clusters', clusters, '--nodes', nodes]);
+      const lint = await runCli(['lint', path.join(clusters, '..')]);
+      expect([coverage.code, lint.code]).toEqual([2, 2]);
+      const file = path.join(clusters, 'a', 'kubernetes-version');
+      const why = (err: string) =>
+        err
+          .split('\n')
+          .find((l) => l.includes(`${file}: `))
+          ?.split(`${file}: `)[1];
+      expect(why(coverage.err)).toMatch(
+        new RegExp(`^"${version.replace('.', '\\.')}" is not a supported Kubernetes version \\(one of 1\\.28, `),
+      );
+      expect(why(coverage.err)).toBe(why(lint.err));
+    },
+  );
+});
+
+describe('node pools: one resolver, the same groups in coverage and diff', () => {
+  test('the control-plane node is in the control plane in both; the other nodes in their pool label', async () => {
+    // GIVEN the example nodes: workers with node.example.com/pool, a control-plane node with only its role and type
+    const NEW = path.relative(process.cwd(), path.join(ROOT, 'test/fixtures/day2/examples-new'));
+    const OLD = path.relative(process.cwd(), path.join(ROOT, 'test/fixtures/day2/examples-old'));
+    // WHEN coverage computes the node tax per pool, and diff lists the nodes a change restarts per pool
+    const coverage = await runCli(['coverage', '--output', 'json', '--budget', 'cpu=50%', '--nodes', FIXTURE_NODES, NEW]);
+    const diff = await runCli(['diff', OLD, NEW, '--nodes', FIXTURE_NODES]);
+    // THEN coverage groups cp-1 under its role, not its instance type (m6i.large)
+    const pools = JSON.parse(coverage.out).pools.map((p: any) => [p.pool, p.nodes]);
+    expect(pools).toEqual([
+      ['edge', 1],
+      ['general', 6],
+      ['gpu', 1],
+      ['node-role.kubernetes.io/control-plane', 1],
+    ]);
+    // AND diff shows the same groups, with their labels
+    const groups = diff.out
+      .split('\n')
+      .filter((l) => /^ {4}\S+: /.test(l))
+      .map((l) => l.trim());
+    expect(groups).toContain('node-role.kubernetes.io/control-plane: cp-1');
+    expect(groups).toContain(
+      'node.example.com/pool=general: worker-a-1, worker-b-1, worker-c-1, worker-cordoned, worker-notready, worker-small',
+    );
+    expect(groups).toContain('node.example.com/pool=gpu: gpu-a-1');
+    expect(groups).toContain('node.example.com/pool=edge: edge-1');
+  });
+});
