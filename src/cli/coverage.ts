@@ -9,6 +9,7 @@
 import * as path from 'path';
 import { Command, Option } from 'commander';
 import type { ExitCode } from './main';
+import { refusalsHelp } from './refusals';
 import { CliIo, InputError, progressOf, readClusterManifests, readList } from './io';
 import { kindsOf, nothingToCheck } from '../manifests/contract';
 import { NodeLayout, analyzeCoverage, nodeLayout } from '../coverage/analyze';
@@ -1015,6 +1016,7 @@ export function registerCoverageCommand(program: Command, io: CliIo, exit: ExitC
         '(nodeSelector, nodeAffinity, taint, hostPort, resources, diskPressure, unreachable, notReady, os), and what the ' +
         'node services together request on each node pool (the node tax). With --clusters, per cluster of a fleet.',
     )
+    .addHelpText('after', refusalsHelp('coverage'))
     .argument(
       '[manifests...]',
       'manifest files or folders with DaemonSets (and PriorityClass / RuntimeClass objects); - or nothing: standard input',

@@ -7,6 +7,7 @@
 import * as path from 'path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { ExitCode } from './main';
+import { refusalsHelp } from './refusals';
 import { CliIo, InputError, readClusterManifests, readList } from './io';
 import { clusterFiles, clusterFolders, throwProblems } from './clusters';
 import { ChangeKind, DiffReport, diffManifests, diffMatches } from '../day2/diff';
@@ -183,6 +184,7 @@ export function registerDiffCommand(program: Command, io: CliIo, exit: ExitCode)
         'server) and security widening (host paths, capabilities, privilege, host namespaces and ports, seccomp, ' +
         'AppArmor, RBAC, Pod Security level).',
     )
+    .addHelpText('after', refusalsHelp('diff'))
     .argument('<old>', 'the old manifests: a file or folder (*.yaml, *.yml, *.json), or - for standard input')
     .argument('<new>', 'the new manifests: a file or folder, or - for standard input')
     .option(

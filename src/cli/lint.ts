@@ -8,6 +8,7 @@
 import { Command, Option } from 'commander';
 import { KUBERNETES_VERSION_RANGE, parseKubernetesVersion } from '../k8s/api-fields/versions';
 import type { ExitCode } from './main';
+import { refusalsHelp } from './refusals';
 import { CliIo, InputError, parseObjects, readText } from './io';
 
 /** Options of `node-services lint`. */
@@ -126,8 +127,8 @@ const HELP_AFTER = `
 Exit codes:
   0  no error findings (warnings and info do not fail)
   1  at least one unsuppressed error finding
-  2  usage error, or an input that could not be read (unreadable or binary file, malformed YAML, an unrendered
-     template, no Kubernetes objects found); every readable file is still checked and reported
+  2  usage error, an input that could not be read or is refused (see above), or nothing to check; every readable
+     file is still checked and reported
 
 Kinds: each DaemonSet is checked as the node-service kind its node-services.cdk8s.io/kind annotation names, else
 as the kind its shape shows (CNI, CSI node plugin, kube-proxy, device plugin, GPU, log, metrics, security agent);
@@ -158,6 +159,6 @@ export function registerLintCommand(program: Command, io: CliIo, exit: ExitCode)
       '--kubernetes-version <version>',
       `the Kubernetes version the manifests are meant for, ${KUBERNETES_VERSION_RANGE} (default: 1.28, or the config file)`,
     )
-    .addHelpText('after', HELP_AFTER)
+    .addHelpText('after', refusalsHelp('lint') + HELP_AFTER)
     .action(async (paths: string[], options: LintOptions) => lint(paths, options, io, exit));
 }

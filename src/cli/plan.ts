@@ -8,6 +8,7 @@
 import * as path from 'path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { ExitCode } from './main';
+import { refusalsHelp } from './refusals';
 import { CliIo, InputError, progressOf, readClusterManifests, readList, SourcedObject } from './io';
 import { checkStdin } from './diff';
 import { kindsOf, nothingToCheck, OneClusterInput } from '../manifests/contract';
@@ -135,6 +136,7 @@ export function registerPlanCommand(program: Command, io: CliIo, exit: ExitCode)
         'OnDelete, a duration estimate, and kubectl label commands for canaries. A DaemonSet changes when its template ' +
         'differs from --old; without --old, when a pod of it in --pods does not run the new template.',
     )
+    .addHelpText('after', refusalsHelp('plan'))
     .argument('<new>', 'the new manifests: a file or folder (*.yaml, *.yml, *.json), or - for standard input')
     .requiredOption('--nodes <file>', 'the nodes (kubectl get nodes -o json)')
     .option(

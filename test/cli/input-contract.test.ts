@@ -527,3 +527,18 @@ describe('node pools: one resolver, the same groups in coverage and diff', () =>
     expect(groups).toContain('node.example.com/pool=edge: edge-1');
   });
 });
+
+describe('--help lists what each command refuses', () => {
+  test.each(['lint', 'coverage', 'diff', 'plan'])('%s --help', async (command) => {
+    const help = (await runCli([command, '--help'])).out;
+    expect(help).toContain('Refused input (exit 2, one message: the input, what was expected, the fix; docs/input-contract.md):');
+    for (const cls of ['a kubectl get table', 'that is empty or holds no Kubernetes object', 'Node objects', 'nothing to check:']) {
+      expect(help).toContain(cls);
+    }
+    if (command !== 'lint') {
+      for (const cls of ['--nodes, --pods: an empty file', 'listed twice', "a fleet's folder", 'the same object twice'])
+        expect(help).toContain(cls);
+      expect(help).toContain(command === 'diff' ? 'diff --clusters OLD/clusters NEW/clusters' : `${command} --clusters DIR/clusters`);
+    }
+  });
+});
