@@ -6,19 +6,21 @@
  * analysis reads are kept of each object; the report is written in chunks as it is formatted, never as one string.
  */
 
-import * as fs from 'fs';
 import * as path from 'path';
 import { Command, Option } from 'commander';
 import type { ExitCode } from './main';
-import { CliIo, InputError, SourcedObject, progressOf, readObjects, stdinChunks } from './io';
+import { refusalsHelp } from './refusals';
+import { CliIo, InputError, progressOf, readClusterManifests, readList } from './io';
+import { kindsOf, nothingToCheck } from '../manifests/contract';
 import { NodeLayout, analyzeCoverage, nodeLayout } from '../coverage/analyze';
 import { compileWorkload } from '../coverage/compile';
 import { NodeTax, TaxBudget, formatPercent, nodeTax } from '../coverage/node-tax';
 import { formatBytes, formatMilliCpu } from '../coverage/quantity';
 import { ResourceVector, allocatable } from '../coverage/resources';
 import { CoverageReport, CoverageStatus, NodeCoverage, WorkloadCoverage, WorkloadStatus } from '../coverage/types';
-import { NodeStreamError, fileChunks, readObjectStream } from '../manifests/node-stream';
-import { CLUSTER_VERSION_FILE, readClusterVersion } from '../manifests/cluster-version';
+import { CLUSTER_VERSION_FILE, clusterVersion } from '../manifests/cluster-version';
+import { KUBERNETES_VERSION_RANGE, parseKubernetesVersion } from '../k8s/api-fields/versions';
+import { nodePoolOf, poolLabelsHelp } from '../k8s/node-pools';
 import { CoverageHtmlInput, writeCoverageHtmlClustersPage, writeCoverageHtmlPage } from '../report/coverage-html';
 import { clusterFiles, clusterFolders, throwProblems } from './clusters';
 
@@ -32,43 +34,6 @@ interface CoverageFlags {
   readonly budget?: string;
   readonly failOnBudget?: boolean;
   readonly clusters?: string;
-}
-
-function where(o: SourcedObject): string {
-  return o.line !== undefined ? `${o.file}:${o.line}` : o.file;
-}
-
-function describe(object: any): string {
-  const kind = typeof object?.kind === 'string' ? object.kind : 'object';
-  const name = object?.metadata?.name;
-  return typeof name === 'string' ? `${kind} ${JSON.stringify(name)}` : `a ${kind} without metadata.name`;
-}
-
-function isRegularFile(file: string): boolean {
-  try {
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** Files of an input path: the file itself, or the `*.json`/`*.yaml`/`*.yml` files under a folder (sorted). */
-function inputFiles(input: string): string[] {
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(input);
-  } catch {
-    throw new InputError(`${input}: no such file or directory`);
-  }
-  if (!stat.isDirectory()) return [input];
-  const out: string[] = [];
-  const entries = fs.readdirSync(input, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const entry of entries) {
-    const full = path.join(input, entry.name);
-    if (entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules') for (const f of inputFiles(full)) out.push(f);
-    else if (['.json', '.yaml', '.yml'].includes(path.extname(entry.name).toLowerCase())) out.push(full);
-  }
-  return out;
 }
 
 /** What the analysis reads of a Node: name, labels, taints, allocatable, the Ready and DiskPressure conditions, the OS. */
@@ -123,83 +88,20 @@ function slimPod(pod: any): any {
   };
 }
 
-/**
- * Reads the Node or Pod objects of `input` (a file, a folder, or `-`): kubectl `-o json` Lists, JSON lines or YAML,
- * streamed; `keep` maps each object to what the caller holds (or `undefined` to drop it). Used by `coverage`, `diff`
- * and `plan`.
- */
-export async function readKind(
-  input: string,
-  kind: 'Node' | 'Pod',
-  flag: string,
-  io: CliIo,
-  keep: (o: any) => any = (o) => o,
-): Promise<any[]> {
-  const out: any[] = [];
-  const files = input === '-' ? ['-'] : inputFiles(input);
-  for (const file of files) {
-    const read = async (lines: boolean, into: any[]): Promise<void> => {
-      const sink = (object: any, line: number) => {
-        if (object?.kind !== undefined && object.kind !== kind) {
-          throw new InputError(`${file}:${line}: ${flag} expects ${kind} objects (or a ${kind}List), found ${describe(object)}`);
-        }
-        if (kind === 'Node' && (typeof object?.metadata?.name !== 'string' || object.metadata.name.length === 0)) {
-          throw new InputError(`${file}:${line}: a Node has no metadata.name; every node needs its name`);
-        }
-        const kept = keep(object);
-        if (kept !== undefined) into.push(kept);
-      };
-      await readObjectStream(file === '-' ? stdinChunks(io) : fileChunks(file), file, sink, { lines });
-    };
-    try {
-      // A regular file is read without counting lines; only an error reads it again, counting them, to say where it
-      // is. Standard input and pipes (`--nodes <(kubectl …)`) cannot be read twice: their lines are always counted.
-      const again = file !== '-' && isRegularFile(file);
-      try {
-        await read(!again, out);
-      } catch (e) {
-        if (!again) throw e;
-        await read(true, []);
-        throw e;
-      }
-    } catch (e) {
-      if (e instanceof NodeStreamError) throw new InputError(e.message);
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code !== undefined && !(e instanceof InputError)) throw new InputError(`${file}: cannot read (${code})`);
-      throw e;
-    }
-  }
-  return out;
-}
-
 async function readManifests(inputs: readonly string[], io: CliIo): Promise<any[]> {
-  const objects = await readObjects(inputs, io);
-  for (const o of objects) {
-    if (o.object?.kind !== 'DaemonSet') continue;
-    const spec = o.object?.spec?.template?.spec;
-    if (spec == null || typeof spec !== 'object' || !Array.isArray(spec.containers)) {
-      throw new InputError(
-        `${where(o)}: DaemonSet ${JSON.stringify(o.object?.metadata?.name ?? '')} has no spec.template.spec.containers; ` +
-          'a DaemonSet needs a pod template with at least one container',
-      );
-    }
-  }
+  const objects = await readClusterManifests(inputs, io, {
+    nodesFlag: '--nodes',
+    clustersCommand: (root) => `coverage --clusters ${root} --nodes <folder with one nodes file per cluster>`,
+  });
   return objects.map((o) => o.object);
 }
 
-/** `1.29`, `v1.29` or `v1.29.3` → 29. */
+/** The minor of `--kubernetes-version` (the one version grammar of `k8s/`), or undefined when not given. */
 function kubernetesMinor(version: string | undefined): number | undefined {
   if (version === undefined) return undefined;
-  const minor = parseMinor(version);
-  if (minor === undefined)
-    throw new InputError(`--kubernetes-version ${JSON.stringify(version)} is not a Kubernetes version; write it as 1.28 (or v1.29.3)`);
-  return minor;
-}
-
-/** The minor of `1.29`, `v1.29` or `v1.29.3`, or undefined when `version` is none of these. */
-function parseMinor(version: string): number | undefined {
-  const m = /^v?1\.(\d{1,3})(\.\d+)?$/.exec(version.trim());
-  return m ? Number(m[1]) : undefined;
+  const parsed = parseKubernetesVersion(version);
+  if (parsed.error !== undefined) throw new InputError(`--kubernetes-version ${JSON.stringify(version)} ${parsed.error}`);
+  return parsed.minor;
 }
 
 /** `cpu=8%,memory=10%` → a budget. */
@@ -585,15 +487,6 @@ function workloadGroups(report: CoverageReport, manifests: readonly any[]): Arra
   return groups;
 }
 
-/** Label keys that name a node's pool on common platforms, tried in order when `--pool-label` is not given. */
-const POOL_LABELS = [
-  'eks.amazonaws.com/nodegroup',
-  'cloud.google.com/gke-nodepool',
-  'kubernetes.azure.com/agentpool',
-  'karpenter.sh/nodepool',
-  'node.kubernetes.io/instance-type',
-];
-
 interface PoolTax {
   readonly pool: string;
   readonly nodes: number;
@@ -638,10 +531,9 @@ function poolTaxes(
   const poolOf: string[] = new Array(count);
   for (let i = 0; i < count; i++) {
     const node = nodes[i];
-    const labels = node?.metadata?.labels ?? {};
-    const key = poolLabel ?? POOL_LABELS.find((l) => typeof labels[l] === 'string');
-    if (key !== undefined) usedLabels.add(key);
-    const pool = key !== undefined && typeof labels[key] === 'string' ? labels[key] : '(no pool label)';
+    const resolved = nodePoolOf(node?.metadata?.labels, poolLabel);
+    if (resolved.label !== undefined) usedLabels.add(resolved.label);
+    const pool = resolved.name;
     poolOf[i] = pool;
     const alloc = nodeAllocatable(node, allocatables);
     const g = groupOf[i];
@@ -953,16 +845,26 @@ async function runCoverage(
   const progress = progressOf(io);
   const of = cluster !== undefined ? ` of cluster ${cluster}` : '';
   progress(`reading nodes${of} (${nodesPath === '-' ? 'standard input' : nodesPath})`);
-  const nodes = await readKind(nodesPath, 'Node', '--nodes', io, slimNode);
+  const nodes = await readList(nodesPath, 'Node', '--nodes', io, slimNode);
   if (podsPath !== undefined) progress(`reading pods${of} (${podsPath === '-' ? 'standard input' : podsPath})`);
-  const pods = podsPath !== undefined ? await readKind(podsPath, 'Pod', '--pods', io, slimPod) : undefined;
+  const pods = podsPath !== undefined ? await readList(podsPath, 'Pod', '--pods', io, slimPod) : undefined;
   progress(`reading manifests${of}`);
   const workloads = await readManifests(inputs, io);
+  checkGates(flags, nodes.length, nodesPath, workloads, cluster !== undefined ? `cluster ${cluster}: ` : '');
   progress(`analyzing ${nodes.length} node${nodes.length === 1 ? '' : 's'}${of}`);
   const report = analyzeCoverage(workloads, nodes, pods, minor !== undefined ? { kubernetesMinor: minor } : undefined);
   const { pools, labels: poolLabels, poolOf } = poolTaxes(report, workloads, nodes, flags.poolLabel, budget, minor);
   const names = nodes.map((n) => n.metadata.name as string);
   return { report, workloads, names, pools, poolLabels, poolOf };
+}
+
+/** A gate (`--fail-on-missing`, `--fail-on-budget`) over zero nodes or zero DaemonSets is refused: nothing to check. */
+function checkGates(flags: CoverageFlags, nodes: number, nodesPath: string, workloads: readonly any[], of: string): void {
+  const gate = flags.failOnMissing ? '--fail-on-missing' : flags.failOnBudget ? '--fail-on-budget' : undefined;
+  if (gate === undefined) return;
+  if (nodes === 0) throw nothingToCheck(`${of}no nodes in --nodes ${nodesPath} (an empty list)`, gate);
+  if (!workloads.some((w) => w?.kind === 'DaemonSet'))
+    throw nothingToCheck(`${of}no DaemonSet in the manifests (${kindsOf(workloads)})`, gate);
 }
 
 /** Writes a run's warnings to standard error (prefixed with the cluster in a fleet report). */
@@ -1016,14 +918,10 @@ function resolveClusters(
   // The Kubernetes version a Fleet records in each cluster folder (--kubernetes-version overrides it for all).
   const versions = new Map<string, { text: string; minor: number }>();
   for (const name of clusters) {
-    const recorded = readClusterVersion(path.join(root, name));
+    const recorded = clusterVersion(path.join(root, name));
     if (recorded === undefined) continue;
-    const minor = parseMinor(recorded.version);
-    if (minor === undefined) {
-      problems.push(
-        `${recorded.file}: ${JSON.stringify(recorded.version)} is not a Kubernetes version; write it as 1.28 (or v1.29.3), or remove the file`,
-      );
-    } else versions.set(name, { text: recorded.version, minor });
+    if (recorded.error !== undefined) problems.push(`${recorded.file}: ${recorded.error}`);
+    else versions.set(name, { text: recorded.text, minor: recorded.minor! });
   }
   throwProblems(problems);
   return clusters.map((name) => ({
@@ -1118,6 +1016,7 @@ export function registerCoverageCommand(program: Command, io: CliIo, exit: ExitC
         '(nodeSelector, nodeAffinity, taint, hostPort, resources, diskPressure, unreachable, notReady, os), and what the ' +
         'node services together request on each node pool (the node tax). With --clusters, per cluster of a fleet.',
     )
+    .addHelpText('after', refusalsHelp('coverage'))
     .argument(
       '[manifests...]',
       'manifest files or folders with DaemonSets (and PriorityClass / RuntimeClass objects); - or nothing: standard input',
@@ -1148,12 +1047,10 @@ export function registerCoverageCommand(program: Command, io: CliIo, exit: ExitC
     .option('--fail-on-missing', 'exit with 1 when a node where the controller wants a pod does not run it, or a DaemonSet is invalid')
     .option(
       '--kubernetes-version <version>',
-      'Kubernetes semantics to apply (1.28 default; from 1.29 restartable init containers are sidecars)',
+      `the Kubernetes version whose semantics apply, ${KUBERNETES_VERSION_RANGE} (default: 1.28, or a cluster folder's ` +
+        'kubernetes-version; from 1.29 restartable init containers are sidecars)',
     )
-    .option(
-      '--pool-label <key>',
-      'node label that names the node pool for the node tax (default: the first of eks.amazonaws.com/nodegroup, cloud.google.com/gke-nodepool, kubernetes.azure.com/agentpool, karpenter.sh/nodepool, node.kubernetes.io/instance-type)',
-    )
+    .option('--pool-label <key>', `node label that names the node pool for the node tax (default: ${poolLabelsHelp()})`)
     .option('--budget <shares>', 'node-tax budget per node, e.g. cpu=8%,memory=10% of allocatable')
     .option('--fail-on-budget', 'exit with 1 when the node services of a pool request more than its allocatable or the budget')
     .action(async (manifests: string[], flags: CoverageFlags) => {

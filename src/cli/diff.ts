@@ -7,12 +7,14 @@
 import * as path from 'path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { ExitCode } from './main';
-import { readKind } from './coverage';
-import { CliIo, InputError, SourcedObject, readObjects } from './io';
+import { refusalsHelp } from './refusals';
+import { CliIo, InputError, readClusterManifests, readList } from './io';
 import { clusterFiles, clusterFolders, throwProblems } from './clusters';
 import { ChangeKind, DiffReport, diffManifests, diffMatches } from '../day2/diff';
 import { formatDiffJson, formatDiffMarkdown, formatDiffSarif, formatDiffText } from '../day2/format';
 import { WIDENING_CATEGORIES } from '../day2/widening';
+import { poolLabelsHelp } from '../k8s/node-pools';
+import { kindsOf, nothingToCheck, OneClusterInput } from '../manifests/contract';
 
 interface DiffFlags {
   readonly nodes?: string;
@@ -26,13 +28,20 @@ interface DiffFlags {
 /** Everything `--fail-on` accepts. */
 const FAIL_ON_VALUES: readonly string[] = ['selector', 'widening', ...Object.values(ChangeKind), ...WIDENING_CATEGORIES];
 
-function where(o: SourcedObject): string {
-  return o.line !== undefined ? `${o.file}:${o.line}` : o.file;
+/** How `diff` names its manifests inputs, and the command that reads a fleet's folders cluster by cluster. */
+function manifestsOf(flag: string, oldPath: string, newPath: string): OneClusterInput {
+  const below = (root: string, input: string) => path.relative(input, root) || '.';
+  return {
+    flag,
+    nodesFlag: '--nodes',
+    clustersCommand: (root, input) => `diff --clusters ${path.join(oldPath, below(root, input))} ${path.join(newPath, below(root, input))}`,
+  };
 }
 
-/** The Node or Pod objects of `file` (the streamed reader of `coverage`). */
-export async function readNodesOrPods(file: string, kind: 'Node' | 'Pod', flag: string, io: CliIo): Promise<any[]> {
-  return readKind(file, kind, flag, io);
+/** `--fail-on` over two inputs without any DaemonSet is refused: nothing to check. */
+function checkGate(objects: readonly any[], failOn: readonly string[], of: string): void {
+  if (objects.some((o) => o?.kind === 'DaemonSet')) return;
+  throw nothingToCheck(`${of}no DaemonSet in <old> or <new> (${kindsOf(objects)})`, `--fail-on ${failOn.join(',')}`);
 }
 
 /** Refuses two inputs that both read standard input. */
@@ -40,20 +49,6 @@ export function checkStdin(uses: ReadonlyArray<[string, string | undefined]>): v
   const users = uses.filter(([, value]) => value === '-').map(([name]) => name);
   if (users.length > 1) {
     throw new InputError(`standard input (-) can be read only once, but ${users.join(' and ')} both use it; save one of them to a file`);
-  }
-}
-
-/** Checks that every DaemonSet has a pod template with containers (else the input is not something the API takes). */
-export function checkDaemonSets(objects: readonly SourcedObject[]): void {
-  for (const o of objects) {
-    if (o.object?.kind !== 'DaemonSet') continue;
-    const spec = o.object?.spec?.template?.spec;
-    if (spec == null || typeof spec !== 'object' || !Array.isArray(spec.containers)) {
-      throw new InputError(
-        `${where(o)}: DaemonSet ${JSON.stringify(o.object?.metadata?.name ?? '')} has no spec.template.spec.containers; ` +
-          'a DaemonSet needs a pod template with at least one container',
-      );
-    }
   }
 }
 
@@ -108,15 +103,18 @@ async function diffClusters(oldRoot: string, newRoot: string, flags: DiffFlags, 
   for (const name of all) {
     const inOld = before.includes(name);
     const inNew = after.includes(name);
-    const old = inOld ? await readObjects([path.join(oldRoot, name)], io) : [];
-    const next = inNew ? await readObjects([path.join(newRoot, name)], io) : [];
-    checkDaemonSets(old);
-    checkDaemonSets(next);
+    const old = inOld ? await readClusterManifests([path.join(oldRoot, name)], io, manifestsOf('<old>', oldRoot, newRoot)) : [];
+    const next = inNew ? await readClusterManifests([path.join(newRoot, name)], io, manifestsOf('<new>', oldRoot, newRoot)) : [];
     const nodesFile = nodes?.get(name);
     const podsFile = pods?.get(name);
-    const clusterNodes = nodesFile !== undefined ? await readNodesOrPods(nodesFile, 'Node', '--nodes', io) : undefined;
-    const clusterPods =
-      podsFile !== undefined && nodesFile !== undefined ? await readNodesOrPods(podsFile, 'Pod', '--pods', io) : undefined;
+    const clusterNodes = nodesFile !== undefined ? await readList(nodesFile, 'Node', '--nodes', io) : undefined;
+    const clusterPods = podsFile !== undefined && nodesFile !== undefined ? await readList(podsFile, 'Pod', '--pods', io) : undefined;
+    if (flags.failOn !== undefined)
+      checkGate(
+        [...old, ...next].map((o) => o.object),
+        flags.failOn,
+        `cluster ${name}: `,
+      );
     out.push({
       name,
       status: inOld && inNew ? 'kept' : inNew ? 'added' : 'removed',
@@ -188,6 +186,7 @@ export function registerDiffCommand(program: Command, io: CliIo, exit: ExitCode)
         'and effect; containers, env and volumes by name; volumeMounts by mount path; ports by port and protocol): ' +
         '"+" an added field or item, "-" a removed one, "~" a changed value or a reorder (docs/reading-reports.md).',
     )
+    .addHelpText('after', refusalsHelp('diff'))
     .argument('<old>', 'the old manifests: a file or folder (*.yaml, *.yml, *.json), or - for standard input')
     .argument('<new>', 'the new manifests: a file or folder, or - for standard input')
     .option(
@@ -198,11 +197,7 @@ export function registerDiffCommand(program: Command, io: CliIo, exit: ExitCode)
     )
     .option('--nodes <file>', 'the nodes (kubectl get nodes -o json): list the nodes each change restarts, starts and stops, per pool')
     .option('--pods <file>', 'pods already running (kubectl get pods -A -o json): their requests and host ports count on their nodes')
-    .option(
-      '--group-by <label>',
-      "node label that names a node's pool (default: the first of eks.amazonaws.com/nodegroup, cloud.google.com/gke-nodepool, " +
-        'kubernetes.azure.com/agentpool, karpenter.sh/nodepool, node.kubernetes.io/pool, node-pool, nodepool, pool; else the node role)',
-    )
+    .option('--group-by <label>', `node label that names a node's pool (default: ${poolLabelsHelp()})`)
     .addOption(
       new Option('-f, --format <format>', 'output format (markdown: for a pull-request comment)')
         .choices(['text', 'json', 'markdown', 'sarif'])
@@ -227,13 +222,17 @@ export function registerDiffCommand(program: Command, io: CliIo, exit: ExitCode)
         ['--nodes', flags.nodes],
         ['--pods', flags.pods],
       ]);
-      const before = await readObjects([oldPath], io);
-      const after = await readObjects([newPath], io);
-      checkDaemonSets(before);
-      checkDaemonSets(after);
-      const nodes = flags.nodes !== undefined ? await readNodesOrPods(flags.nodes, 'Node', '--nodes', io) : undefined;
-      const pods = flags.pods !== undefined ? await readNodesOrPods(flags.pods, 'Pod', '--pods', io) : undefined;
+      const before = await readClusterManifests([oldPath], io, manifestsOf('<old>', oldPath, newPath));
+      const after = await readClusterManifests([newPath], io, manifestsOf('<new>', oldPath, newPath));
+      const nodes = flags.nodes !== undefined ? await readList(flags.nodes, 'Node', '--nodes', io) : undefined;
+      const pods = flags.pods !== undefined ? await readList(flags.pods, 'Pod', '--pods', io) : undefined;
       if (pods !== undefined && nodes === undefined) io.err('warning: --pods is used only with --nodes\n');
+      if (flags.failOn !== undefined)
+        checkGate(
+          [...before, ...after].map((o) => o.object),
+          flags.failOn,
+          '',
+        );
       const report = diffManifests(before, after, { nodes, pods, groupBy: flags.groupBy });
       if (flags.format === 'json') io.out(formatDiffJson(report));
       else if (flags.format === 'markdown') io.out(formatDiffMarkdown(report));

@@ -4,7 +4,9 @@
  * cdk8s nor cdk8s-plus so that the CLI starts fast.
  */
 
-import { InputError, readObjects as readObjectsFrom, readFileText, SourcedObject } from '../manifests';
+import { InputError, readFileText, SourcedObject } from '../manifests';
+import { OneClusterInput, readOneCluster } from '../manifests/contract';
+import { ListKind, readObjectList } from '../manifests/node-input';
 import type { ChunkSource } from '../manifests/node-stream';
 
 export { InputError, parseObjects, SourcedObject } from '../manifests';
@@ -53,9 +55,20 @@ export async function readText(file: string, io: CliIo): Promise<string> {
   return read.text as string;
 }
 
-/** Reads every object from the given paths (files, folders, `-`), throwing an {@link InputError} at the first problem. */
-export async function readObjects(inputs: readonly string[], io: CliIo): Promise<SourcedObject[]> {
-  return readObjectsFrom(inputs, io.readStdin);
+/**
+ * Reads one cluster's manifests from the given paths (files, folders, `-`) under the input contract of
+ * `manifests/contract.ts`, throwing one {@link InputError} listing every problem.
+ */
+export async function readClusterManifests(inputs: readonly string[], io: CliIo, options: OneClusterInput): Promise<SourcedObject[]> {
+  return readOneCluster(inputs, io.readStdin, options);
+}
+
+/**
+ * Reads the Node or Pod objects of `input` (a file, a folder, or `-`) under the input contract of
+ * `manifests/node-input.ts`; `keep` maps each object to what the caller holds (or `undefined` to drop it).
+ */
+export async function readList(input: string, kind: ListKind, flag: string, io: CliIo, keep?: (o: any) => any): Promise<any[]> {
+  return readObjectList(input, kind, flag, () => stdinChunks(io), keep);
 }
 
 /** The default I/O: the process's streams. */

@@ -6,8 +6,8 @@
  */
 
 import * as path from 'path';
-import { KubernetesVersion, kubernetesVersionError } from '../k8s/api-fields/versions';
-import { readClusterVersion } from '../manifests/cluster-version';
+import { KubernetesVersion } from '../k8s/api-fields/versions';
+import { clusterVersion } from '../manifests/cluster-version';
 import type { SourcedObject } from '../manifests';
 import type { RuleConfig } from '../policy/config';
 import { CheckedObject, Finding, PolicyReport, policyReport } from '../policy/engine';
@@ -34,14 +34,9 @@ export function checkPerCluster(
     if (file === '-' || file === '') return undefined;
     const folder = path.dirname(file);
     if (!folders.has(folder)) {
-      const recorded = readClusterVersion(folder);
-      let version: KubernetesVersion | undefined;
-      if (recorded !== undefined) {
-        const error = kubernetesVersionError(recorded.version);
-        if (error === undefined) version = recorded.version as KubernetesVersion;
-        else problems.push({ file: recorded.file, message: `${JSON.stringify(recorded.version)} ${error}` });
-      }
-      folders.set(folder, version);
+      const recorded = clusterVersion(folder);
+      if (recorded?.error !== undefined) problems.push({ file: recorded.file, message: recorded.error });
+      folders.set(folder, recorded?.version);
     }
     const version = folders.get(folder);
     return version === undefined ? undefined : { folder, version };

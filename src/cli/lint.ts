@@ -6,8 +6,9 @@
  */
 
 import { Command, Option } from 'commander';
-import { KubernetesVersion, kubernetesVersionError } from '../k8s/api-fields/versions';
+import { KUBERNETES_VERSION_RANGE, parseKubernetesVersion } from '../k8s/api-fields/versions';
 import type { ExitCode } from './main';
+import { refusalsHelp } from './refusals';
 import { CliIo, InputError, parseObjects, readText } from './io';
 
 /** Options of `node-services lint`. */
@@ -17,6 +18,13 @@ interface LintOptions {
   readonly config?: string;
   readonly kubernetesVersion?: string;
   readonly quiet?: boolean;
+}
+
+/** Why lint gives no verdict over inputs without a DaemonSet (holding `objects`). */
+function nothingToCheck(paths: readonly string[], objects: readonly unknown[]): string {
+  const { kindsOf } = require('../manifests/contract') as typeof import('../manifests/contract');
+  const inputs = paths.map((p) => (p === '-' ? '<stdin>' : p)).join(', ');
+  return `nothing to check: no DaemonSet in ${inputs} (${kindsOf(objects)}); lint checks DaemonSets and gives no verdict over none`;
 }
 
 /** The report formats of `lint`. */
@@ -29,6 +37,7 @@ async function lint(paths: readonly string[], options: LintOptions, io: CliIo, e
   const { checkManifests } = require('../policy/engine') as typeof import('../policy/engine');
   const { formatJson, formatSarif, formatText } = require('../policy/format') as typeof import('../policy/format');
   const { describeProblem, fieldPosition, readManifests } = require('../manifests') as typeof import('../manifests');
+  const { nodeObjectProblems } = require('../manifests/contract') as typeof import('../manifests/contract');
 
   if (paths.length === 0) {
     io.err('node-services lint: no input; give files or folders (*.yaml, *.yml, *.json), or - to read stdin\n');
@@ -41,10 +50,10 @@ async function lint(paths: readonly string[], options: LintOptions, io: CliIo, e
     return;
   }
   const format = options.output ?? options.format ?? 'text';
-  const version = options.kubernetesVersion;
-  const versionError = version === undefined ? undefined : kubernetesVersionError(version);
-  if (versionError !== undefined) {
-    io.err(`node-services lint: --kubernetes-version ${JSON.stringify(version)} ${versionError}\n`);
+  const parsedVersion = options.kubernetesVersion === undefined ? undefined : parseKubernetesVersion(options.kubernetesVersion);
+  const version = parsedVersion?.version;
+  if (parsedVersion?.error !== undefined) {
+    io.err(`node-services lint: --kubernetes-version ${JSON.stringify(options.kubernetesVersion)} ${parsedVersion.error}\n`);
     exit.code = 2;
     return;
   }
@@ -64,10 +73,14 @@ async function lint(paths: readonly string[], options: LintOptions, io: CliIo, e
     throw e;
   }
   // The flag overrides the configuration file.
-  if (version !== undefined) config = mergeConfigs(config, { kubernetesVersion: version as KubernetesVersion });
-  const { objects, problems } = await readManifests(paths, io.readStdin);
+  if (version !== undefined) config = mergeConfigs(config, { kubernetesVersion: version });
+  const read = await readManifests(paths, io.readStdin);
+  const objects = read.objects;
+  const problems = [...read.problems, ...nodeObjectProblems(objects, undefined)];
   for (const p of problems) io.err(`node-services: ${describeProblem(p)}\n`);
   if (objects.length === 0) {
+    // Problems were written; an input that holds only empty lists is a gate over nothing.
+    if (problems.length === 0) io.err(`node-services: ${nothingToCheck(paths, [])}\n`);
     exit.code = 2;
     return;
   }
@@ -88,10 +101,19 @@ async function lint(paths: readonly string[], options: LintOptions, io: CliIo, e
   for (const p of perCluster.problems) io.err(`node-services: ${p.file}: ${p.message}\n`);
   const versionProblems = perCluster.problems.map((p) => ({ file: p.file, message: p.message }));
   const sources = objects.map((o) => ({ file: o.file, line: o.line, locate: (path: string) => fieldPosition(o, path) }));
-  const inputProblems = [
+  const inputProblems: Array<{ file: string; line?: number; column?: number; message: string }> = [
     ...problems.map((p) => ({ file: p.file, line: p.line, column: p.column, message: p.message })),
     ...versionProblems,
   ];
+  if (report.checkedObjects === 0 && inputProblems.length === 0) {
+    // No DaemonSet at all: exit 0 would be a verdict over nothing.
+    const message = nothingToCheck(
+      paths,
+      objects.map((o) => o.object),
+    );
+    io.err(`node-services: ${message}\n`);
+    inputProblems.push({ file: '', message });
+  }
   if (format === 'json') io.out(formatJson(report, sources, { quiet: options.quiet, problems: inputProblems }));
   else if (format === 'sarif') {
     io.out(
@@ -105,8 +127,8 @@ const HELP_AFTER = `
 Exit codes:
   0  no error findings (warnings and info do not fail)
   1  at least one unsuppressed error finding
-  2  usage error, or an input that could not be read (unreadable or binary file, malformed YAML, an unrendered
-     template, no Kubernetes objects found); every readable file is still checked and reported
+  2  usage error, an input that could not be read or is refused (see above), or nothing to check; every readable
+     file is still checked and reported
 
 Kinds: each DaemonSet is checked as the node-service kind its node-services.cdk8s.io/kind annotation names, else
 as the kind its shape shows (CNI, CSI node plugin, kube-proxy, device plugin, GPU, log, metrics, security agent);
@@ -135,8 +157,8 @@ export function registerLintCommand(program: Command, io: CliIo, exit: ExitCode)
     )
     .option(
       '--kubernetes-version <version>',
-      'the Kubernetes version the manifests are meant for, 1.28 to 1.33 (default: 1.28, or the config file)',
+      `the Kubernetes version the manifests are meant for, ${KUBERNETES_VERSION_RANGE} (default: 1.28, or the config file)`,
     )
-    .addHelpText('after', HELP_AFTER)
+    .addHelpText('after', refusalsHelp('lint') + HELP_AFTER)
     .action(async (paths: string[], options: LintOptions) => lint(paths, options, io, exit));
 }

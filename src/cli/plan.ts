@@ -8,8 +8,10 @@
 import * as path from 'path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { ExitCode } from './main';
-import { CliIo, InputError, progressOf, readObjects } from './io';
-import { checkDaemonSets, checkStdin, readNodesOrPods } from './diff';
+import { refusalsHelp } from './refusals';
+import { CliIo, InputError, progressOf, readClusterManifests, readList, SourcedObject } from './io';
+import { checkStdin } from './diff';
+import { kindsOf, nothingToCheck, OneClusterInput } from '../manifests/contract';
 import { clusterFiles, clusterFolders, throwProblems } from './clusters';
 import { formatPlanJson, formatPlanText } from '../day2/format';
 import { formatPlanHtml } from '../report/plan-html';
@@ -33,6 +35,24 @@ function integer(min: number): (value: string) => number {
     if (!/^[0-9]+$/.test(value) || Number(value) < min) throw new InvalidArgumentError(`must be an integer of at least ${min}`);
     return Number(value);
   };
+}
+
+/** How `plan` names its manifests inputs, and the command that reads a fleet's folders cluster by cluster. */
+function manifestsOf(flag: string): OneClusterInput {
+  return {
+    flag,
+    nodesFlag: '--nodes',
+    clustersCommand: (root) =>
+      `plan --clusters ${root} --nodes <folder with one nodes file per cluster>${flag === '--old' ? ' --old <old>/clusters' : ''}`,
+  };
+}
+
+/** `--fail-on-stuck` over zero nodes or zero DaemonSets is refused: nothing to check. */
+function checkGate(nodes: readonly any[], objects: readonly SourcedObject[], of: string): void {
+  if (nodes.length === 0) throw nothingToCheck(`${of}no nodes in --nodes (an empty list)`, '--fail-on-stuck');
+  if (!objects.some((o) => o.object?.kind === 'DaemonSet')) {
+    throw nothingToCheck(`${of}no DaemonSet in <new> (${kindsOf(objects.map((o) => o.object))})`, '--fail-on-stuck');
+  }
 }
 
 function stuck(report: PlanReport): boolean {
@@ -70,14 +90,18 @@ async function planClusters(newRoot: string, flags: PlanFlags, format: 'text' | 
   const reports: Array<{ name: string; report: PlanReport }> = [];
   for (const name of clusters) {
     progress(`planning cluster ${name}`);
-    const objects = await readObjects([path.join(newRoot, name)], io);
-    checkDaemonSets(objects);
+    const objects = await readClusterManifests([path.join(newRoot, name)], io, manifestsOf('<new>'));
     const old =
-      flags.old !== undefined ? (oldClusters.includes(name) ? await readObjects([path.join(flags.old, name)], io) : []) : undefined;
-    if (old !== undefined) checkDaemonSets(old);
+      flags.old !== undefined
+        ? oldClusters.includes(name)
+          ? await readClusterManifests([path.join(flags.old, name)], io, manifestsOf('--old'))
+          : []
+        : undefined;
+    const clusterNodes = await readList(nodes.get(name), 'Node', '--nodes', io);
+    if (flags.failOnStuck) checkGate(clusterNodes, objects, `cluster ${name}: `);
     const report = planRollouts(objects, {
-      nodes: await readNodesOrPods(nodes.get(name), 'Node', '--nodes', io),
-      pods: pods !== undefined ? await readNodesOrPods(pods.get(name)!, 'Pod', '--pods', io) : undefined,
+      nodes: clusterNodes,
+      pods: pods !== undefined ? await readList(pods.get(name)!, 'Pod', '--pods', io) : undefined,
       old,
       pullSeconds: flags.pullSeconds,
       readySeconds: flags.readySeconds,
@@ -112,6 +136,7 @@ export function registerPlanCommand(program: Command, io: CliIo, exit: ExitCode)
         'OnDelete, a duration estimate, and kubectl label commands for canaries. A DaemonSet changes when its template ' +
         'differs from --old; without --old, when a pod of it in --pods does not run the new template.',
     )
+    .addHelpText('after', refusalsHelp('plan'))
     .argument('<new>', 'the new manifests: a file or folder (*.yaml, *.yml, *.json), or - for standard input')
     .requiredOption('--nodes <file>', 'the nodes (kubectl get nodes -o json)')
     .option(
@@ -163,14 +188,13 @@ export function registerPlanCommand(program: Command, io: CliIo, exit: ExitCode)
       }
       const progress = progressOf(io);
       progress('reading manifests');
-      const objects = await readObjects([newPath], io);
-      checkDaemonSets(objects);
-      const old = flags.old !== undefined ? await readObjects([flags.old], io) : undefined;
-      if (old !== undefined) checkDaemonSets(old);
+      const objects = await readClusterManifests([newPath], io, manifestsOf('<new>'));
+      const old = flags.old !== undefined ? await readClusterManifests([flags.old], io, manifestsOf('--old')) : undefined;
       progress('reading nodes');
-      const nodes = await readNodesOrPods(flags.nodes, 'Node', '--nodes', io);
+      const nodes = await readList(flags.nodes, 'Node', '--nodes', io);
       if (flags.pods !== undefined) progress('reading pods');
-      const pods = flags.pods !== undefined ? await readNodesOrPods(flags.pods, 'Pod', '--pods', io) : undefined;
+      const pods = flags.pods !== undefined ? await readList(flags.pods, 'Pod', '--pods', io) : undefined;
+      if (flags.failOnStuck) checkGate(nodes, objects, '');
       progress(`planning the rollouts over ${nodes.length} node${nodes.length === 1 ? '' : 's'}`);
       const report = planRollouts(objects, {
         nodes,

@@ -4,6 +4,8 @@
  * imports cdk8s, cdk8s-plus or the CLI.
  */
 
+import { nodePoolOf } from '../k8s/node-pools';
+
 /** A Kubernetes object with where it was read from (the CLI passes what its manifest reader returns). */
 export interface InputObject {
   /** The object (plain JSON). */
@@ -69,51 +71,14 @@ export function shortJson(value: unknown, max = 80): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-/**
- * Node labels that name a node's pool or node group, in the order they are looked for: managed node groups of EKS,
- * GKE, AKS, Karpenter, then common conventions.
- */
-export const POOL_LABELS: readonly string[] = [
-  'eks.amazonaws.com/nodegroup',
-  'cloud.google.com/gke-nodepool',
-  'kubernetes.azure.com/agentpool',
-  'karpenter.sh/nodepool',
-  'node.kubernetes.io/pool',
-  'node-pool',
-  'nodepool',
-  'pool',
-];
-
-/** Label names (after the prefix) that name a pool under any prefix, e.g. `node.example.com/pool`. */
-const POOL_NAMES = new Set(['pool', 'nodepool', 'node-pool', 'nodegroup', 'node-group', 'agentpool']);
-
-/** The group of a node shown when no pool label is found. */
-const NO_POOL = '(no pool label)';
-
-/**
- * The pool of a node: the value of `groupBy` when given, else of the first {@link POOL_LABELS} entry present, else of
- * any label named `pool`, `nodepool`, `node-pool`, `nodegroup`, `node-group` or `agentpool` under some prefix (the first
- * in key order), else the node's role (`node-role.kubernetes.io/<role>`), else {@link NO_POOL}.
- */
+/** The pool of a node as `diff` and `plan` show it: the one resolver of `k8s/node-pools.ts`, `label=value`. */
 function poolOf(node: any, groupBy?: string): string {
-  const labels = node?.metadata?.labels ?? {};
-  const value = (key: string) => (typeof labels[key] === 'string' ? `${key}=${labels[key]}` : undefined);
-  if (groupBy !== undefined) return value(groupBy) ?? `(no ${groupBy} label)`;
-  for (const key of POOL_LABELS) {
-    const v = value(key);
-    if (v !== undefined) return v;
-  }
-  const named = Object.keys(labels)
-    .sort()
-    .find((k) => POOL_NAMES.has(k.slice(k.indexOf('/') + 1)));
-  if (named !== undefined) return value(named) ?? NO_POOL;
-  const role = Object.keys(labels).find((k) => k.startsWith('node-role.kubernetes.io/'));
-  return role !== undefined ? role : NO_POOL;
+  return nodePoolOf(node?.metadata?.labels, groupBy).qualified;
 }
 
 /** Nodes grouped by pool, pools and nodes in first-seen order. */
 export interface PoolNodes {
-  /** The pool (`label=value`, a role label, or {@link NO_POOL}). */
+  /** The pool (`label=value`, a role label, or `(no pool label)`; see `nodePoolOf`). */
   readonly pool: string;
   /** Node names. */
   readonly nodes: string[];

@@ -404,6 +404,9 @@ function planOne(
       : undefined;
   const surging = strategy.type === 'RollingUpdate' && strategy.maxSurge > 0;
   const unfit: UnfitPod[] = [];
+  // The DaemonSet's live pods in --pods on its desired nodes, and those of them that do not run the new template.
+  let livePods = 0;
+  let stalePods = 0;
   const states: NodeState[] = desiredRows.map((row) => {
     const node = nodesByName.get(row.node);
     const ready = nodeReady(node);
@@ -420,6 +423,8 @@ function planOne(
       terminating = live.length === 0 && (ownByNode.get(row.node) ?? []).length > 0 && !ready;
       const fresh = live.find((p) => templateChanged !== false && runsNew(p));
       const stale = live.find((p) => p !== fresh);
+      livePods += live.length;
+      if (templateChanged !== false) stalePods += live.filter((p) => p !== fresh).length;
       if (templateChanged === false) {
         hasNew = live.length > 0;
         newAvailable = hasNew && ready && live.some(podReady);
@@ -483,7 +488,7 @@ function planOne(
       : templateChanged === false
         ? 'the pod template is the same as in --old'
         : stale > 0
-          ? `${stale} of ${desired} pods in --pods do not run the new template (containers, images, commands, arguments, template labels and annotations)`
+          ? `${stalePods} of the ${livePods} pods in --pods (on ${desired} desired nodes) do not run the new template (containers, images, commands, arguments, template labels and annotations)`
           : 'every pod in --pods runs the new template';
   if (!changes) return { ...base, ...empty, changes, because, outcome: 'unchanged' };
   if (strategy.type === 'OnDelete') {

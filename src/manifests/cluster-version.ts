@@ -7,6 +7,7 @@
 
 import * as fs from 'fs';
 import * as path from 'path';
+import { KubernetesVersion, parseKubernetesVersion } from '../k8s/api-fields/versions';
 
 /** The name of the file that holds a cluster folder's Kubernetes version (`1.30` and a newline). */
 export const CLUSTER_VERSION_FILE = 'kubernetes-version';
@@ -24,4 +25,33 @@ export function readClusterVersion(folder: string): { readonly version: string; 
     return undefined;
   }
   return { version: text.trim(), file };
+}
+
+/** The version of a cluster folder, checked with the one version grammar of `k8s/`. */
+export interface ClusterVersion {
+  /** The version file. */
+  readonly file: string;
+  /** Its text, trimmed. */
+  readonly text: string;
+  /** The version, when the text is a supported one. */
+  readonly version?: KubernetesVersion;
+  /** Its minor number, when the text is a supported version. */
+  readonly minor?: number;
+  /** `"<text>" <why>; <fix>`, when the text is not a supported version (prefix it with {@link ClusterVersion.file}). */
+  readonly error?: string;
+}
+
+/**
+ * The checked Kubernetes version of `folder` (see {@link readClusterVersion}), or undefined when it records none. Every
+ * command reads a cluster folder's version through this, so that one grammar and one message apply.
+ */
+export function clusterVersion(folder: string): ClusterVersion | undefined {
+  const recorded = readClusterVersion(folder);
+  if (recorded === undefined) return undefined;
+  const parsed = parseKubernetesVersion(recorded.version);
+  const base = { file: recorded.file, text: recorded.version };
+  if (parsed.error !== undefined) {
+    return { ...base, error: `${JSON.stringify(recorded.version)} ${parsed.error}; write one of them, or remove the file` };
+  }
+  return { ...base, version: parsed.version, minor: parsed.minor };
 }

@@ -34,6 +34,18 @@ export enum ReadProblemKind {
   NOT_AN_OBJECT = 'not-an-object',
   /** The inputs hold no Kubernetes object at all. */
   NO_MANIFESTS = 'no-manifests',
+  /** A file named as an input (or standard input) is empty: 0 bytes, or only whitespace, comments and empty documents. */
+  EMPTY = 'empty',
+  /** The text table `kubectl get` prints without `-o`, not objects. */
+  KUBECTL_TABLE = 'kubectl-table',
+  /** Objects of a kind the input cannot hold (Node objects given as manifests). */
+  WRONG_KIND = 'wrong-kind',
+  /** A fleet's folder (cluster folders inside) where one cluster's manifests are expected. */
+  FLEET_FOLDER = 'fleet-folder',
+  /** The same object twice in what should be one cluster's manifests. */
+  DUPLICATE = 'duplicate',
+  /** A DaemonSet without a pod template with containers. */
+  NO_POD_TEMPLATE = 'no-pod-template',
 }
 
 /** An input (or a part of one) that could not be read, with where. */

@@ -56,11 +56,21 @@ export interface ObjectStreamOptions {
    * @default true
    */
   readonly lines?: boolean;
+  /** Called for each `*List` object read (its `kind` and line), so that a caller can check it. @default - not called */
+  readonly onList?: (kind: string, line: number) => void;
+  /**
+   * Called for each value that is not an object where one is expected (a top-level scalar or `null`, an element of a
+   * list), described (see {@link describeValue}), with its line. @default - such values are skipped
+   */
+  readonly onNonObject?: (description: string, line: number) => void;
 }
+
+type Hooks = Pick<ObjectStreamOptions, 'onList' | 'onNonObject'>;
 
 /**
  * Reads every object from `source` and hands each to `sink` in input order: the items of a `*List` object (its
- * `items`), the elements of an array, every other object as it is. Empty documents, `null`s and scalars are skipped.
+ * `items`), the elements of an array, every other object as it is. Empty documents are skipped; `null`s and scalars
+ * are skipped too, or reported to `onNonObject`.
  * `file` names the input in errors. Throws a {@link NodeStreamError} on malformed input.
  */
 export async function readObjectStream(
@@ -81,7 +91,10 @@ export async function readObjectStream(
         pendingWhitespace.push(chunk);
         continue;
       }
-      reader = first === 0x7b || first === 0x5b ? new JsonSplitter(file, sink, options.lines !== false) : new YamlSplitter(file, sink);
+      reader =
+        first === 0x7b || first === 0x5b
+          ? new JsonSplitter(file, sink, options.lines !== false, options)
+          : new YamlSplitter(file, sink, options);
       for (const ws of pendingWhitespace.splice(0)) reader.push(ws);
     }
     reader.push(chunk);
@@ -104,18 +117,35 @@ function firstContentByte(chunk: Buffer): number {
 }
 
 /** Hands a parsed value to the sink: arrays element by element, `*List` objects item by item. */
-function emitValue(value: unknown, line: number, sink: ObjectSink): void {
+function emitValue(value: unknown, line: number, sink: ObjectSink, hooks: Hooks): void {
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) emitValue(value[i], line, sink);
+    for (let i = 0; i < value.length; i++) emitValue(value[i], line, sink, hooks);
     return;
   }
-  if (value === null || typeof value !== 'object') return;
+  if (value === null || typeof value !== 'object') {
+    hooks.onNonObject?.(describeValue(value), line);
+    return;
+  }
   const obj = value as any;
   if (typeof obj.kind === 'string' && obj.kind.endsWith('List') && Array.isArray(obj.items)) {
-    for (let i = 0; i < obj.items.length; i++) emitValue(obj.items[i], line, sink);
+    hooks.onList?.(obj.kind, line);
+    for (let i = 0; i < obj.items.length; i++) emitValue(obj.items[i], line, sink, hooks);
     return;
   }
   sink(obj, line);
+}
+
+/** A value that is not an object, as messages show it: `a string ("…")`, `a number (42)`, `null`. */
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 39)}…` : value)})`;
+  return `a ${typeof value} (${String(value)})`;
+}
+
+/** Reports the kind of a list whose items were split out (its skeleton, read at its end). */
+function emitSplitList(value: unknown, line: number, hooks: Hooks): void {
+  const kind = value !== null && typeof value === 'object' ? (value as any).kind : undefined;
+  if (typeof kind === 'string') hooks.onList?.(kind, line);
 }
 
 const QUOTE = 0x22;
@@ -169,6 +199,7 @@ class JsonSplitter {
     private readonly sink: ObjectSink,
     /** Whether the lines of items cut by the layout are counted. */
     private readonly countLines: boolean,
+    private readonly hooks: Hooks,
   ) {}
 
   public push(chunk: Buffer): void {
@@ -229,6 +260,7 @@ class JsonSplitter {
             this.fail('a string at the top level; expected an object or an array');
           }
           inString = true;
+          if (depth === this.itemDepth && this.collecting !== ITEM) this.hooks.onNonObject?.('a string', line);
           if (depth === 1 && this.topIsObject) {
             this.key.length = 0;
             this.expectItemsValue = false;
@@ -309,6 +341,10 @@ class JsonSplitter {
           }
           break;
         default:
+          // A number, true, false or null where list elements are: not an object (tabs and CRs are whitespace).
+          if (depth === this.itemDepth && depth > 0 && this.collecting !== ITEM && b !== 0x09 && b !== 0x0d) {
+            this.hooks.onNonObject?.('a number, true, false or null', line);
+          }
           break;
       }
       i++;
@@ -351,7 +387,7 @@ class JsonSplitter {
       this.fastClose = undefined;
       return -1;
     }
-    emitValue(value, line, this.sink);
+    emitValue(value, line, this.sink, this.hooks);
     this.line = this.countLines ? line + countNewlines(text, text.length) : line;
     return end;
   }
@@ -364,7 +400,7 @@ class JsonSplitter {
     const parts = this.item;
     this.item = [];
     const text = (parts.length === 1 ? parts[0] : Buffer.concat(parts)).toString('utf8');
-    emitValue(this.parse(text, this.itemLine), this.itemLine, this.sink);
+    emitValue(this.parse(text, this.itemLine), this.itemLine, this.sink, this.hooks);
   }
 
   private emitSkeleton(): void {
@@ -373,7 +409,8 @@ class JsonSplitter {
     const text = (parts.length === 1 ? parts[0] : Buffer.concat(parts)).toString('utf8');
     const value = this.parse(text, this.skeletonLine);
     // A List whose items were split out has nothing left to emit; any other object is emitted whole.
-    if (!this.sawItems) emitValue(value, this.skeletonLine, this.sink);
+    if (!this.sawItems) emitValue(value, this.skeletonLine, this.sink, this.hooks);
+    else emitSplitList(value, this.skeletonLine, this.hooks);
   }
 
   private parse(text: string, line: number): unknown {
@@ -446,6 +483,7 @@ class YamlSplitter {
   constructor(
     private readonly file: string,
     private readonly sink: ObjectSink,
+    private readonly hooks: Hooks,
   ) {}
 
   public push(chunk: Buffer): void {
@@ -521,7 +559,7 @@ class YamlSplitter {
     if (entry === undefined) return;
     this.entry = undefined;
     const value = this.parse(entry.join('\n'), this.entryLine);
-    emitValue(value, this.entryLine, this.sink);
+    emitValue(value, this.entryLine, this.sink, this.hooks);
   }
 
   private endDocument(): void {
@@ -537,8 +575,11 @@ class YamlSplitter {
     if (!hasContent) return;
     const value = this.parse(doc.join('\n'), this.docLine);
     // A List whose items were split out has nothing left; `items:` read as null then.
-    if (split && value !== null && typeof value === 'object' && !Array.isArray(value) && (value as any).items == null) return;
-    emitValue(value, this.docLine, this.sink);
+    if (split && value !== null && typeof value === 'object' && !Array.isArray(value) && (value as any).items == null) {
+      emitSplitList(value, this.docLine, this.hooks);
+      return;
+    }
+    emitValue(value, this.docLine, this.sink, this.hooks);
   }
 
   /** Parses one piece of YAML (an entry or a document), with positions relative to `firstLine`. */

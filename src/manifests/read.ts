@@ -7,6 +7,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { binaryAt, describeProblem, DocumentSource, ReadDocument, readDocuments, ReadProblem, ReadProblemKind } from './documents';
+import { describeTable, kubectlTableAt } from './kubectl-table';
 import { FieldPosition, locateField, PathSegment } from './positions';
 
 /** A Kubernetes object read from an input, with where it came from. */
@@ -167,10 +168,15 @@ function notAnObject(doc: ReadDocument): ReadProblem {
  * node lists); anything else as multi-document YAML 1.1, one document at a time. `List` kinds are expanded into their
  * items; empty documents are skipped; a document that is not an object (a string, a list of scalars) is a problem.
  */
-export function parseManifests(text: string, file: string): { objects: SourcedObject[]; problems: ReadProblem[] } {
+export function parseManifests(text: string, file: string): { objects: SourcedObject[]; problems: ReadProblem[]; documents: number } {
   const objects: SourcedObject[] = [];
   const problems: ReadProblem[] = [];
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const table = kubectlTableAt(body);
+  if (table !== undefined) {
+    const message = `${describeTable(table)}, not Kubernetes objects (kubectl prints objects only with -o yaml or -o json); write them with ${table.command.replace(' -o json', ' -o yaml')}`;
+    return { objects, problems: [{ kind: ReadProblemKind.KUBECTL_TABLE, file, line: table.line, message }], documents: 1 };
+  }
   const trimmed = body.trimStart();
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     try {
@@ -178,25 +184,30 @@ export function parseManifests(text: string, file: string): { objects: SourcedOb
       const source: DocumentSource = { file, text: body, startLine: 1 };
       const line = body.slice(0, body.length - trimmed.length).split('\n').length;
       pushValue(value, file, line, source, [], objects);
-      return { objects, problems };
+      return { objects, problems, documents: 1 };
     } catch (e) {
       if (!(e instanceof SyntaxError)) throw e;
       // Not strict JSON (e.g. a YAML flow mapping): read as YAML for a positioned error.
     }
   }
+  let documents = 0;
   for (const doc of readDocuments(body, file)) {
+    documents++;
     if (doc.problem) {
       problems.push(doc.problem);
       continue;
     }
-    if (doc.value === undefined || doc.value === null) continue;
+    if (doc.value === undefined || doc.value === null) {
+      documents--;
+      continue;
+    }
     const before = objects.length;
     pushValue(doc.value, file, doc.line, doc.source, [], objects);
     if (objects.length === before && (typeof doc.value !== 'object' || (Array.isArray(doc.value) && doc.value.length > 0))) {
       problems.push(notAnObject(doc));
     }
   }
-  return { objects, problems };
+  return { objects, problems, documents };
 }
 
 /**
@@ -216,7 +227,9 @@ export function parseObjects(text: string, file: string): SourcedObject[] {
  */
 export async function readManifests(inputs: readonly string[], readStdin: () => Promise<string>): Promise<ReadResult> {
   const { files, problems } = expandPaths(inputs);
+  const named = new Set(inputs.filter((i) => i === '-' || isFile(i)));
   const objects: SourcedObject[] = [];
+  let documents = 0;
   for (const file of files) {
     const read = file === '-' ? checkText(await readStdin(), file) : readFileText(file);
     if (read.problem) {
@@ -227,8 +240,21 @@ export async function readManifests(inputs: readonly string[], readStdin: () => 
     // Loops, not spreads: a file may hold more objects than a call can take arguments.
     for (const o of parsed.objects) objects.push(o);
     for (const p of parsed.problems) problems.push(p);
+    documents += parsed.documents;
+    // A file named as an input must hold something; one found in a folder may be empty (cdk8s writes an empty file
+    // for a chart without objects).
+    if (parsed.documents === 0 && named.has(file)) problems.push(emptyProblem(file, read.text as string));
+    // A named file of YAML objects none of which has a kind is not manifests (a values file, a shell's error text).
+    if (named.has(file) && parsed.objects.length > 0 && !parsed.objects.some((o) => typeof o.object?.kind === 'string')) {
+      problems.push({
+        kind: ReadProblemKind.NOT_AN_OBJECT,
+        file,
+        line: parsed.objects[0].line,
+        message: `not Kubernetes objects: no object in it has a kind (${JSON.stringify(Object.keys(parsed.objects[0].object).slice(0, 3))}…); expected Kubernetes manifests (YAML or JSON)`,
+      });
+    }
   }
-  if (objects.length === 0 && problems.length === 0) {
+  if (documents === 0 && problems.length === 0) {
     problems.push({
       kind: ReadProblemKind.NO_MANIFESTS,
       file: '',
@@ -236,6 +262,24 @@ export async function readManifests(inputs: readonly string[], readStdin: () => 
     });
   }
   return { objects, problems, files: files.length };
+}
+
+function isFile(input: string): boolean {
+  try {
+    return fs.statSync(input).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** A named input that holds nothing: 0 bytes, or only whitespace, comments and empty documents. */
+function emptyProblem(file: string, text: string): ReadProblem {
+  const what = text.length === 0 ? 'is empty (0 bytes)' : 'holds no objects (only whitespace, comments or empty documents)';
+  return {
+    kind: ReadProblemKind.EMPTY,
+    file,
+    message: `${what}; expected Kubernetes manifests (YAML or JSON): did the command that wrote it fail?`,
+  };
 }
 
 /** Reads every object from the given paths, throwing an {@link InputError} at the first problem. */

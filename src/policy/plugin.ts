@@ -14,7 +14,8 @@
  */
 
 import * as fs from 'fs';
-import { parseObjects } from '../manifests';
+import { InputError, parseManifests, parseObjects, readFileText, ReadProblem, SourcedObject } from '../manifests';
+import { inputErrorOf, kindsOf, nodeObjectProblems } from '../manifests/contract';
 import { mergeConfigs, RuleConfig, ruleConfigFromValue } from './config';
 import { checkManifests, Finding } from './engine';
 import { Severity } from './types';
@@ -98,17 +99,32 @@ export class NodeServiceValidation {
     this.reportWarnings = props.reportWarnings ?? true;
   }
 
-  /** Checks every manifest file of the context and submits the report. */
+  /**
+   * Checks every manifest file of the context and submits the report. Input the CLI's `lint` refuses (a file that is
+   * not YAML objects, Node objects, no DaemonSet at all) is refused here too, with an `InputError` naming it; an empty
+   * file is a chart without objects (cdk8s writes one).
+   */
   public async validate(context: IValidationContext): Promise<void> {
-    const objects: any[] = [];
-    const files: string[] = [];
+    const read: SourcedObject[] = [];
+    const problems: ReadProblem[] = [];
     for (const file of context.manifests) {
-      for (const o of parseObjects(fs.readFileSync(file, 'utf8'), file)) {
-        objects.push(o.object);
-        files.push(file);
-      }
+      const text = readFileText(file);
+      if (text.problem !== undefined) problems.push(text.problem);
+      const parsed = text.text !== undefined ? parseManifests(text.text, file) : { objects: [], problems: [] };
+      for (const o of parsed.objects) read.push(o);
+      for (const p of parsed.problems) problems.push(p);
     }
+    for (const p of nodeObjectProblems(read, undefined)) problems.push(p);
+    if (problems.length > 0) throw inputErrorOf(problems);
+    const objects = read.map((o) => o.object);
+    const files = read.map((o) => o.file);
     const report = checkManifests(objects, this.config);
+    if (report.checkedObjects === 0) {
+      throw new InputError(
+        `nothing to check: no DaemonSet in the ${context.manifests.length} synthesized manifest files (${kindsOf(objects)}); ` +
+          'the node-services validation gives no verdict over none (remove it from cdk8s.yaml for an app without node services)',
+      );
+    }
     const byRule = new Map<string, { severity: Severity; findings: Finding[] }>();
     for (const f of report.findings) {
       if (f.suppressed || f.severity === Severity.INFO) continue;

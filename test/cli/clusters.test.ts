@@ -135,7 +135,9 @@ describe('node-services coverage --clusters', () => {
       fs.writeFileSync(path.join(f.clusters, 'edge', 'kubernetes-version'), 'one-thirty\n');
       const bad = await coverage(['--clusters', f.clusters, '--nodes', f.nodes]);
       expect(bad.code).toBe(2);
-      expect(bad.err).toContain(`${path.join(f.clusters, 'edge', 'kubernetes-version')}: "one-thirty" is not a Kubernetes version`);
+      expect(bad.err).toContain(
+        `${path.join(f.clusters, 'edge', 'kubernetes-version')}: "one-thirty" is not a supported Kubernetes version (one of 1.28, `,
+      );
     } finally {
       f.done();
     }

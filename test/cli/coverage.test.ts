@@ -224,7 +224,7 @@ describe('node-services coverage: exit codes and input', () => {
     expect(missing.err).toMatch(/no-such-nodes\.json: no such file or directory/);
     const wrongKind = await coverage(['--nodes', PODS, MANIFESTS]);
     expect(wrongKind.code).toBe(2);
-    expect(wrongKind.err).toMatch(/--nodes expects Node objects \(or a NodeList\), found Pod "node-exporter-7xk2p"/);
+    expect(wrongKind.err).toMatch(/:\d+: Pod "node-exporter-7xk2p", not a Node; --nodes expects Node objects/);
   });
 
   test('a DaemonSet without a pod template exits 2 naming it', async () => {
@@ -232,7 +232,7 @@ describe('node-services coverage: exit codes and input', () => {
       stdin: 'apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: empty\nspec: {}\n',
     });
     expect(run.code).toBe(2);
-    expect(run.err).toMatch(/-:1: DaemonSet "empty" has no spec\.template\.spec\.containers/);
+    expect(run.err).toMatch(/<stdin>:1: DaemonSet "empty" has no spec\.template\.spec\.containers/);
   });
 
   test('an unknown --output is a usage error (2)', async () => {
@@ -472,10 +472,13 @@ describe('node-services coverage: fleet features', () => {
       status: 'pending',
       detail: 'cpu: requested 200m, free 150m of 150m allocatable',
     });
-    expect((await reason(['--kubernetes-version', 'v1.28.4'])).reason).toBe('ok');
+    // AND a version outside the one grammar (a minor version, 1.28 to 1.33) is refused with lint's message
     const bad = await coverage(['--nodes', files['nodes.json'], '--kubernetes-version', '28', files['ds.json']]);
     expect(bad.code).toBe(2);
-    expect(bad.err).toMatch(/--kubernetes-version "28" is not a Kubernetes version; write it as 1.28/);
+    expect(bad.err).toMatch(/--kubernetes-version "28" is not a supported Kubernetes version \(one of 1\.28, /);
+    const patch = await coverage(['--nodes', files['nodes.json'], '--kubernetes-version', 'v1.28.4', files['ds.json']]);
+    expect(patch.code).toBe(2);
+    expect(patch.err).toMatch(/--kubernetes-version "v1\.28\.4" must be a minor version written as '1\.28'/);
   });
 
   test('the node tax per pool: a table in text, pools in JSON with --budget, and --fail-on-budget', async () => {

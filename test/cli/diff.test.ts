@@ -129,7 +129,7 @@ describe('node-services diff: exit codes', () => {
 
   test('GIVEN unreadable input THEN 2 with the file (missing, malformed, a DaemonSet without containers)', async () => {
     const missing = await diff([OLD, 'no/such/dir']);
-    expect([missing.code, missing.err]).toEqual([2, 'node-services: no/such/dir: no such file or directory\n']);
+    expect([missing.code, missing.err]).toEqual([2, 'node-services: no/such/dir: no such file or directory (<new>)\n']);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'diff-test-'));
     fs.writeFileSync(path.join(dir, 'bad.yaml'), 'kind: DaemonSet\nmetadata: {name: x\n');
     const malformed = await diff([OLD, path.join(dir, 'bad.yaml')]);
@@ -140,10 +140,7 @@ describe('node-services diff: exit codes', () => {
     expect(empty.code).toBe(2);
     expect(empty.err).toContain('has no spec.template.spec.containers');
     const nodes = await diff([OLD, NEW, '--nodes', path.join(dir, 'empty.yaml')]);
-    expect([nodes.code, nodes.err]).toEqual([
-      2,
-      expect.stringContaining('--nodes expects Node objects (or a NodeList), found DaemonSet "x"'),
-    ]);
+    expect([nodes.code, nodes.err]).toEqual([2, expect.stringContaining('DaemonSet "x", not a Node; --nodes expects Node objects')]);
   });
 
   test('GIVEN both inputs on standard input THEN 2', async () => {

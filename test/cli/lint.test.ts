@@ -126,7 +126,7 @@ describe('node-services lint: input', () => {
   test('an empty file holds no manifests: exit 2 with a message, so a wrong path never passes', async () => {
     const run = await lint([fixture('empty.yaml')]);
     expect(run.code).toBe(2);
-    expect(run.err).toMatch(/^node-services: no Kubernetes objects in .*empty\.yaml\n$/);
+    expect(run.err).toMatch(/^node-services: .*empty\.yaml: is empty \(0 bytes\); expected Kubernetes manifests \(YAML or JSON\)/);
     expect(run.out).toBe('');
   });
 

@@ -127,7 +127,7 @@ describe('node-services plan: usage errors', () => {
 
   test('GIVEN an unreadable --old THEN 2', async () => {
     const run = await plan([NEW, '--old', 'nowhere', '--nodes', NODES]);
-    expect([run.code, run.err]).toEqual([2, 'node-services: nowhere: no such file or directory\n']);
+    expect([run.code, run.err]).toEqual([2, 'node-services: nowhere: no such file or directory (--old)\n']);
   });
 
   test('--help documents the per-pod estimates and their defaults', async () => {

@@ -66,7 +66,17 @@ describe('plan: budgets and waves without surge', () => {
     expect(p.unavailableAtStart).toEqual(['node-1', 'node-2']);
     expect(p.waves.map((w) => w.nodes.length)).toEqual([3, 3, 3, 1]);
     expect(p.waves[0].nodes).toEqual(['node-1', 'node-2', 'node-3']);
-    expect(p.because).toContain('10 of 10 pods in --pods do not run the new template');
+    expect(p.because).toContain('10 of the 10 pods in --pods (on 10 desired nodes) do not run the new template');
+  });
+
+  test('GIVEN --pods that holds 4 old pods on 5 desired nodes THEN the reason counts the 4 pods of the file, not the nodes', () => {
+    const ds = daemonSet({ image: 'registry.example.com/agent:1.1.0', strategy: rolling(1) });
+    const cluster = nodes(5);
+    const pods = cluster.slice(0, 4).map((n) => podOf(ds, n.metadata.name, { image: 'registry.example.com/agent:1.0.0' }));
+    const p = plan(ds, { nodes: cluster, pods });
+    expect(pods).toHaveLength(4);
+    expect(p.desired).toBe(5);
+    expect(p.because).toContain('4 of the 4 pods in --pods (on 5 desired nodes) do not run the new template');
   });
 
   test('GIVEN a node whose new pod is already there THEN it is not updated again', () => {

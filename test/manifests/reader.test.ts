@@ -113,8 +113,8 @@ describe('documents', () => {
 
   test('a document that is not an object is a problem; an empty stream is none', () => {
     expect(parseManifests('just words\n', 'w.yaml').problems).toMatchObject([{ kind: ReadProblemKind.NOT_AN_OBJECT, line: 1 }]);
-    expect(parseManifests('', 'e.yaml')).toEqual({ objects: [], problems: [] });
-    expect(parseManifests('# only a comment\n---\n', 'c.yaml')).toEqual({ objects: [], problems: [] });
+    expect(parseManifests('', 'e.yaml')).toEqual({ objects: [], problems: [], documents: 0 });
+    expect(parseManifests('# only a comment\n---\n', 'c.yaml')).toEqual({ objects: [], problems: [], documents: 0 });
   });
 
   test("values read equal js-yaml's, aliases included; equal values of a stream are one string", () => {

@@ -22,6 +22,9 @@ export enum KubernetesVersion {
 /** The supported versions, oldest first. */
 export const KUBERNETES_VERSIONS: readonly KubernetesVersion[] = Object.values(KubernetesVersion);
 
+/** The supported versions as help texts write them: `1.28 to 1.33`. */
+export const KUBERNETES_VERSION_RANGE = `${KUBERNETES_VERSIONS[0]} to ${KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]}`;
+
 /** The default target version. */
 export const DEFAULT_KUBERNETES_VERSION = KubernetesVersion.V1_28;
 
@@ -48,4 +51,26 @@ export function kubernetesVersionError(value: unknown): string | undefined {
 /** The minor number of a `1.<minor>` version. */
 export function minor(version: string): number {
   return Number(version.split('.')[1]);
+}
+
+/** A Kubernetes version as read from a flag or a file: the version, or why it is not one. */
+export interface ParsedKubernetesVersion {
+  /** The version, when `value` is one of {@link KUBERNETES_VERSIONS}. */
+  readonly version?: KubernetesVersion;
+  /** Its minor number (`30` for `1.30`), when `value` is a version. */
+  readonly minor?: number;
+  /** Why `value` is not a supported version (see {@link kubernetesVersionError}), otherwise undefined. */
+  readonly error?: string;
+}
+
+/**
+ * Reads a Kubernetes version with the one grammar every command, configuration file, cluster version file and
+ * construct uses: `<major>.<minor>`, one of {@link KUBERNETES_VERSIONS}. Surrounding whitespace is ignored (a version
+ * file ends with a newline); anything else is an error, with the message of {@link kubernetesVersionError}.
+ */
+export function parseKubernetesVersion(value: unknown): ParsedKubernetesVersion {
+  const text = typeof value === 'string' ? value.trim() : value;
+  const error = kubernetesVersionError(text);
+  if (error !== undefined) return { error };
+  return { version: text as KubernetesVersion, minor: minor(text as string) };
 }

@@ -1,0 +1,50 @@
+/**
+ * What each command refuses (the input contract of `manifests/`, catalogued in docs/input-contract.md), as its
+ * `--help` lists it.
+ */
+
+/** The commands whose help lists their refusals. */
+export type CommandName = 'lint' | 'coverage' | 'diff' | 'plan';
+
+const LISTS =
+  '  --nodes, --pods: an empty file (0 bytes, only whitespace or comments), a kubectl get table (save the list with\n' +
+  '    -o json), values that are not objects, objects or lists of another kind, a node or pod without a name, a node\n' +
+  '    listed twice\n';
+
+function manifests(command: CommandName): string {
+  const clusters = command === 'diff' ? 'diff --clusters OLD/clusters NEW/clusters' : `${command} --clusters DIR/clusters`;
+  const oneCluster =
+    command === 'lint'
+      ? ''
+      : `,\n    a fleet's folder (cluster folders inside, e.g. dist/: use ${clusters}), the same object twice,\n` +
+        '    a DaemonSet without a pod template';
+  return (
+    '  manifests: a missing, unreadable or binary file, malformed YAML or JSON, an unrendered Helm template, a named\n' +
+    '    file (or standard input) that is empty or holds no Kubernetes object, a kubectl get table, Node objects' +
+    `${oneCluster}\n`
+  );
+}
+
+const GATES: Record<CommandName, string> = {
+  lint: 'inputs without a DaemonSet (lint gives no verdict over none)',
+  coverage: '--fail-on-missing or --fail-on-budget over zero nodes or zero DaemonSets',
+  diff: '--fail-on over inputs without a DaemonSet',
+  plan: '--fail-on-stuck over zero nodes or zero DaemonSets',
+};
+
+/** The "Refused input" section of a command's `--help`. */
+export function refusalsHelp(command: CommandName): string {
+  const lists = command === 'lint' ? '' : LISTS;
+  const empty =
+    command === 'lint'
+      ? 'An empty file found in a folder is a chart without objects (cdk8s writes one) and is skipped; a fleet folder is\n' +
+        'checked cluster by cluster.\n'
+      : 'An empty list ({"kind": "List", "items": []}) is a valid, empty answer; an empty file found in a folder is a chart\n' +
+        'without objects (cdk8s writes one).\n';
+  return (
+    '\nRefused input (exit 2, one message: the input, what was expected, the fix; docs/input-contract.md):\n' +
+    `${lists}${manifests(command)}` +
+    `  nothing to check: ${GATES[command]}\n` +
+    empty
+  );
+}
