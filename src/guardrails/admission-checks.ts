@@ -17,6 +17,8 @@ export interface AdmissionCheck {
   check(pod: PodView): CheckFinding | undefined;
   /** The CEL the admission policy renders. */
   readonly cel: CelCheck;
+  /** How to fix a violation, when the policy's own fix is not specific enough. */
+  readonly fix?: string;
 }
 
 /** Host access: no added capability at all (stricter than `capabilities_baseline`). @internal */
@@ -113,6 +115,7 @@ export const IMAGE_VARIABLES: readonly { readonly name: string; readonly express
 export function deniedImages(allowed: readonly string[]): AdmissionCheck {
   return {
     id: 'registryAllowlist',
+    fix: `add the image's registry to registryAllowlist (${allowed.join(', ')}), or pull the image from a registry on it`,
     check(pod) {
       const bad = containersOf(pod).filter(
         (c) => !imageAllowedByRegistries(typeof c.container.image === 'string' ? c.container.image : '', allowed),
@@ -143,6 +146,7 @@ export function deniedHostPaths(allowed: readonly string[]): AdmissionCheck {
   const celAllowed = `!${p}.contains('\\\\') && !${p}.matches('(^|/)[.][.](/|$)') && ${celStringList(allowed)}.exists(a, ${p} == a || ${p}.startsWith(a == '/' ? a : a + '/'))`;
   return {
     id: 'hostPathAllowlist',
+    fix: `add the host path (or a parent) to hostPathAllowlist (${allowed.join(', ')}), or mount a path within it`,
     check(pod) {
       const bad = list(pod.spec.volumes)
         .map((v, i) => ({ v: obj(v), i }))

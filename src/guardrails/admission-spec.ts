@@ -385,13 +385,7 @@ function allowlistPolicy(settings: GuardrailSettings): PolicyPair | undefined {
       matchResources: { namespaceSelector: { matchLabels: { [TRUST_LABEL_KEY]: TRUST_LABEL_VALUE } } },
     },
     checks,
-    fix:
-      [
-        ...(settings.registryAllowlist ? [`add the image's registry to registryAllowlist (${settings.registryAllowlist.join(', ')})`] : []),
-        ...(settings.hostPathAllowlist
-          ? [`add the host path (or a parent) to hostPathAllowlist (${settings.hostPathAllowlist.join(', ')})`]
-          : []),
-      ].join(', or ') + ', or change the service to stay within them',
+    fix: 'change the service to stay within the allowlists, or extend them',
   };
 }
 

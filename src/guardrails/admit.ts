@@ -51,7 +51,8 @@ export function guardrailDenials(
     const denies = pair.binding.validationActions.includes('Deny');
     for (const check of pair.checks) {
       const found = check.check(pod);
-      if (found) out.push({ policy: pair.name, check: check.id, summary: found.summary, fields: found.fields, fix: pair.fix, denies });
+      if (found)
+        out.push({ policy: pair.name, check: check.id, summary: found.summary, fields: found.fields, fix: check.fix ?? pair.fix, denies });
     }
   }
   return out;
