@@ -45,7 +45,12 @@ export function guardrailDenials(
   const labels = { ...namespaceLabels, 'kubernetes.io/metadata.name': namespace };
   const bound = pairs.filter((p) => p.checks.length > 0 && selectorMatches(p.binding.matchResources?.namespaceSelector ?? {}, labels));
   if (bound.length === 0) return [];
-  const pod = podOf(workload);
+  let pod: ReturnType<typeof podOf>;
+  try {
+    pod = podOf(workload);
+  } catch {
+    return []; // no pod template: the API-validity rules report it, there is nothing to admit
+  }
   const out: GuardrailDenial[] = [];
   for (const pair of bound) {
     const denies = pair.binding.validationActions.includes('Deny');
