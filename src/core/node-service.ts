@@ -265,6 +265,8 @@ export class NodeService extends Construct {
       idleCanary: intent.tracks.some((t) => t.id === 'Canary' && !t.changesSomething),
       idleVariants: idleVariants(intent, template),
       hostNetworkPolicy: intent.networkPolicy !== undefined && hostNetworkDaemonSets(intent),
+      daemonSets: this.daemonSets,
+      updateStrategy: intent.updateStrategy,
     });
   }
 

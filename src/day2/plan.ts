@@ -34,6 +34,7 @@ import {
   podReady,
 } from './objects';
 import { ResolvedStrategy, resolveStrategy } from './strategy';
+import { describeSurgeConflict, surgeConflict } from './surge';
 
 /** DaemonSet annotation with the canary's node label, `key=value`. */
 const CANARY_LABEL_ANNOTATION = 'node-services.cdk8s.io/canary-label';
@@ -494,6 +495,12 @@ function planOne(
     return { ...base, ...empty, toUpdate, unavailableAtStart, unfit, changes, because, outcome: 'manual' };
   }
   if (pods === undefined) notes.push('no --pods: every covered node is assumed to run an available old pod unless the node is NotReady');
+  const conflict = surging ? surgeConflict(ds) : undefined;
+  if (conflict) {
+    notes.push(
+      `maxSurge ${conflict.maxSurge} with ${describeSurgeConflict(conflict)}: the new pod cannot run next to the old one on any node; use maxUnavailable (with maxSurge 0)`,
+    );
+  }
   if (!surging && unfit.some((u) => u.reason === CoverageReason.HOST_PORT || u.reason === CoverageReason.RESOURCES)) {
     notes.push('new pods that stay Pending keep counting as unavailable');
   }
