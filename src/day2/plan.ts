@@ -22,6 +22,7 @@ import { checkPodOnNode } from '../coverage/evaluate';
 import { CoverageReason, CoverageStatus, NodeCoverage } from '../coverage/types';
 import { parseQuantity } from '../k8s/quantity';
 import {
+  CANARY_LABEL_ANNOTATION,
   CANARY_OF_ANNOTATION,
   InputObject,
   canonicalJson,
@@ -35,9 +36,6 @@ import {
 } from './objects';
 import { ResolvedStrategy, resolveStrategy } from './strategy';
 import { describeSurgeConflict, surgeConflict } from './surge';
-
-/** DaemonSet annotation with the canary's node label, `key=value`. */
-const CANARY_LABEL_ANNOTATION = 'node-services.cdk8s.io/canary-label';
 
 /** Default seconds to pull a new image on a node (`--pull-seconds`). */
 export const DEFAULT_PULL_SECONDS = 30;

@@ -1,5 +1,5 @@
-import { ApiObject, App, Chart } from 'cdk8s';
-import { Canary, LogAgent, MonitoringAgent, NodePool, NodeService, NodeServiceChecks, Rollout, Variant } from '../../src';
+import { ApiObject, App, Chart, JsonPatch } from 'cdk8s';
+import { Canary, LogAgent, MonitoringAgent, NodeBudget, NodePool, NodeService, NodeServiceChecks, Rollout, Variant } from '../../src';
 import { planRollouts } from '../../src/day2/plan';
 
 const image = 'registry.example.com/agent:1.2.3';
@@ -199,5 +199,43 @@ describe('surge rollouts that can only stall', () => {
     expect(plan.notes.join(' ')).toContain(
       'maxSurge 1 with host port TCP/9100 and the host network: the new pod cannot run next to the old one on any node',
     );
+  });
+});
+
+describe('pool budgets count every DaemonSet of a service', () => {
+  const pool = NodePool.of({
+    name: 'small',
+    labels: { pool: 'small' },
+    allocatable: { cpu: '1', memory: '1Gi', pods: '110' },
+    budget: NodeBudget.of({ memoryPercent: 20 }),
+  });
+  /** A service within the budget whose canary DaemonSet is patched to request `canaryMemory`. */
+  function build(chart: Chart, canaryMemory: string): void {
+    const svc = new NodeService(chart, 'svc', {
+      name: 'agent',
+      pools: [pool],
+      containers: [{ ...container, resources: { cpuRequest: '10m', memoryRequest: '128Mi', memoryLimit: '128Mi' } }],
+      canary: Canary.byNodeLabel('example.com/canary', 'true', { image: 'registry.example.com/agent:1.3.0' }),
+    });
+    svc.canaryDaemonSet!.addJsonPatch(
+      JsonPatch.replace('/spec/template/spec/containers/0/resources', {
+        requests: { cpu: '10m', memory: canaryMemory },
+        limits: { memory: canaryMemory },
+      }),
+    );
+  }
+
+  test('GIVEN a canary DaemonSet that requests more than the pool budget on the nodes it runs on WHEN synthesized THEN synthesis fails naming the pool', () => {
+    const { app: a, chart } = app();
+    build(chart, '512Mi');
+    expect(synthError(a)).toContain(
+      'node tax: the node services landing on node pool "small" request more than it can give: memory 512Mi is 50% of allocatable, over the budget of 20%',
+    );
+  });
+
+  test('GIVEN the canary within the budget THEN it synthesizes', () => {
+    const { app: a, chart } = app();
+    build(chart, '160Mi');
+    expect(() => a.synth()).not.toThrow();
   });
 });
