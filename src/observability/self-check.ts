@@ -37,7 +37,7 @@ function daemonSetsOf(root: IConstruct): Map<string, ApiObject> {
 }
 
 /** The problems of one target: errors, and warnings handed to `warn`. */
-function targetProblems(s: MonitoredService, all: Map<string, ApiObject>, where: string, warn: (text: string) => void): string[] {
+function targetProblems(s: MonitoredService, all: Map<string, ApiObject>, warn: (text: string) => void): string[] {
   const listed = s.daemonSets.map((n) => all.get(`${s.namespace}/${n}`));
   const defined = listed.filter((d): d is ApiObject => d !== undefined);
   if (defined.length === 0) return [];
@@ -46,7 +46,7 @@ function targetProblems(s: MonitoredService, all: Map<string, ApiObject>, where:
     (d) => (d.metadata.namespace ?? 'default') === s.namespace && services.has(d.metadata.getLabel(SERVICE_LABEL) ?? '\u0000'),
   );
   const errors: string[] = [];
-  const subject = `${where} ${s.field} (${s.namespace}/${s.name})`;
+  const subject = `${s.field} (${s.namespace}/${s.name})`;
   const missing = ofService.filter((d) => !s.daemonSets.includes(d.name)).map((d) => d.name);
   if (missing.length > 0) {
     errors.push(
@@ -95,7 +95,7 @@ export function checkAlertsAgainstApp(alerts: IConstruct, services: readonly Mon
   const cached = RESULTS.get(alerts);
   if (synthesis !== undefined && cached?.synthesis === synthesis) return [...cached.errors];
   const all = daemonSetsOf(alerts.node.root);
-  const errors = services.flatMap((s) => targetProblems(s, all, `[${alerts.node.path}]`, (t) => checks._warn(t)));
+  const errors = services.flatMap((s) => targetProblems(s, all, (t) => checks._warn(`${t} [${alerts.node.path}]`)));
   if (synthesis !== undefined) RESULTS.set(alerts, { synthesis, errors });
   return errors;
 }

@@ -40,7 +40,7 @@ describe('NodeServiceAlerts select every DaemonSet of the services they watch', 
     new NodeServiceAlerts(chart, 'alerts', { services: [{ name: 'fluent-bit', namespace: 'node-services', kind: 'log-agent' }] });
     const message = synthError(a);
     expect(message).toContain(
-      '[c/alerts] services[0] (node-services/fluent-bit) alerts on DaemonSet fluent-bit but the App also runs fluent-bit-canary for the service',
+      '[c/alerts] alerts-miss-daemonset: services[0] (node-services/fluent-bit) alerts on DaemonSet fluent-bit but the App also runs fluent-bit-canary for the service',
     );
     expect(message).toContain("set daemonSetNames: ['fluent-bit', 'fluent-bit-canary']");
   });
@@ -74,7 +74,7 @@ describe('NodeServiceAlerts select every DaemonSet of the services they watch', 
     const stableLabels = (agent.daemonSet.toJson() as any).spec.template.metadata.labels;
     new NodeServiceAlerts(chart, 'alerts', { services: [{ ...pick(agent), podSelector: stableLabels, metrics: { port: 'http' } }] });
     const message = synthError(a);
-    expect(message).toContain('pod-monitor-misses-daemonset: [c/alerts] services[0] (node-services/fluent-bit) PodMonitor selects');
+    expect(message).toContain('pod-monitor-misses-daemonset: services[0] (node-services/fluent-bit) PodMonitor selects');
     expect(message).toContain('which the pods of DaemonSet fluent-bit-canary do not carry');
     expect(message).not.toContain('pods of DaemonSet fluent-bit do not carry');
   });
@@ -94,7 +94,7 @@ describe('NodeServiceAlerts select every DaemonSet of the services they watch', 
     });
     expect(() => a.synth()).not.toThrow();
     expect(warnings.join('')).toContain(
-      'alerts-unknown-daemonset: [c/alerts] services[0] (node-services/fluent-bit) selects DaemonSet fluent-bit-old',
+      'alerts-unknown-daemonset: services[0] (node-services/fluent-bit) selects DaemonSet fluent-bit-old, which the App does not define (drop it from daemonSetNames) [c/alerts]',
     );
   });
 
