@@ -134,6 +134,9 @@ Kinds: each DaemonSet is checked as the node-service kind its node-services.cdk8
 as the kind its shape shows (CNI, CSI node plugin, kube-proxy, device plugin, GPU, log, metrics, security agent);
 severities and allowances follow the kind (docs/rules.md).
 
+Guardrails: when the input holds the ValidatingAdmissionPolicies NodeServiceGuardrails renders and the Namespaces of
+the DaemonSets, each DaemonSet those policies would deny is an error (guardrails-deny, docs/self-checks.md).
+
 Examples:
   node-services lint manifests/                         # every *.yaml, *.yml, *.json below manifests/
   node-services lint dist/                              # a fleet: each clusters/<name>/ at its kubernetes-version

@@ -10,6 +10,8 @@ import { IConstruct } from 'constructs';
 import { checkPodOnNode } from '../coverage';
 import { BUILT_IN_PRIORITY_CLASSES } from '../k8s';
 import { NodeServiceChecks } from '../policy/synth';
+import { describeSurgeConflict, surgeConflict } from '../day2/surge';
+import { isZeroIntOrPercent } from '../k8s/intstr';
 import { NodePool } from './node-pool';
 
 /** Kinds without a namespace: their identity is kind and name. */
@@ -42,6 +44,10 @@ export interface ServiceFacts {
    * govern); `true` when every DaemonSet's pods do.
    */
   readonly hostNetworkPolicy?: boolean | string[];
+  /** Every DaemonSet of the service (stable, canary, variants). */
+  readonly daemonSets?: readonly ApiObject[];
+  /** The update strategy the service declares (its DaemonSets are rendered for the surge check only when it surges). */
+  readonly updateStrategy?: { readonly type?: string; readonly rollingUpdate?: { readonly maxSurge?: number | string } };
 }
 
 function identity(o: ApiObject): string {
@@ -115,6 +121,26 @@ function controlPlaneContradiction(facts: ServiceFacts): string | undefined {
   return `controlPlane: true has no effect: the pods still stay off control-plane nodes (${verdict.reason}: ${verdict.detail}). Fix: add NodePool.controlPlane() to pools, or drop controlPlane`;
 }
 
+/**
+ * A surge rollout with host ports or the host network can only stall: the new pod cannot run next to the old one
+ * (the same condition `node-services plan` reports as stuck). One error per DaemonSet of the service.
+ */
+function surgeDeadlocks(facts: ServiceFacts): string[] {
+  const strategy = facts.updateStrategy;
+  if ((strategy?.type ?? 'RollingUpdate') !== 'RollingUpdate' || isZeroIntOrPercent(strategy?.rollingUpdate?.maxSurge)) return [];
+  const out: string[] = [];
+  for (const ds of facts.daemonSets ?? [facts.daemonSet]) {
+    const conflict = surgeConflict(ds.toJson());
+    if (conflict === undefined) continue;
+    out.push(
+      `surge-deadlock: DaemonSet ${ds.metadata.namespace ?? 'default'}/${ds.name} surges (maxSurge ${conflict.maxSurge}) with ${describeSurgeConflict(conflict)}: ` +
+        `the new pod cannot run next to the old one on its node, so the rollout stalls on the first node (node-services plan reports it stuck). ` +
+        `Fix: roll out with Rollout.maxUnavailable(1) or Rollout.maxUnavailablePercent(10) instead of Rollout.surge`,
+    );
+  }
+  return out;
+}
+
 /** Registers the checks of one service; they run at every synthesis. @internal */
 export function checkAtSynth(facts: ServiceFacts): void {
   facts.construct.node.addValidation({
@@ -124,6 +150,7 @@ export function checkAtSynth(facts: ServiceFacts): void {
       const errors = duplicates(facts.construct, index);
       const contradiction = controlPlaneContradiction(facts);
       if (contradiction) errors.push(contradiction);
+      errors.push(...surgeDeadlocks(facts));
       const path = facts.construct.node.path;
       if (facts.idleCanary) {
         checks._warn(

@@ -266,6 +266,8 @@ export class NodeService extends Construct {
       idleVariants: idleVariants(intent, template),
       hostNetworkPolicy:
         intent.networkPolicy !== undefined && checked.networkPolicy?.hostNetworkReason === undefined && hostNetworkDaemonSets(intent),
+      daemonSets: this.daemonSets,
+      updateStrategy: intent.updateStrategy,
     });
   }
 

@@ -7,7 +7,20 @@
 import { IConstruct } from 'constructs';
 import { compileNode, compileWorkload, evaluate } from '../coverage';
 import { describeShares, nodeTax, ServiceRequests } from '../coverage/node-tax';
+import { CANARY_LABEL_ANNOTATION } from '../day2/objects';
+import { ownValue } from '../k8s/json';
 import { NodePool } from './node-pool';
+
+/** The canary's node label (`key=value` annotation) of a DaemonSet manifest, if it is a canary. */
+function canaryLabelOf(manifest: any): [string, string] | undefined {
+  const text = manifest?.metadata?.annotations?.[CANARY_LABEL_ANNOTATION];
+  const m = typeof text === 'string' ? /^([^=]+)=(.*)$/.exec(text) : null;
+  return m ? [m[1], m[2]] : undefined;
+}
+
+function withLabel(node: any, [key, value]: [string, string]): any {
+  return { ...node, metadata: { ...node.metadata, labels: { ...node.metadata.labels, [key]: value } } };
+}
 
 /** A node service as the check sees it. */
 interface TaxedService {
@@ -46,7 +59,7 @@ function nodeTaxErrors(services: readonly TaxedService[]): string[] {
     name: s.name,
     halves: s.manifests().map((m) => {
       const workload = compileWorkload(m);
-      return { workload, requests: workload.requests };
+      return { workload, requests: workload.requests, canaryLabel: canaryLabelOf(m) };
     }),
   }));
   const errors: string[] = [];
@@ -55,9 +68,25 @@ function nodeTaxErrors(services: readonly TaxedService[]): string[] {
     const node = pool.toNode();
     const compiled = compileNode(node);
     if (compiled.allocatable === undefined) continue;
+    // A canary runs on the pool's nodes that carry its label (the stable half on the others): both scenarios count.
+    const labelled = new Map<string, ReturnType<typeof compileNode> | undefined>();
+    const canaryNode = (label: [string, string]) => {
+      const key = label.join('=');
+      if (!labelled.has(key)) {
+        const own = ownValue(pool.labels, label[0]);
+        labelled.set(key, own !== undefined && own !== label[1] ? undefined : compileNode(withLabel(node, label)));
+      }
+      return labelled.get(key);
+    };
+    const lands = (h: { workload: ReturnType<typeof compileWorkload>; canaryLabel?: [string, string] }) => {
+      if (evaluate(h.workload, compiled).desired) return true;
+      if (h.canaryLabel === undefined) return false;
+      const onCanaryNode = canaryNode(h.canaryLabel);
+      return onCanaryNode !== undefined && evaluate(h.workload, onCanaryNode).desired;
+    };
     const landing: ServiceRequests[] = [];
     for (const s of manifests) {
-      const landed = s.halves.filter((h) => evaluate(h.workload, compiled).desired);
+      const landed = s.halves.filter(lands);
       if (landed.length === 0) continue;
       landing.push({
         name: s.name,

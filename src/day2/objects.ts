@@ -19,6 +19,9 @@ export interface InputObject {
 /** The DaemonSet annotation naming the stable DaemonSet of a canary (written by `Canary.byNodeLabel`). */
 export const CANARY_OF_ANNOTATION = 'node-services.cdk8s.io/canary-of';
 
+/** The DaemonSet annotation with the canary's node label, `key=value` (written by `Canary.byNodeLabel`). */
+export const CANARY_LABEL_ANNOTATION = 'node-services.cdk8s.io/canary-label';
+
 /** The namespace of an object (`default` when absent or empty). */
 export function namespaceOf(object: any): string {
   const ns = object?.metadata?.namespace;

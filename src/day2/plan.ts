@@ -22,6 +22,7 @@ import { checkPodOnNode } from '../coverage/evaluate';
 import { CoverageReason, CoverageStatus, NodeCoverage } from '../coverage/types';
 import { parseQuantity } from '../k8s/quantity';
 import {
+  CANARY_LABEL_ANNOTATION,
   CANARY_OF_ANNOTATION,
   InputObject,
   canonicalJson,
@@ -34,9 +35,7 @@ import {
   podReady,
 } from './objects';
 import { ResolvedStrategy, resolveStrategy } from './strategy';
-
-/** DaemonSet annotation with the canary's node label, `key=value`. */
-const CANARY_LABEL_ANNOTATION = 'node-services.cdk8s.io/canary-label';
+import { describeSurgeConflict, surgeConflict } from './surge';
 
 /** Default seconds to pull a new image on a node (`--pull-seconds`). */
 export const DEFAULT_PULL_SECONDS = 30;
@@ -499,6 +498,12 @@ function planOne(
     return { ...base, ...empty, toUpdate, unavailableAtStart, unfit, changes, because, outcome: 'manual' };
   }
   if (pods === undefined) notes.push('no --pods: every covered node is assumed to run an available old pod unless the node is NotReady');
+  const conflict = surging ? surgeConflict(ds) : undefined;
+  if (conflict) {
+    notes.push(
+      `maxSurge ${conflict.maxSurge} with ${describeSurgeConflict(conflict)}: the new pod cannot run next to the old one on any node; use maxUnavailable (with maxSurge 0)`,
+    );
+  }
   if (!surging && unfit.some((u) => u.reason === CoverageReason.HOST_PORT || u.reason === CoverageReason.RESOURCES)) {
     notes.push('new pods that stay Pending keep counting as unavailable');
   }

@@ -21,7 +21,9 @@ import {
   RESTRICTED_VOLUME_SOURCES,
   VOLUME_SOURCES_128,
 } from './admission-spec';
+import { GUARDRAIL_SETTINGS_ANNOTATION } from './admit';
 import { dropChartNamespace, TRUST_LABEL_KEY, TRUST_LABEL_VALUE } from './namespace';
+import { checkAppAgainstGuardrails } from './self-check';
 import { PodSecurityLevel } from './pod-security';
 
 /** What the API server does when a validation fails (binding `validationActions`). */
@@ -369,7 +371,9 @@ export class NodeServiceGuardrails extends Construct {
     };
     const pairs = guardrailPolicies(settings);
     this.policyNames = pairs.map((p) => p.name);
-    for (const pair of pairs) this.emit(pair, name, partOf);
+    for (const pair of pairs) this.emit(pair, name, partOf, settings);
+    // The App is checked against these policies at synth: every DaemonSet they govern must be admitted.
+    this.node.addValidation({ validate: () => checkAppAgainstGuardrails(this, pairs) });
 
     if (this.warnings.length > 0) {
       const logger = props.logger ?? PolicyLoggers.stderr();
@@ -542,17 +546,22 @@ export class NodeServiceGuardrails extends Construct {
     return normalised;
   }
 
-  private emit(pair: PolicyPair, instance: string, partOf: string): void {
-    const metadata = (component: string) => ({
+  private emit(pair: PolicyPair, instance: string, partOf: string, settings: GuardrailSettings): void {
+    const metadata = (component: string, extra: { [key: string]: string } = {}) => ({
       name: pair.name,
       labels: recommendedLabels({ name: 'node-service-guardrails', instance, component, partOf }),
-      annotations: { [`${ANNOTATION_PREFIX}/description`]: pair.description },
+      annotations: { [`${ANNOTATION_PREFIX}/description`]: pair.description, ...extra },
     });
+    // The settings the policy renders from, so that `node-services lint` can evaluate it (after rendering it back).
+    const settingsAnnotation = { [GUARDRAIL_SETTINGS_ANNOTATION]: JSON.stringify(settings) };
     const id = pair.name.slice(instance.length + 1);
     let policy: ApiObject;
     let binding: ApiObject;
     if (this.apiVersion === AdmissionPolicyApiVersion.V1BETA1) {
-      policy = new k8s.KubeValidatingAdmissionPolicyV1Beta1(this, id, { metadata: metadata('admission-policy'), spec: pair.policy });
+      policy = new k8s.KubeValidatingAdmissionPolicyV1Beta1(this, id, {
+        metadata: metadata('admission-policy', settingsAnnotation),
+        spec: pair.policy,
+      });
       binding = new k8s.KubeValidatingAdmissionPolicyBindingV1Beta1(this, `${id}-binding`, {
         metadata: metadata('admission-policy-binding'),
         spec: pair.binding,
@@ -561,7 +570,7 @@ export class NodeServiceGuardrails extends Construct {
       policy = new ApiObject(this, id, {
         apiVersion: this.apiVersion,
         kind: 'ValidatingAdmissionPolicy',
-        metadata: metadata('admission-policy'),
+        metadata: metadata('admission-policy', settingsAnnotation),
         spec: pair.policy,
       });
       binding = new ApiObject(this, `${id}-binding`, {

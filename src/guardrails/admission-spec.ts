@@ -15,8 +15,18 @@
  * the same expressions at its own admission.
  */
 
-import { ALLOWED_SECCOMP_TYPES, APPARMOR_ANNOTATION_PREFIX, BASELINE_SELINUX_TYPES, SAFE_SYSCTLS } from '../k8s/pod-security-sets';
-import { TRUST_LABEL_KEY, TRUST_LABEL_VALUE } from './namespace';
+import {
+  AdmissionCheck,
+  addedCapabilities,
+  deniedHostPaths,
+  deniedImages,
+  deniedVolumes,
+  IMAGE_VARIABLES,
+  systemPriorityClass,
+} from './admission-checks';
+import { celString, celStringList } from './cel';
+import { controlsAt, POD_SECURITY_CONTROLS, PodSecurityLevel, RESTRICTED_VOLUME_SOURCES } from './pod-security/index';
+import { TRUST_LABEL_KEY, TRUST_LABEL_VALUE } from './trust-label';
 
 /** A CEL variable of a policy. @internal */
 export interface CelVariable {
@@ -83,6 +93,13 @@ export interface PolicyPair {
   readonly description: string;
   readonly policy: PolicySpec;
   readonly binding: BindingSpec;
+  /**
+   * The admission checks the policy's validations render, each with the JS check that decides as its CEL does: what
+   * the synth-time and lint evaluation of the guardrails run (`admit.ts`). Not emitted.
+   */
+  readonly checks: readonly AdmissionCheck[];
+  /** How to fix a denial of this policy, for the evaluation's messages. Not emitted. */
+  readonly fix: string;
 }
 
 /** Resolved settings of the guardrails. @internal */
@@ -111,50 +128,7 @@ export interface GuardrailSettings {
   readonly failurePolicy: string;
 }
 
-/** Every volume source of the Kubernetes 1.28 `Volume` type. @internal */
-export const VOLUME_SOURCES_128: readonly string[] = [
-  'awsElasticBlockStore',
-  'azureDisk',
-  'azureFile',
-  'cephfs',
-  'cinder',
-  'configMap',
-  'csi',
-  'downwardAPI',
-  'emptyDir',
-  'ephemeral',
-  'fc',
-  'flexVolume',
-  'flocker',
-  'gcePersistentDisk',
-  'gitRepo',
-  'glusterfs',
-  'hostPath',
-  'iscsi',
-  'nfs',
-  'persistentVolumeClaim',
-  'photonPersistentDisk',
-  'portworxVolume',
-  'projected',
-  'quobyte',
-  'rbd',
-  'scaleIO',
-  'secret',
-  'storageos',
-  'vsphereVolume',
-];
-
-/** The volume sources Pod Security `restricted` allows (policy v1.28). @internal */
-export const RESTRICTED_VOLUME_SOURCES: readonly string[] = [
-  'configMap',
-  'csi',
-  'downwardAPI',
-  'emptyDir',
-  'ephemeral',
-  'persistentVolumeClaim',
-  'projected',
-  'secret',
-];
+export { RESTRICTED_VOLUME_SOURCES, VOLUME_SOURCES_128 } from './pod-security/index';
 
 /**
  * The volume sources tenants may use at `baseline` by default: the `restricted` set plus the cloud disks that 1.28
@@ -173,37 +147,6 @@ export const BASELINE_VOLUME_SOURCES: readonly string[] = [
   'portworxVolume',
   'vsphereVolume',
 ];
-
-const SELINUX_TYPES = BASELINE_SELINUX_TYPES;
-const SECCOMP_TYPES = ALLOWED_SECCOMP_TYPES;
-
-/** A CEL string literal for `value` (single-quoted, escaped). @internal */
-function celString(value: string): string {
-  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-}
-
-/** A CEL list literal of strings. @internal */
-function celStringList(values: readonly string[]): string {
-  return `[${values.map(celString).join(', ')}]`;
-}
-
-/** CEL: every field of `fields` is set below `root` (`has(a.b) && has(a.b.c)`). */
-function hasPath(root: string, fields: readonly string[]): string {
-  return fields.map((_, i) => `has(${[root, ...fields.slice(0, i + 1)].join('.')})`).join(' && ');
-}
-
-/** CEL: container `c`'s security context sets `path` (dot-separated), e.g. `seccompProfile.type`. */
-function containerSets(path: string): string {
-  return hasPath('c', ['securityContext', ...path.split('.')]);
-}
-
-/** CEL: the pod security context sets `path`. The variable is `{}` when the pod has none. */
-function podSets(path: string): string {
-  return hasPath('variables.podSecurityContext', path.split('.'));
-}
-
-const CONTAINER = (path: string) => `c.securityContext.${path}`;
-const POD = (path: string) => `variables.podSecurityContext.${path}`;
 
 /**
  * The workload resources the policies inspect, and where their pod is. One table, one rule set: every expression
@@ -248,11 +191,6 @@ function podVariables(): CelVariable[] {
   ];
 }
 
-/** CEL: the `render`ed entries of every container, init container and ephemeral container for which `bad` holds. */
-function offendingContainers(bad: string, render = 'c.name'): string {
-  return `variables.allContainers.filter(c, ${bad}).map(c, ${render})`;
-}
-
 const OBJECT_NAME = "(has(object.metadata.name) ? object.metadata.name : '')";
 const SUBJECT = `request.kind.kind + ' ' + ${OBJECT_NAME} + ' in namespace ' + request.namespace`;
 
@@ -264,45 +202,17 @@ function escapeInLiteral(text: string): string {
 const UNTRUSTED = `namespaces not labelled ${TRUST_LABEL_KEY}=${TRUST_LABEL_VALUE}`;
 const WORKLOADS = 'Pods and workloads with a pod template';
 
-const HOST_PORT = 'has(p.hostPort) && p.hostPort != 0';
-const HOST_NAMESPACES = ['hostNetwork', 'hostPID', 'hostIPC'] as const;
-
-/** One check: a variable listing the offenders, and the words for the message. */
-interface OffenderCheck {
-  readonly variable: string;
-  readonly what: string;
-  readonly expression: string;
+/** The variable of each check, holding its offenders. */
+function checkVariables(checks: readonly AdmissionCheck[]): CelVariable[] {
+  return checks.map((c) => ({ name: c.cel.variable, expression: c.cel.expression }));
 }
 
-const HOST_ACCESS_CHECKS: readonly OffenderCheck[] = [
-  { variable: 'hostPathVolumes', what: 'hostPath volumes', expression: 'variables.volumes.filter(v, has(v.hostPath)).map(v, v.name)' },
-  {
-    variable: 'privilegedContainers',
-    what: 'privileged containers',
-    expression: offendingContainers(`${containerSets('privileged')} && ${CONTAINER('privileged')} == true`),
-  },
-  {
-    variable: 'hostNamespaces',
-    what: 'host namespaces',
-    expression: HOST_NAMESPACES.map((f) => `(has(variables.podSpec.${f}) && variables.podSpec.${f} == true ? ['${f}'] : [])`).join(' + '),
-  },
-  {
-    variable: 'addedCapabilities',
-    what: 'added capabilities',
-    expression: offendingContainers(
-      `${containerSets('capabilities.add')} && size(${CONTAINER('capabilities.add')}) > 0`,
-      `c.name + ' adds ' + ${CONTAINER('capabilities.add')}.join('+')`,
-    ),
-  },
-  {
-    variable: 'hostPorts',
-    what: 'host ports',
-    expression: offendingContainers(
-      `has(c.ports) && c.ports.exists(p, ${HOST_PORT})`,
-      `c.name + ' uses ' + c.ports.filter(p, ${HOST_PORT}).map(p, string(p.hostPort)).join('+')`,
-    ),
-  },
-];
+/** The host-access checks, in the order the policy reports them: the Pod Security controls it enforces, and every added capability. */
+const HOST_ACCESS_ORDER = ['hostPathVolumes', 'privileged', 'hostNamespaces', 'addedCapabilities', 'hostPorts'];
+const HOST_ACCESS_CHECKS: readonly AdmissionCheck[] = [
+  ...POD_SECURITY_CONTROLS.filter((c): c is AdmissionCheck & typeof c => c.cel?.policy === 'host-access'),
+  addedCapabilities,
+].sort((a, b) => HOST_ACCESS_ORDER.indexOf(a.id) - HOST_ACCESS_ORDER.indexOf(b.id));
 
 function untrustedBinding(name: string, settings: GuardrailSettings): BindingSpec {
   const selector: Selector = {
@@ -319,11 +229,11 @@ function untrustedBinding(name: string, settings: GuardrailSettings): BindingSpe
 /** The policy that keeps host access out of untrusted namespaces. @internal */
 function hostAccessPolicy(settings: GuardrailSettings): PolicyPair {
   const advice = `node services belong in a trusted platform namespace; ask ${settings.contact}`;
-  const validations: CelValidation[] = HOST_ACCESS_CHECKS.map((check) => ({
-    expression: `size(variables.${check.variable}) == 0`,
-    message: `${WORKLOADS} in ${UNTRUSTED} may not use ${check.what}; ${advice}.`,
+  const validations: CelValidation[] = HOST_ACCESS_CHECKS.map(({ cel }) => ({
+    expression: `size(variables.${cel.variable}) == 0`,
+    message: `${WORKLOADS} in ${UNTRUSTED} may not use ${cel.what}; ${advice}.`,
     messageExpression:
-      `${SUBJECT} + ': ${check.what} (' + variables.${check.variable}.join(', ') + ') are not allowed in ` +
+      `${SUBJECT} + ': ${cel.what} (' + variables.${cel.variable}.join(', ') + ') are not allowed in ` +
       `${escapeInLiteral(UNTRUSTED)}; ${escapeInLiteral(advice)}.'`,
     reason: 'Forbidden',
   }));
@@ -335,152 +245,40 @@ function hostAccessPolicy(settings: GuardrailSettings): PolicyPair {
       failurePolicy: settings.failurePolicy,
       matchConstraints: { resourceRules: WORKLOAD_RULES },
       matchConditions: [SPEC_CHANGED],
-      variables: [...podVariables(), ...HOST_ACCESS_CHECKS.map((c) => ({ name: c.variable, expression: c.expression }))],
+      variables: [...podVariables(), ...checkVariables(HOST_ACCESS_CHECKS)],
       validations,
     },
     binding: untrustedBinding(name, settings),
+    checks: HOST_ACCESS_CHECKS,
+    fix: `run it in a trusted namespace (NodeServicesNamespace, label ${TRUST_LABEL_KEY}=${TRUST_LABEL_VALUE}), or drop the host access`,
   };
 }
 
-/** A Pod Security control checked in tenant namespaces, beyond the host-access checks. */
-interface PodSecurityCheck extends OffenderCheck {
-  /** The Pod Security Admission check id (as in `evaluatePodSecurity`). */
-  readonly control: string;
-  /** The lowest tenant level that applies it. */
-  readonly from: 'baseline' | 'restricted';
-  /** The level above which it is replaced by a stricter form. */
-  readonly until?: 'baseline';
+/** The Pod Security controls the tenant policy enforces at tenant level `level` (the others are host access). */
+function podSecurityChecksAt(level: string): AdmissionCheck[] {
+  const at = level === 'restricted' ? PodSecurityLevel.RESTRICTED : PodSecurityLevel.BASELINE;
+  return controlsAt(at).filter((c): c is AdmissionCheck & typeof c => c.cel?.policy === 'tenant-pod-security');
 }
 
-const SECCOMP_VALID = (profile: string) => `has(${profile}.type) && ${profile}.type in ${celStringList(SECCOMP_TYPES)}`;
-const SELINUX_BAD = (o: string) =>
-  `(has(${o}.type) && !(${o}.type in ${celStringList(SELINUX_TYPES)})) || (has(${o}.user) && ${o}.user != '') || (has(${o}.role) && ${o}.role != '')`;
-/** `['pod']` when the pod-level `condition` holds, else `[]`. */
-const POD_OFFENDS = (condition: string) => `(${condition} ? ['pod'] : [])`;
-/** The offenders, or none on Windows pods (exempt from the control from policy v1.25). */
-const NOT_ON_WINDOWS = (offenders: string) => `(variables.windows == true ? [] : ${offenders})`;
-const POD_RUNS_AS_NON_ROOT = `(${podSets('runAsNonRoot')} && ${POD('runAsNonRoot')} == true)`;
-const POD_SECCOMP_VALID = `(${podSets('seccompProfile')} && ${SECCOMP_VALID(POD('seccompProfile'))})`;
-
-const POD_SECURITY_CHECKS: readonly PodSecurityCheck[] = [
-  {
-    control: 'windowsHostProcess',
-    from: 'baseline',
-    variable: 'hostProcess',
-    what: 'windowsOptions.hostProcess',
-    expression:
-      POD_OFFENDS(`${podSets('windowsOptions.hostProcess')} && ${POD('windowsOptions.hostProcess')} == true`) +
-      ' + ' +
-      offendingContainers(`${containerSets('windowsOptions.hostProcess')} && ${CONTAINER('windowsOptions.hostProcess')} == true`),
-  },
-  {
-    control: 'appArmorProfile',
-    from: 'baseline',
-    variable: 'appArmorProfiles',
-    what: 'AppArmor profiles other than runtime/default or localhost/*',
-    expression:
-      `variables.podAnnotations.filter(k, k.startsWith(${celString(APPARMOR_ANNOTATION_PREFIX)}) && ` +
-      "!(variables.podAnnotations[k] in ['', 'runtime/default'] || variables.podAnnotations[k].startsWith('localhost/')))" +
-      ".map(k, k + '=' + variables.podAnnotations[k])",
-  },
-  {
-    control: 'seLinuxOptions',
-    from: 'baseline',
-    variable: 'seLinuxOptions',
-    what: 'SELinux options (a type other than container_t, container_init_t, container_kvm_t, or a user or role)',
-    expression:
-      POD_OFFENDS(`${podSets('seLinuxOptions')} && (${SELINUX_BAD(POD('seLinuxOptions'))})`) +
-      ' + ' +
-      offendingContainers(`${containerSets('seLinuxOptions')} && (${SELINUX_BAD(CONTAINER('seLinuxOptions'))})`),
-  },
-  {
-    control: 'procMount',
-    from: 'baseline',
-    variable: 'procMounts',
-    what: 'procMount other than Default',
-    expression: offendingContainers(
-      `${containerSets('procMount')} && ${CONTAINER('procMount')} != 'Default'`,
-      `c.name + '=' + ${CONTAINER('procMount')}`,
-    ),
-  },
-  {
-    control: 'seccompProfile_baseline',
-    from: 'baseline',
-    until: 'baseline',
-    variable: 'unconfinedSeccomp',
-    what: 'seccomp profiles other than RuntimeDefault or Localhost',
-    expression:
-      POD_OFFENDS(`${podSets('seccompProfile')} && !(${SECCOMP_VALID(POD('seccompProfile'))})`) +
-      ' + ' +
-      offendingContainers(`${containerSets('seccompProfile')} && !(${SECCOMP_VALID(CONTAINER('seccompProfile'))})`),
-  },
-  {
-    control: 'sysctls',
-    from: 'baseline',
-    variable: 'unsafeSysctls',
-    what: 'sysctls outside the safe set',
-    expression:
-      `${podSets('sysctls')} ? ${POD('sysctls')}.filter(s, !(has(s.name) && s.name in ${celStringList(SAFE_SYSCTLS)}))` +
-      ".map(s, has(s.name) ? s.name : '') : []",
-  },
-  {
-    control: 'seccompProfile_restricted',
-    from: 'restricted',
-    variable: 'missingSeccomp',
-    what: 'seccomp profiles that are not RuntimeDefault or Localhost (set on the pod or on every container)',
-    expression: NOT_ON_WINDOWS(
-      POD_OFFENDS(`${podSets('seccompProfile')} && !(${SECCOMP_VALID(POD('seccompProfile'))})`) +
-        ' + ' +
-        offendingContainers(
-          `${containerSets('seccompProfile')} ? !(${SECCOMP_VALID(CONTAINER('seccompProfile'))}) : !${POD_SECCOMP_VALID}`,
-        ),
-    ),
-  },
-  {
-    control: 'allowPrivilegeEscalation',
-    from: 'restricted',
-    variable: 'privilegeEscalation',
-    what: 'containers without allowPrivilegeEscalation: false',
-    expression: NOT_ON_WINDOWS(
-      offendingContainers(`!(${containerSets('allowPrivilegeEscalation')} && ${CONTAINER('allowPrivilegeEscalation')} == false)`),
-    ),
-  },
-  {
-    control: 'runAsNonRoot',
-    from: 'restricted',
-    variable: 'mayRunAsRoot',
-    what: 'runAsNonRoot not true (on the pod or on every container)',
-    expression:
-      POD_OFFENDS(`${podSets('runAsNonRoot')} && ${POD('runAsNonRoot')} != true`) +
-      ' + ' +
-      offendingContainers(`${containerSets('runAsNonRoot')} ? ${CONTAINER('runAsNonRoot')} != true : !${POD_RUNS_AS_NON_ROOT}`),
-  },
-  {
-    control: 'runAsUser',
-    from: 'restricted',
-    variable: 'rootUser',
-    what: 'runAsUser 0',
-    expression:
-      POD_OFFENDS(`${podSets('runAsUser')} && ${POD('runAsUser')} == 0`) +
-      ' + ' +
-      offendingContainers(`${containerSets('runAsUser')} && ${CONTAINER('runAsUser')} == 0`),
-  },
-  {
-    control: 'capabilities_restricted',
-    from: 'restricted',
-    variable: 'capabilitiesNotDropped',
-    what: 'containers whose capabilities.drop does not include ALL',
-    expression: NOT_ON_WINDOWS(
-      offendingContainers(`!(${containerSets('capabilities.drop')} && 'ALL' in ${CONTAINER('capabilities.drop')})`),
-    ),
-  },
-];
-
-/** The Pod Security checks that apply at tenant level `level`. @internal */
-function podSecurityChecksAt(level: string): PodSecurityCheck[] {
-  return POD_SECURITY_CHECKS.filter(
-    (c) => (c.from === 'baseline' || level === 'restricted') && !(c.until === 'baseline' && level === 'restricted'),
-  );
+/** The tenant policy's variables beyond the pod and the checks. */
+function tenantVariables(level: string): CelVariable[] {
+  return [
+    {
+      name: 'podAnnotations',
+      expression:
+        'has(variables.podTemplate.metadata) && has(variables.podTemplate.metadata.annotations) ? variables.podTemplate.metadata.annotations : {}',
+    },
+    { name: 'podSecurityContext', expression: 'has(variables.podSpec.securityContext) ? variables.podSpec.securityContext : {}' },
+    // Windows pods are exempt from some restricted controls (policy v1.25+).
+    ...(level === 'restricted'
+      ? [
+          {
+            name: 'windows',
+            expression: "has(variables.podSpec.os) && has(variables.podSpec.os.name) && variables.podSpec.os.name == 'windows'",
+          },
+        ]
+      : []),
+  ];
 }
 
 /**
@@ -490,34 +288,37 @@ function podSecurityChecksAt(level: string): PodSecurityCheck[] {
 function tenantPodSecurityPolicy(settings: GuardrailSettings): PolicyPair {
   const level = settings.tenantPodSecurity;
   const advice = `fix the pod spec, or ask ${settings.contact}`;
-  const checks = podSecurityChecksAt(level);
-  const validations: CelValidation[] = checks.map((check) => ({
-    expression: `size(variables.${check.variable}) == 0`,
-    message: `${WORKLOADS} in ${UNTRUSTED} must meet Pod Security ${level} (control ${check.control}: no ${check.what}); ${advice}.`,
-    messageExpression:
-      `${SUBJECT} + ' violates Pod Security ${level} (control ${check.control}): ${escapeInLiteral(check.what)} (' + ` +
-      `variables.${check.variable}.join(', ') + '); ${escapeInLiteral(advice)}.'`,
+  const controls = podSecurityChecksAt(level);
+  const validation = (variable: string, message: string, messageExpression: string): CelValidation => ({
+    expression: `size(variables.${variable}) == 0`,
+    message,
+    messageExpression,
     reason: 'Forbidden',
-  }));
-  const volumeWhat = `volume types outside ${settings.tenantVolumeTypes.join(', ')}`;
-  validations.push(
-    {
-      expression: 'size(variables.deniedVolumes) == 0',
-      message: `${WORKLOADS} in ${UNTRUSTED} may only use the volume types ${settings.tenantVolumeTypes.join(', ')}; ${advice}.`,
-      messageExpression:
-        `${SUBJECT} + ': ${escapeInLiteral(volumeWhat)} are not allowed (' + variables.deniedVolumes.join(', ') + ` +
-        `'): the node would mount them itself; ${escapeInLiteral(advice)}.'`,
-      reason: 'Forbidden',
-    },
-    {
-      expression: "!(has(variables.podSpec.priorityClassName) && variables.podSpec.priorityClassName.startsWith('system-'))",
-      message: `${WORKLOADS} in ${UNTRUSTED} may not use the system-* priority classes, which preempt node agents; ${advice}.`,
-      messageExpression:
-        `${SUBJECT} + ': priority class ' + variables.podSpec.priorityClassName + ' is reserved for node and cluster ` +
-        `components (it preempts node agents); ${escapeInLiteral(advice)}.'`,
-      reason: 'Forbidden',
-    },
+  });
+  const validations: CelValidation[] = controls.map(({ id, cel }) =>
+    validation(
+      cel.variable,
+      `${WORKLOADS} in ${UNTRUSTED} must meet Pod Security ${level} (control ${id}: no ${cel.what}); ${advice}.`,
+      `${SUBJECT} + ' violates Pod Security ${level} (control ${id}): ${escapeInLiteral(cel.what)} (' + ` +
+        `variables.${cel.variable}.join(', ') + '); ${escapeInLiteral(advice)}.'`,
+    ),
   );
+  const volumes = deniedVolumes(settings.tenantVolumeTypes);
+  validations.push(
+    validation(
+      volumes.cel.variable,
+      `${WORKLOADS} in ${UNTRUSTED} may only use the volume types ${settings.tenantVolumeTypes.join(', ')}; ${advice}.`,
+      `${SUBJECT} + ': ${escapeInLiteral(volumes.cel.what)} are not allowed (' + variables.deniedVolumes.join(', ') + ` +
+        `'): the node would mount them itself; ${escapeInLiteral(advice)}.'`,
+    ),
+    validation(
+      systemPriorityClass.cel.variable,
+      `${WORKLOADS} in ${UNTRUSTED} may not use the system-* priority classes, which preempt node agents; ${advice}.`,
+      `${SUBJECT} + ': priority class ' + variables.podSpec.priorityClassName + ' is reserved for node and cluster ` +
+        `components (it preempts node agents); ${escapeInLiteral(advice)}.'`,
+    ),
+  );
+  const checks = [...controls, volumes, systemPriorityClass];
   const name = `${settings.name}-tenant-pod-security`;
   return {
     name,
@@ -526,81 +327,26 @@ function tenantPodSecurityPolicy(settings: GuardrailSettings): PolicyPair {
       failurePolicy: settings.failurePolicy,
       matchConstraints: { resourceRules: WORKLOAD_RULES },
       matchConditions: [SPEC_CHANGED],
-      variables: [
-        ...podVariables(),
-        {
-          name: 'podAnnotations',
-          expression:
-            'has(variables.podTemplate.metadata) && has(variables.podTemplate.metadata.annotations) ? variables.podTemplate.metadata.annotations : {}',
-        },
-        { name: 'podSecurityContext', expression: 'has(variables.podSpec.securityContext) ? variables.podSpec.securityContext : {}' },
-        // Windows pods are exempt from some restricted controls (policy v1.25+).
-        ...(level === 'restricted'
-          ? [
-              {
-                name: 'windows',
-                expression: "has(variables.podSpec.os) && has(variables.podSpec.os.name) && variables.podSpec.os.name == 'windows'",
-              },
-            ]
-          : []),
-        ...checks.map((c) => ({ name: c.variable, expression: c.expression })),
-        {
-          name: 'deniedVolumes',
-          // hostPath is host access, reported by the host-access policy.
-          expression:
-            `variables.volumes.filter(v, !has(v.hostPath) && !v.all(k, k == 'name' || k in ${celStringList(settings.tenantVolumeTypes)}))` +
-            ".map(v, v.name + '=' + v.filter(k, k != 'name').join('+'))",
-        },
-      ],
+      variables: [...podVariables(), ...tenantVariables(level), ...checkVariables(checks)],
       validations,
     },
     binding: untrustedBinding(name, settings),
+    checks,
+    fix: `meet Pod Security ${level}, or run it in a trusted namespace (label ${TRUST_LABEL_KEY}=${TRUST_LABEL_VALUE})`,
   };
-}
-
-/**
- * CEL for "the image reference's repository, normalised as container runtimes do" (distribution/reference): digest
- * and tag removed; the first path element is the registry host when it contains '.' or ':', is `localhost` or has
- * upper-case letters, else the host is `docker.io`; `index.docker.io` is `docker.io`; a one-element Docker Hub
- * name is `docker.io/library/<name>`. Mirrors `runtimeImageRepository`.
- */
-const IMAGE_VARIABLES: CelVariable[] = [
-  { name: 'images', expression: "variables.allContainers.map(c, has(c.image) ? c.image : '')" },
-  { name: 'imageNames', expression: "variables.images.map(i, i.split('@')[0])" },
-  {
-    name: 'imageRepositories',
-    expression:
-      "variables.imageNames.map(n, n.matches(':[^/]*$') ? n.substring(0, n.lastIndexOf(':')) : n)" +
-      ".map(r, r.matches('^([^/]*[.:A-Z][^/]*|localhost)/') ? r : 'docker.io/' + r)" +
-      ".map(r, r.startsWith('index.docker.io/') ? 'docker.io/' + r.substring(16) : r)" +
-      ".map(r, r.matches('^docker[.]io/[^/]*$') ? 'docker.io/library/' + r.substring(10) : r)",
-  },
-];
-
-/**
- * CEL: path `p` has no `..` element (split on `/` and on `\`, as Windows nodes read it), no backslash, and lies within
- * one of `allowed` (on a path-element boundary). @internal
- */
-function hostPathAllowedExpression(p: string, allowed: readonly string[]): string {
-  return `!${p}.contains('\\\\') && !${p}.matches('(^|/)[.][.](/|$)') && ${celStringList(allowed)}.exists(a, ${p} == a || ${p}.startsWith(a == '/' ? a : a + '/'))`;
-}
-
-/** CEL: normalised repository `r` equals or lies below one of `allowed` (on a path boundary). @internal */
-function registryAllowedExpression(r: string, allowed: readonly string[]): string {
-  return `${celStringList(allowed)}.exists(p, ${r} == p || ${r}.startsWith(p + '/'))`;
 }
 
 /** The policy that applies the registry and host-path allowlists in trusted namespaces, or undefined when neither is set. @internal */
 function allowlistPolicy(settings: GuardrailSettings): PolicyPair | undefined {
   const variables = podVariables();
   const validations: CelValidation[] = [];
+  const checks: AdmissionCheck[] = [];
   const ask = `ask ${settings.contact} to extend the allowlist`;
   if (settings.registryAllowlist) {
     const allowed = settings.registryAllowlist;
-    variables.push(...IMAGE_VARIABLES, {
-      name: 'deniedImages',
-      expression: `variables.imageRepositories.filter(r, !(${registryAllowedExpression('r', allowed)}))`,
-    });
+    const images = deniedImages(allowed);
+    checks.push(images);
+    variables.push(...IMAGE_VARIABLES, ...checkVariables([images]));
     validations.push({
       expression: 'size(variables.deniedImages) == 0',
       message: `${WORKLOADS} in trusted node-service namespaces may only use images from ${allowed.join(', ')}; ${ask}.`,
@@ -610,12 +356,9 @@ function allowlistPolicy(settings: GuardrailSettings): PolicyPair | undefined {
   }
   if (settings.hostPathAllowlist) {
     const allowed = settings.hostPathAllowlist;
-    variables.push({
-      name: 'deniedHostPaths',
-      expression:
-        `variables.volumes.filter(v, has(v.hostPath) && !(has(v.hostPath.path) && ${hostPathAllowedExpression('v.hostPath.path', allowed)}))` +
-        ".map(v, v.name + '=' + (has(v.hostPath.path) ? v.hostPath.path : ''))",
-    });
+    const paths = deniedHostPaths(allowed);
+    checks.push(paths);
+    variables.push(...checkVariables([paths]));
     const rule = `${allowed.join(', ')}; no .. elements, no backslashes`;
     validations.push({
       expression: 'size(variables.deniedHostPaths) == 0',
@@ -641,6 +384,8 @@ function allowlistPolicy(settings: GuardrailSettings): PolicyPair | undefined {
       validationActions: [...settings.validationActions],
       matchResources: { namespaceSelector: { matchLabels: { [TRUST_LABEL_KEY]: TRUST_LABEL_VALUE } } },
     },
+    checks,
+    fix: 'change the service to stay within the allowlists, or extend them',
   };
 }
 
@@ -695,6 +440,8 @@ function trustLabelPolicy(settings: GuardrailSettings): PolicyPair | undefined {
       policyName: name,
       validationActions: settings.validationActions.includes('Audit') ? ['Deny', 'Audit'] : ['Deny'],
     },
+    checks: [],
+    fix: `ask ${who} to set the label`,
   };
 }
 

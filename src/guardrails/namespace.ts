@@ -19,11 +19,9 @@ import { evaluatePodSecurity, PodSecurityLevel, strictestCommonLevel } from './p
 
 export { PodSecurityLevel } from './pod-security';
 
-/** Label that marks a namespace as trusted to run node services (host access under the platform's allowlists). */
-export const TRUST_LABEL_KEY = 'node-services.cdk8s.io/trusted';
+import { TRUST_LABEL_KEY, TRUST_LABEL_VALUE } from './trust-label';
 
-/** Value of {@link TRUST_LABEL_KEY} on a trusted namespace. Any other value (or no label) means untrusted. */
-export const TRUST_LABEL_VALUE = 'true';
+export { TRUST_LABEL_KEY, TRUST_LABEL_VALUE };
 
 /** Prefix of the Pod Security Admission namespace labels. */
 export const POD_SECURITY_LABEL_PREFIX = 'pod-security.kubernetes.io/';

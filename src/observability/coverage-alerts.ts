@@ -9,6 +9,7 @@ import { Construct } from 'constructs';
 import { ProblemCollector } from '../core/errors';
 import { checkShape } from '../core/shape';
 import { alertsPropsShape } from './shapes';
+import { checkAlertsAgainstApp, MonitoredService } from './self-check';
 import { recommendedLabels } from '../core/labels';
 import { checkLabels } from '../core/pod';
 import { dns1123LabelError, dns1123SubdomainError, labelValueError, portNameError } from '../k8s';
@@ -258,6 +259,18 @@ export class NodeServiceAlerts extends Construct {
     const settings: AlertSettings = { kubeStateMetricsSelector: ksm.trim(), runbookBaseUrl: props.runbookBaseUrl };
     const objectNamespace = (s: NodeServiceAlertTarget) => props.ruleNamespace ?? s.namespace;
     const extraLabels = { ...(props.ruleLabels ?? {}) };
+
+    // The alerts and monitors are checked against the App at synth: they must select every DaemonSet of each service.
+    const monitored: MonitoredService[] = props.services.map((s, i) => ({
+      field: `services[${i}]`,
+      name: s.name,
+      namespace: s.namespace,
+      daemonSets: s.daemonSetNames && s.daemonSetNames.length > 0 ? [...s.daemonSetNames] : [s.name],
+      podMonitor: s.metrics
+        ? { selector: { ...((s.podSelector ?? s.selector) as { [key: string]: string }) }, port: s.metrics.port }
+        : undefined,
+    }));
+    this.node.addValidation({ validate: () => checkAlertsAgainstApp(this, monitored) });
 
     const inputs: ServiceAlertInput[] = props.services.map((s) => ({
       name: s.name,

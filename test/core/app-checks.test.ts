@@ -1,5 +1,6 @@
-import { ApiObject, App, Chart } from 'cdk8s';
-import { Canary, LogAgent, NodePool, NodeService, NodeServiceChecks, Variant } from '../../src';
+import { ApiObject, App, Chart, JsonPatch } from 'cdk8s';
+import { Canary, LogAgent, MonitoringAgent, NodeBudget, NodePool, NodeService, NodeServiceChecks, Rollout, Variant } from '../../src';
+import { planRollouts } from '../../src/day2/plan';
 
 const image = 'registry.example.com/agent:1.2.3';
 const container = { name: 'agent', image };
@@ -123,5 +124,118 @@ describe('app-level problems at synth', () => {
     } as any);
     a.synthYaml();
     expect(warnings.join('')).not.toContain('priority-class-unknown');
+  });
+});
+
+describe('surge rollouts that can only stall', () => {
+  test('GIVEN a MonitoringAgent (host network, port 9100) with Rollout.surge(1) WHEN synthesized THEN synthesis fails naming the DaemonSet, the port and Rollout.maxUnavailable', () => {
+    const { app: a, chart } = app();
+    new MonitoringAgent(chart, 'metrics', { image, rollout: Rollout.surge(1) });
+    const message = synthError(a);
+    expect(message).toContain(
+      '[c/metrics] surge-deadlock: DaemonSet node-services/node-exporter surges (maxSurge 1) with host port TCP/9100 and the host network',
+    );
+    expect(message).toContain('Fix: roll out with Rollout.maxUnavailable(1)');
+  });
+
+  test('GIVEN a host-network service without ports with Rollout.surgePercent(10) WHEN synthesized THEN synthesis fails naming the host network', () => {
+    const { app: a, chart } = app();
+    new NodeService(chart, 'svc', { name: 'agent', containers: [container], hostNetwork: true, rollout: Rollout.surgePercent(10) });
+    expect(synthError(a)).toContain('surge-deadlock: DaemonSet node-services/agent surges (maxSurge 10%) with the host network:');
+  });
+
+  test('GIVEN a host port service with a canary and Rollout.surge(1) THEN both DaemonSets are reported', () => {
+    const { app: a, chart } = app();
+    new NodeService(chart, 'svc', {
+      name: 'agent',
+      containers: [{ ...container, ports: [{ name: 'http', containerPort: 8080, hostPort: 8080 }] }],
+      rollout: Rollout.surge(1),
+      canary: Canary.byNodeLabel('canary', 'true', { image: 'registry.example.com/agent:1.2.4' }),
+    });
+    const message = synthError(a);
+    expect(message).toContain('DaemonSet node-services/agent surges (maxSurge 1) with host port TCP/8080');
+    expect(message).toContain('DaemonSet node-services/agent-canary surges (maxSurge 1) with host port TCP/8080');
+  });
+
+  test('GIVEN surge without host ports or host network, or the host network with maxUnavailable THEN it synthesizes', () => {
+    const { app: a, chart } = app();
+    new NodeService(chart, 'svc', { name: 'agent', containers: [container], rollout: Rollout.surge(1) });
+    new MonitoringAgent(chart, 'metrics', { image, rollout: Rollout.maxUnavailable(1) });
+    expect(() => a.synth()).not.toThrow();
+  });
+
+  test('GIVEN the same surge with a host port THEN node-services plan reports the rollout stuck on the port, with the same condition in its notes', () => {
+    const ds = {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'node-exporter', namespace: 'node-services' },
+      spec: {
+        selector: { matchLabels: { app: 'x' } },
+        updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
+        template: {
+          metadata: { labels: { app: 'x' } },
+          spec: { hostNetwork: true, containers: [{ name: 'c', image: 'registry.example.com/x:2', ports: [{ containerPort: 9100 }] }] },
+        },
+      },
+    };
+    const old = {
+      ...ds,
+      spec: {
+        ...ds.spec,
+        template: {
+          ...ds.spec.template,
+          spec: { ...ds.spec.template.spec, containers: [{ ...ds.spec.template.spec.containers[0], image: 'registry.example.com/x:1' }] },
+        },
+      },
+    };
+    const node = {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'n1', labels: { 'kubernetes.io/os': 'linux' } },
+      status: { conditions: [{ type: 'Ready', status: 'True' }] },
+    };
+    const plan = planRollouts([{ object: ds }], { nodes: [node], old: [{ object: old }] }).daemonSets[0];
+    expect(plan.outcome).toBe('stuck');
+    expect(plan.notes.join(' ')).toContain(
+      'maxSurge 1 with host port TCP/9100 and the host network: the new pod cannot run next to the old one on any node',
+    );
+  });
+});
+
+describe('pool budgets count every DaemonSet of a service', () => {
+  const pool = NodePool.of({
+    name: 'small',
+    labels: { pool: 'small' },
+    allocatable: { cpu: '1', memory: '1Gi', pods: '110' },
+    budget: NodeBudget.of({ memoryPercent: 20 }),
+  });
+  /** A service within the budget whose canary DaemonSet is patched to request `canaryMemory`. */
+  function build(chart: Chart, canaryMemory: string): void {
+    const svc = new NodeService(chart, 'svc', {
+      name: 'agent',
+      pools: [pool],
+      containers: [{ ...container, resources: { cpuRequest: '10m', memoryRequest: '128Mi', memoryLimit: '128Mi' } }],
+      canary: Canary.byNodeLabel('example.com/canary', 'true', { image: 'registry.example.com/agent:1.3.0' }),
+    });
+    svc.canaryDaemonSet!.addJsonPatch(
+      JsonPatch.replace('/spec/template/spec/containers/0/resources', {
+        requests: { cpu: '10m', memory: canaryMemory },
+        limits: { memory: canaryMemory },
+      }),
+    );
+  }
+
+  test('GIVEN a canary DaemonSet that requests more than the pool budget on the nodes it runs on WHEN synthesized THEN synthesis fails naming the pool', () => {
+    const { app: a, chart } = app();
+    build(chart, '512Mi');
+    expect(synthError(a)).toContain(
+      'node tax: the node services landing on node pool "small" request more than it can give: memory 512Mi is 50% of allocatable, over the budget of 20%',
+    );
+  });
+
+  test('GIVEN the canary within the budget THEN it synthesizes', () => {
+    const { app: a, chart } = app();
+    build(chart, '160Mi');
+    expect(() => a.synth()).not.toThrow();
   });
 });

@@ -8,7 +8,15 @@ import { checkManifests } from '../../src/policy/engine';
 import { ON_DELETE_REASON_ANNOTATION } from '../../src/policy/host-access';
 import { KIND_ANNOTATION } from '../../src/policy/kinds';
 import { RULES } from '../../src/policy/rules';
+import { TRUST_LABEL_KEY } from '../../src/guardrails/trust-label';
+import { synthGuardrails } from '../guardrails/fixtures';
 import { compliantDaemonSet, mainContainer, namespaceObject, podOf } from './support';
+
+/** Guardrail policies (as NodeServiceGuardrails renders them) and the trusted `logging` Namespace. */
+const guardrails = (registryAllowlist: string[]) => [
+  ...synthGuardrails({ contact: '#platform-team', platformGroups: ['platform-admins'], registryAllowlist }),
+  namespaceObject('logging', { [TRUST_LABEL_KEY]: 'true' }),
+];
 
 interface Case {
   /** Rule id under test. */
@@ -886,6 +894,14 @@ const nonCompliant: BadCase[] = [
     message: /no tag/,
   },
   {
+    rule: 'guardrails-deny',
+    name: 'image outside the registry allowlist of the guardrails beside it',
+    mutate: () => undefined,
+    others: guardrails(['docker.io']),
+    path: `${C0}.image`,
+    message: /node-services-allowlists.*cr\.fluentbit\.io/,
+  },
+  {
     rule: 'image-registry-not-allowed',
     name: 'registry outside the allowlist',
     config: { imageRegistries: ['registry.example.com/'] },
@@ -1753,6 +1769,12 @@ const compliant: Case[] = [
     mutate: (ds) => (mainContainer(ds).image = 'registry.local:5000/fluent-bit:3.0.7'),
   },
   { rule: 'image-registry-not-allowed', name: 'no allowlist configured', mutate: () => undefined },
+  {
+    rule: 'guardrails-deny',
+    name: 'admitted by the guardrails beside it',
+    mutate: () => undefined,
+    others: guardrails(['cr.fluentbit.io/fluent']),
+  },
   {
     rule: 'image-registry-not-allowed',
     name: 'allowed registry (prefix without a slash)',

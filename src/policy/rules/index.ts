@@ -74,6 +74,7 @@ import { priorityClassMissing } from './priority-class-missing';
 import { readinessProbeMissing } from './readiness-probe-missing';
 import { selectorUnstable } from './selector-unstable';
 import { surgeWithHostPorts } from './surge-with-host-ports';
+import { guardrailsDeny } from './guardrails-deny';
 import { defaultNamespace } from './default-namespace';
 import { invalidSuppression } from './invalid-suppression';
 import { namespacePodSecurityLabels } from './namespace-pod-security-labels';
@@ -155,6 +156,7 @@ export const RULES: readonly IPolicyRule[] = [
   serviceAccountMissing,
   invalidSuppression,
   namespacePodSecurityLabels,
+  guardrailsDeny,
   noNodeLocalNeed,
   toleratesAllTaints,
 ];
