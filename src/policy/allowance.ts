@@ -13,7 +13,7 @@ import type { IPolicyRule, RuleFinding } from './types';
 import { Severity } from './types';
 
 /** Severities by weight. */
-export function severityRank(s: Severity): number {
+function severityRank(s: Severity): number {
   return s === Severity.ERROR ? 2 : s === Severity.WARNING ? 1 : 0;
 }
 
@@ -30,7 +30,7 @@ export interface KindOrigin {
  * except an error softened to a warning when the kind is inferred from an image or command. Never below a warning
  * (an info rule stays info).
  */
-export function inferredSeverity(severity: Severity, origin: KindOrigin): Severity {
+function inferredSeverity(severity: Severity, origin: KindOrigin): Severity {
   return origin.byImage && severity === Severity.ERROR ? Severity.WARNING : severity;
 }
 

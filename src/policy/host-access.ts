@@ -5,23 +5,8 @@
 
 import { isPathWithin, normalizeHostPath } from '../k8s/paths';
 import { jsonPath } from './helpers';
-import { KIND_ANNOTATION, KindProfile, KindSource, SENSITIVE_HOST_PATHS } from './kinds';
+import { KIND_ANNOTATION, KindSource, SENSITIVE_HOST_PATHS } from './kinds';
 import type { PodView, RuleFinding } from './types';
-
-/** The host namespaces a kind of node service needs. */
-export interface HostNamespaceNeeds {
-  /** Whether the kind needs `hostNetwork: true`. */
-  readonly hostNetwork: boolean;
-  /** Whether the kind needs `hostPID: true`. */
-  readonly hostPID: boolean;
-  /** Whether the kind needs `hostIPC: true`. */
-  readonly hostIPC: boolean;
-}
-
-/** The host namespaces a kind needs: its row of the kind table (`kinds.ts`). */
-export function hostNamespaceNeeds(profile: KindProfile): HostNamespaceNeeds {
-  return { hostNetwork: profile.hostNetwork, hostPID: profile.hostPID, hostIPC: profile.hostIPC };
-}
 
 /**
  * The finding of a host namespace the pod joins (`hostNetwork`, `hostPID`, `hostIPC` is true): allowed when the
@@ -29,7 +14,7 @@ export function hostNamespaceNeeds(profile: KindProfile): HostNamespaceNeeds {
  * from, so that an undeclared need reads as one.
  */
 export function hostNamespaceFinding(view: PodView, field: 'hostNetwork' | 'hostPID' | 'hostIPC'): RuleFinding {
-  const needed = hostNamespaceNeeds(view.kindProfile)[field];
+  const needed = view.kindProfile[field];
   let why: string;
   if (view.kindSource === KindSource.DEFAULT) why = `, and no node-service kind that needs it is declared (${KIND_ANNOTATION})`;
   else if (needed) why = '';

@@ -442,5 +442,10 @@ export class NodeServiceKinds {
     return kindProfile(kind);
   }
 
+  /** Every kind's profile: the whole kind table (`kindProfiles`). */
+  public static all(): KindProfile[] {
+    return kindProfiles();
+  }
+
   private constructor() {}
 }
