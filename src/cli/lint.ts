@@ -7,6 +7,7 @@
 
 import { Command, Option } from 'commander';
 import { KubernetesVersion, kubernetesVersionError } from '../k8s/api-fields/versions';
+import { KIND_ANNOTATION } from '../policy/kinds';
 import type { ExitCode } from './main';
 import { CliIo, InputError, parseObjects, readText } from './io';
 
@@ -108,9 +109,11 @@ Exit codes:
   2  usage error, or an input that could not be read (unreadable or binary file, malformed YAML, an unrendered
      template, no Kubernetes objects found); every readable file is still checked and reported
 
-Kinds: each DaemonSet is checked as the node-service kind its node-services.cdk8s.io/kind annotation names, else
-as the kind its shape shows (CNI, CSI node plugin, kube-proxy, device plugin, GPU, log, metrics, security agent);
-severities and allowances follow the kind (docs/rules.md).
+Kinds: each DaemonSet is checked as the node-service kind its ${KIND_ANNOTATION} annotation names, else
+as the kind its shape shows (CNI, CSI node plugin, kube-proxy, device plugin, GPU, log, metrics, security agent).
+Only a declared kind gets its allowances (the writes, capabilities and host namespaces it needs). An inferred kind
+hides nothing: such findings stay warnings (an error stays one unless an image shows the kind) and say how to
+declare it, so adding a mount never changes the exit code from 1 to 0 (docs/kinds.md).
 
 Examples:
   node-services lint manifests/                         # every *.yaml, *.yml, *.json below manifests/
