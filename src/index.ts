@@ -8,6 +8,7 @@ export {
   KindProfile,
   HostPathAllowance,
   KindSource,
+  MemoryLimitPolicy,
 } from './policy/kinds';
 export * from './guardrails';
 export * from './observability';

@@ -7,6 +7,7 @@
 
 import { Command, Option } from 'commander';
 import { KUBERNETES_VERSION_RANGE, parseKubernetesVersion } from '../k8s/api-fields/versions';
+import { KIND_ANNOTATION } from '../policy/kinds';
 import type { ExitCode } from './main';
 import { refusalsHelp } from './refusals';
 import { CliIo, InputError, parseObjects, readText } from './io';
@@ -130,9 +131,11 @@ Exit codes:
   2  usage error, an input that could not be read or is refused (see above), or nothing to check; every readable
      file is still checked and reported
 
-Kinds: each DaemonSet is checked as the node-service kind its node-services.cdk8s.io/kind annotation names, else
-as the kind its shape shows (CNI, CSI node plugin, kube-proxy, device plugin, GPU, log, metrics, security agent);
-severities and allowances follow the kind (docs/rules.md).
+Kinds: each DaemonSet is checked as the node-service kind its ${KIND_ANNOTATION} annotation names, else
+as the kind its shape shows (CNI, CSI node plugin, kube-proxy, device plugin, GPU, log, metrics, security agent).
+Only a declared kind gets its allowances (the writes, capabilities and host namespaces it needs). An inferred kind
+hides nothing: such findings stay warnings (an error stays one unless an image shows the kind) and say how to
+declare it, so adding a mount never changes the exit code from 1 to 0 (docs/kinds.md).
 
 Guardrails: when the input holds the ValidatingAdmissionPolicies NodeServiceGuardrails renders and the Namespaces of
 the DaemonSets, each DaemonSet those policies would deny is an error (guardrails-deny, docs/self-checks.md).

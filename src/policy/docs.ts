@@ -19,7 +19,7 @@ const CATEGORY_TITLES: Record<RuleCategory, string> = {
 const CATEGORY_INTROS: Record<RuleCategory, string> = {
   [RuleCategory.API_VALIDITY]:
     'A Kubernetes 1.28 API server would reject the object. Always errors; never suppressible and never configurable.',
-  [RuleCategory.HOST_ACCESS]: `What the pod may do on its node. Allowlist rules use the profile named by the \`${KIND_ANNOTATION}\` annotation on the DaemonSet (no allowlist when it is absent); severities and allowances follow the kind, declared or inferred.`,
+  [RuleCategory.HOST_ACCESS]: `What the pod may do on its node. Allowlist rules and allowances use the profile named by the \`${KIND_ANNOTATION}\` annotation on the DaemonSet; a kind inferred from the shape allows nothing silently (see Kinds).`,
   [RuleCategory.RELIABILITY]: 'Whether the service keeps running on every node and rolls out safely.',
   [RuleCategory.FIT]: 'Whether the object is a good node service at all.',
 };
@@ -54,7 +54,12 @@ function ruleSection(rule: IPolicyRule): string[] {
       const severity = k.severity ?? 'not reported';
       lines.push(`| ${kinds}${k.declaredOnly ? ' (declared by the annotation)' : ''} | ${severity} | ${k.reason.replace(/\|/g, '\\|')} |`);
     }
-    lines.push(`| every other kind | ${rule.severity} | the default |`, '');
+    lines.push(
+      `| every other kind | ${rule.severity} | the default |`,
+      '',
+      'A kind gets its row when declared by the annotation; an inferred kind keeps the default, an error at most softened to a warning when the kind is shown by an image (see Kinds).',
+      '',
+    );
   }
   if (rule.linuxOnly)
     lines.push(
@@ -95,18 +100,13 @@ export function renderRulesDoc(): string {
       'its shape shows, else the generic kind. The kind is shown in every report (text, JSON `serviceKind`/`kindSource`, SARIF ' +
       'result `properties`). Inference, in this order:',
     '',
-    '- `csi-node`: a `node-driver-registrar` sidecar, a `/var/lib/kubelet/plugins(_registry)` host path, or Bidirectional propagation with `/dev` (storage agents such as Longhorn);',
-    '- `device-plugin`: a `/var/lib/kubelet/device-plugins` host path;',
-    '- `kube-proxy`: the kube-proxy image or command;',
-    '- `cni-plugin`: host network with `/opt/cni/bin` or `/etc/cni/net.d`, or host network with a known CNI agent image;',
-    '- `gpu-monitor`: `/var/lib/kubelet/pod-resources` or the dcgm-exporter image;',
-    '- `security-agent`: kernel tracing, security or module paths (`/sys/kernel/debug`, `/sys/kernel/tracing`, `/sys/module`), control-plane state (`/var/lib/etcd`), or a known runtime-security image;',
-    '- `log-agent`: a `/var/log` host path;',
-    '- `monitoring-agent`: the host `/` or `/proc` with `/sys`.',
+    '- by image or command: `csi-node` (a `node-driver-registrar` sidecar), `kube-proxy` (its image or command), `cni-plugin` (a known CNI agent image on the host network);',
+    '- by what it writes: `csi-node` (`/var/lib/kubelet/plugins(_registry)`), `device-plugin` (`/var/lib/kubelet/device-plugins`), `cni-plugin` (`/opt/cni/bin` or `/etc/cni/net.d` on the host network) — a read-only mount of these shows nothing;',
+    '- by what it reads: `gpu-monitor` (`/var/lib/kubelet/pod-resources` or the dcgm-exporter image), `security-agent` (kernel tracing, security or module paths, control-plane state, or a known runtime-security image), `csi-node` (Bidirectional propagation with `/dev`: storage agents such as Longhorn), `log-agent` (`/var/log`), `monitoring-agent` (the host `/`, or `/proc` with `/sys`).',
     '',
-    'The kind sets severities (per rule, below: what is deliberate for a CNI is a hazard for a log agent) and the writes, ' +
-      'capabilities and host namespaces the kind needs. Allowlists (`host-path-not-allowed`, `capability-not-allowed`, ' +
-      '`privileged-not-allowed`, `host-*-without-need`) apply only to kinds declared by the annotation: they are the ' +
+    `Allowances (a finding not reported, or lowered: the writes, capabilities, host namespaces, privilege, runtime socket, root user and memory limit a kind needs; the severities by kind below) apply only to a kind declared by the annotation, which the constructs write — the same kind table (\`src/policy/kinds.ts\`, printed in [kinds.md](kinds.md)) serves both. ` +
+      'An inferred kind gets none of them silently: the finding stays, at most softened from an error to a warning (only when the kind is shown by an image or command, never by host paths), never below a warning, and its message says how to declare the kind. ' +
+      'Allowlists (`host-path-not-allowed`, `capability-not-allowed`, `privileged-not-allowed`) apply only to declared kinds: they are the ' +
       "library's contract, not a guess about a vendor manifest. A privileged or Windows HostProcess container gets the " +
       'privileged finding and not the writable-mount, capability, escalation, seccomp and root-filesystem findings it ' +
       'subsumes: one finding per cause.',

@@ -4,6 +4,7 @@
  * Imports neither cdk8s nor cdk8s-plus, so the CLI can use it directly.
  */
 
+import { declareKindHint, findingOutcome, KindOrigin, ruleSeverityForKind } from './allowance';
 import { effectiveSeverity, findRule, resolveConfig, ResolvedConfig, RuleConfig } from './config';
 import { KindSource, NodeServiceKind } from './kinds';
 import { inputObjects } from './rbac';
@@ -104,41 +105,33 @@ interface ActiveRule {
   readonly configured: boolean;
 }
 
-/**
- * The severity of a rule for a kind: the configured level when the configuration sets one, else the rule's
- * severity for the kind, else its default; `undefined` when the rule is off or does not apply to the kind.
- */
-function severityForKind(active: ActiveRule, kind: NodeServiceKind, declared: boolean): Severity | undefined {
-  if (active.configured) return active.severity;
-  for (const k of active.rule.kindSeverities ?? []) {
-    if (k.declaredOnly && !declared) continue;
-    if (k.kinds.includes(kind)) return k.severity;
-  }
-  return active.rule.severity;
+/** A rule of one plan, with its severity for the plan's kind. */
+interface PlannedRule extends ActiveRule {
+  /** Whether the severity is above the declared kind's (an inferred kind): findings then say how to declare it. */
+  readonly softened: boolean;
 }
 
 /**
- * The rules to run on the objects of one check, per node-service kind, per whether the kind annotation declares it
- * and per whether the pod runs on Windows, each with its severity for them: worked out once per combination, not
- * once per object.
+ * The rules to run on the objects of one check, per node-service kind, per where the kind comes from (declared,
+ * inferred, none) and per whether the pod runs on Windows, each with its severity for them: worked out once per
+ * combination, not once per object.
  */
 class RulePlans {
-  private readonly plans = new Map<string, readonly ActiveRule[]>();
+  private readonly plans = new Map<string, readonly PlannedRule[]>();
 
   /** `rules`: the rules that run, in catalogue order (the order of the findings). */
   constructor(private readonly rules: readonly ActiveRule[]) {}
 
   /** The rules that apply to an object of this kind, with their severities, in catalogue order. */
-  public of(kind: NodeServiceKind, source: KindSource, windows: boolean): readonly ActiveRule[] {
-    const declared = source === KindSource.ANNOTATION;
-    const key = `${kind}|${declared ? 'd' : ''}|${windows ? 'w' : ''}`;
+  public of(kind: NodeServiceKind, origin: KindOrigin, windows: boolean): readonly PlannedRule[] {
+    const key = `${kind}|${origin.source}|${origin.byImage ? 'i' : ''}|${windows ? 'w' : ''}`;
     let plan = this.plans.get(key);
     if (plan === undefined) {
-      const out: ActiveRule[] = [];
+      const out: PlannedRule[] = [];
       for (const active of this.rules) {
         if (active.rule.linuxOnly && windows) continue;
-        const severity = severityForKind(active, kind, declared);
-        if (severity !== undefined) out.push({ rule: active.rule, severity, configured: active.configured });
+        const { severity, softened } = ruleSeverityForKind(active.rule, active.severity, active.configured, kind, origin);
+        if (severity !== undefined) out.push({ rule: active.rule, severity, configured: active.configured, softened });
       }
       plan = out;
       this.plans.set(key, plan);
@@ -217,15 +210,16 @@ export function checkManifests(manifests: readonly any[], config?: RuleConfig): 
       if (allKindsActive.length === 0 || typeof object !== 'object' || object === null) continue;
     }
     const view = buildPodView(object);
+    const origin: KindOrigin = { source: view.kindSource, byImage: view.kindByImage };
     const ref = objectRef(object);
     const suppressions = objectSuppressions(view.annotations);
     const context: RuleContext = { view, manifests, namespaces, objects: input, config: resolved, ruleInfo };
     if (daemonSet)
       objects.push({ objectIndex, object: ref, serviceKind: view.kind, kindSource: view.kindSource, kindEvidence: view.kindEvidence });
-    const rules = (daemonSet ? daemonSetRules : allKindsRules).of(view.kind, view.kindSource, view.windows);
+    const rules = (daemonSet ? daemonSetRules : allKindsRules).of(view.kind, origin, view.windows);
     const first = findings.length;
     for (let i = 0; i < rules.length; i++) {
-      const { rule, severity, configured } = rules[i];
+      const { rule, severity, configured, softened } = rules[i];
       let results;
       try {
         results = rule.check(object, context);
@@ -235,15 +229,17 @@ export function checkManifests(manifests: readonly any[], config?: RuleConfig): 
       if (results.length === 0) continue;
       const reason = suppressions?.get(rule.id);
       for (const r of results) {
+        const outcome = findingOutcome(r, severity, configured, softened, origin);
+        if (outcome === undefined) continue;
         findings.push({
           ruleId: rule.id,
-          severity: !configured && r.severity !== undefined && rank(r.severity) < rank(severity) ? r.severity : severity,
+          severity: outcome.severity,
           category: rule.category,
           title: rule.title,
           object: ref,
           objectIndex,
           path: r.path,
-          message: r.message,
+          message: outcome.declareHint ? `${r.message}${declareKindHint(view.kind)}` : r.message,
           fix: rule.fix,
           suppressed: reason !== undefined,
           suppressionReason: reason,
@@ -308,11 +304,6 @@ export function policyReport(findings: Finding[], objects: CheckedObject[], chec
     else infoCount++;
   }
   return { findings, checkedObjects, skippedObjects, errorCount, warningCount, infoCount, suppressedCount, objects };
-}
-
-/** Severities by weight, so that a finding can only lower its rule's severity. */
-function rank(s: Severity): number {
-  return s === Severity.ERROR ? 2 : s === Severity.WARNING ? 1 : 0;
 }
 
 /** Deeper than any Kubernetes object; bounds the walk on cyclic input. */

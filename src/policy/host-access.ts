@@ -1,42 +1,25 @@
 /**
- * Host-access facts the rules need beyond the kind profiles in `kinds.ts`: which host namespaces each kind needs,
- * which host paths are sensitive when written (including their ancestors), and which capabilities are dangerous.
+ * Host-access facts the rules need beyond the kind table in `kinds.ts`: the host-namespace finding, which host
+ * paths are sensitive when written (including their ancestors), and which capabilities are dangerous.
  */
 
 import { isPathWithin, normalizeHostPath } from '../k8s/paths';
-import { KindProfile, NodeServiceKind, SENSITIVE_HOST_PATHS } from './kinds';
-
-/** The host namespaces a kind of node service needs. */
-export interface HostNamespaceNeeds {
-  /** Whether the kind needs `hostNetwork: true`. */
-  readonly hostNetwork: boolean;
-  /** Whether the kind needs `hostPID: true`. */
-  readonly hostPID: boolean;
-  /** Whether the kind needs `hostIPC: true`. */
-  readonly hostIPC: boolean;
-}
+import { jsonPath } from './helpers';
+import { KIND_ANNOTATION, KindSource, SENSITIVE_HOST_PATHS } from './kinds';
+import type { PodView, RuleFinding } from './types';
 
 /**
- * Per kind (upstream practice, research/node-agent-manifests.md §8): node exporters and runtime-security agents
- * read host processes and the host network; CNI agents own the host network; some CSI node drivers (NFS, SMB)
- * use the host network. No node-service kind needs the host IPC namespace. The generic kind has no
- * network/PID allowlist.
+ * The finding of a host namespace the pod joins (`hostNetwork`, `hostPID`, `hostIPC` is true): allowed when the
+ * kind needs it, which the engine honours only for a declared kind. The message names the kind and where it came
+ * from, so that an undeclared need reads as one.
  */
-const NEEDS: Record<NodeServiceKind, HostNamespaceNeeds> = {
-  [NodeServiceKind.GENERIC]: { hostNetwork: true, hostPID: true, hostIPC: false },
-  [NodeServiceKind.LOG_AGENT]: { hostNetwork: false, hostPID: false, hostIPC: false },
-  [NodeServiceKind.MONITORING_AGENT]: { hostNetwork: true, hostPID: true, hostIPC: false },
-  [NodeServiceKind.GPU_MONITOR]: { hostNetwork: false, hostPID: false, hostIPC: false },
-  [NodeServiceKind.CNI_PLUGIN]: { hostNetwork: true, hostPID: false, hostIPC: false },
-  [NodeServiceKind.CSI_NODE]: { hostNetwork: true, hostPID: false, hostIPC: false },
-  [NodeServiceKind.SECURITY_AGENT]: { hostNetwork: true, hostPID: true, hostIPC: false },
-  [NodeServiceKind.KUBE_PROXY]: { hostNetwork: true, hostPID: false, hostIPC: false },
-  [NodeServiceKind.DEVICE_PLUGIN]: { hostNetwork: false, hostPID: false, hostIPC: false },
-};
-
-/** The host namespaces a kind needs. */
-export function hostNamespaceNeeds(profile: KindProfile): HostNamespaceNeeds {
-  return NEEDS[profile.kind] ?? NEEDS[NodeServiceKind.GENERIC];
+export function hostNamespaceFinding(view: PodView, field: 'hostNetwork' | 'hostPID' | 'hostIPC'): RuleFinding {
+  const needed = view.kindProfile[field];
+  let why: string;
+  if (view.kindSource === KindSource.DEFAULT) why = `, and no node-service kind that needs it is declared (${KIND_ANNOTATION})`;
+  else if (needed) why = '';
+  else why = `, which kind '${view.kind}'${view.kindSource === KindSource.INFERRED ? ' (inferred)' : ''} does not need`;
+  return { path: jsonPath(view.podPath, field), message: `${field} is true${why}`, allowedByKind: needed };
 }
 
 /**

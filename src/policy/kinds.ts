@@ -43,27 +43,65 @@ export enum NodeServiceKind {
 export interface HostPathAllowance {
   /**
    * Absolute path; the entry covers the path and everything below it. A `*` element matches exactly one
-   * path element (`/var/lib/*` covers `/var/lib/fluent-bit` and below, but not `/var/lib` itself).
+   * path element (`/var/lib/*` covers `/var/lib/fluent-bit` and below, but not `/var/lib` itself), and never one
+   * that names a sensitive host path or a container runtime socket (`/var/lib/kubelet`, `/run/containerd`): those
+   * are granted only by an entry that names them.
    */
   readonly path: string;
   /** Whether the path may be mounted writable (otherwise read-only only). */
   readonly writable: boolean;
 }
 
-/** What a kind of node service may do on the host. */
+/** How a kind of node service treats a memory limit on its containers. */
+export enum MemoryLimitPolicy {
+  /** A hard line (collectors that buffer what they read): a missing limit is an error for the declared kind. */
+  REQUIRED = 'required',
+  /** Expected: a missing limit is a warning. */
+  RECOMMENDED = 'recommended',
+  /** Left off on purpose (an OOM kill takes the node's network, storage or devices down): advice only. */
+  OPTIONAL = 'optional',
+}
+
+/**
+ * What a kind of node service may do on the host: the one table that the kind's construct enforces when it is built
+ * and that the policy rules apply to a DaemonSet that declares the kind (the kind annotation). A kind inferred from a
+ * manifest's shape gets none of these allowances silently: see `docs/kinds.md`.
+ */
 export interface KindProfile {
   /** The kind. */
   readonly kind: NodeServiceKind;
   /** Host paths the kind may mount; `undefined` means no kind-specific allowlist (generic node services). */
   readonly hostPaths?: HostPathAllowance[];
-  /** Linux capabilities the kind may add (names without the `CAP_` prefix); `undefined` means no allowlist. */
+  /**
+   * Linux capabilities the kind may add (names without the `CAP_` prefix), the ones beyond
+   * `defaultCapabilities` only with a written reason; `undefined` means no allowlist.
+   */
   readonly capabilities?: string[];
+  /**
+   * The capabilities the kind's job needs: its construct adds them by default, and a declared kind gets no
+   * `dangerous-capability` finding for them. Every other capability on the allowlist needs a reason.
+   */
+  readonly defaultCapabilities: string[];
+  /** Whether the kind may run on the host network (`hostNetwork: true`). */
+  readonly hostNetwork: boolean;
+  /** Whether the kind may see the host's processes (`hostPID: true`). */
+  readonly hostPID: boolean;
+  /** Whether the kind may share the host's IPC namespace (`hostIPC: true`); no kind may. */
+  readonly hostIPC: boolean;
+  /** Whether a privileged container is part of the kind's normal shape (only with a reason). */
+  readonly privilegedAllowed: boolean;
+  /** Whether privilege is what upstream ships for the kind (CSI drivers, Calico, kube-proxy): then only advice. */
+  readonly privilegedExpected: boolean;
+  /** Whether the kind may mount a container runtime socket (runtime-security agents read container metadata). */
+  readonly runtimeSocket: boolean;
+  /** Whether the kind runs as root by design (root-owned log files, programming the node, loading eBPF). */
+  readonly runsAsRoot: boolean;
+  /** How the kind treats a memory limit. */
+  readonly memoryLimit: MemoryLimitPolicy;
   /** Whether the kind is node-critical (a node is broken or blind without it) and so needs a priority class. */
   readonly critical: boolean;
   /** Whether the kind is node infrastructure that may tolerate every taint. */
   readonly infrastructure: boolean;
-  /** Whether a privileged container is part of the kind's normal shape (only with a reason). */
-  readonly privilegedAllowed: boolean;
 }
 
 /** Container runtime sockets: mounting one gives control of every container on the node. */
@@ -113,38 +151,61 @@ const rw = (path: string): HostPathAllowance => ({ path, writable: true });
 
 const RUNTIME_SOCKETS_RO = CONTAINER_RUNTIME_SOCKETS.map(ro);
 
+/** What most kinds share: no host namespace, no privilege, no runtime socket, a recommended memory limit. */
+const BASE = {
+  defaultCapabilities: [] as string[],
+  hostNetwork: false,
+  hostPID: false,
+  hostIPC: false,
+  privilegedAllowed: false,
+  privilegedExpected: false,
+  runtimeSocket: false,
+  runsAsRoot: false,
+  memoryLimit: MemoryLimitPolicy.RECOMMENDED,
+  critical: false,
+  infrastructure: false,
+};
+
+/**
+ * The kind table. Sources: research/node-agent-manifests.md (what upstream ships per kind) and
+ * research/field-findings.md (what real manifests need), checked against test/fixtures/real-world.
+ */
 const PROFILES: Record<NodeServiceKind, KindProfile> = {
   [NodeServiceKind.GENERIC]: {
+    ...BASE,
     kind: NodeServiceKind.GENERIC,
-    critical: false,
-    infrastructure: false,
+    // The generic construct takes the host network when asked; host processes stay a finding.
+    hostNetwork: true,
     privilegedAllowed: true,
   },
   [NodeServiceKind.LOG_AGENT]: {
+    ...BASE,
     kind: NodeServiceKind.LOG_AGENT,
     hostPaths: [ro('/var/log'), ro('/var/lib/docker/containers'), ro('/run/log/journal'), ro('/etc/machine-id'), rw('/var/lib/*')],
     capabilities: ['DAC_READ_SEARCH'],
-    critical: false,
-    infrastructure: false,
-    privilegedAllowed: false,
+    runsAsRoot: true,
+    memoryLimit: MemoryLimitPolicy.REQUIRED,
   },
   [NodeServiceKind.MONITORING_AGENT]: {
+    ...BASE,
     kind: NodeServiceKind.MONITORING_AGENT,
     hostPaths: [ro('/')],
     capabilities: ['SYS_TIME'],
-    critical: false,
+    hostNetwork: true,
+    hostPID: true,
+    memoryLimit: MemoryLimitPolicy.REQUIRED,
     infrastructure: true,
-    privilegedAllowed: false,
   },
   [NodeServiceKind.GPU_MONITOR]: {
+    ...BASE,
     kind: NodeServiceKind.GPU_MONITOR,
     hostPaths: [ro('/var/lib/kubelet/pod-resources')],
     capabilities: ['SYS_ADMIN'],
+    runsAsRoot: true,
     critical: true,
-    infrastructure: false,
-    privilegedAllowed: false,
   },
   [NodeServiceKind.CNI_PLUGIN]: {
+    ...BASE,
     kind: NodeServiceKind.CNI_PLUGIN,
     hostPaths: [
       rw('/opt/cni/bin'),
@@ -159,6 +220,7 @@ const PROFILES: Record<NodeServiceKind, KindProfile> = {
       rw('/run/*'),
       rw('/var/run/*'),
     ],
+    // Flannel needs NET_ADMIN and NET_RAW; an unprivileged Cilium agent adds the rest, each needing a reason here.
     capabilities: [
       'NET_ADMIN',
       'NET_RAW',
@@ -176,19 +238,31 @@ const PROFILES: Record<NodeServiceKind, KindProfile> = {
       'SETGID',
       'SETUID',
     ],
+    defaultCapabilities: ['NET_ADMIN', 'NET_RAW'],
+    hostNetwork: true,
+    privilegedAllowed: true,
+    privilegedExpected: true,
+    runsAsRoot: true,
+    memoryLimit: MemoryLimitPolicy.OPTIONAL,
     critical: true,
     infrastructure: true,
-    privilegedAllowed: true,
   },
   [NodeServiceKind.CSI_NODE]: {
+    ...BASE,
     kind: NodeServiceKind.CSI_NODE,
     hostPaths: [rw('/var/lib/kubelet'), rw('/dev'), ro('/sys'), ro('/run/udev'), ro('/etc/selinux'), ro('/lib/modules')],
     capabilities: ['SYS_ADMIN'],
+    // NFS and SMB drivers use the host network.
+    hostNetwork: true,
+    privilegedAllowed: true,
+    privilegedExpected: true,
+    runsAsRoot: true,
+    memoryLimit: MemoryLimitPolicy.OPTIONAL,
     critical: true,
     infrastructure: true,
-    privilegedAllowed: true,
   },
   [NodeServiceKind.SECURITY_AGENT]: {
+    ...BASE,
     kind: NodeServiceKind.SECURITY_AGENT,
     hostPaths: [
       ro('/proc'),
@@ -209,31 +283,67 @@ const PROFILES: Record<NodeServiceKind, KindProfile> = {
       ...RUNTIME_SOCKETS_RO,
     ],
     capabilities: ['BPF', 'PERFMON', 'SYS_RESOURCE', 'SYS_PTRACE', 'SYS_ADMIN', 'DAC_READ_SEARCH', 'IPC_LOCK', 'NET_ADMIN'],
-    critical: false,
-    infrastructure: true,
+    defaultCapabilities: ['BPF', 'PERFMON', 'SYS_RESOURCE', 'SYS_PTRACE'],
+    hostNetwork: true,
+    hostPID: true,
     privilegedAllowed: true,
+    runtimeSocket: true,
+    runsAsRoot: true,
+    infrastructure: true,
   },
   [NodeServiceKind.KUBE_PROXY]: {
+    ...BASE,
     kind: NodeServiceKind.KUBE_PROXY,
     hostPaths: [rw('/run/xtables.lock'), ro('/lib/modules'), rw('/var/lib/kube-proxy'), ro('/etc/kubernetes')],
     capabilities: ['NET_ADMIN', 'NET_RAW', 'SYS_MODULE', 'SYS_RESOURCE'],
+    defaultCapabilities: ['NET_ADMIN', 'NET_RAW'],
+    hostNetwork: true,
+    privilegedAllowed: true,
+    privilegedExpected: true,
+    runsAsRoot: true,
+    memoryLimit: MemoryLimitPolicy.OPTIONAL,
     critical: true,
     infrastructure: true,
-    privilegedAllowed: true,
   },
   [NodeServiceKind.DEVICE_PLUGIN]: {
+    ...BASE,
     kind: NodeServiceKind.DEVICE_PLUGIN,
     hostPaths: [rw('/var/lib/kubelet/device-plugins'), ro('/dev'), ro('/sys'), ro('/proc/driver'), ro('/run/nvidia'), ro('/var/run/cdi')],
     capabilities: ['SYS_ADMIN'],
-    critical: true,
-    infrastructure: false,
     privilegedAllowed: true,
+    runsAsRoot: true,
+    memoryLimit: MemoryLimitPolicy.OPTIONAL,
+    critical: true,
   },
 };
+
+// The table is shared by every caller (constructs, rules, the CLI): frozen, so that no caller can widen it for another.
+for (const profile of Object.values(PROFILES)) {
+  for (const allowance of profile.hostPaths ?? []) Object.freeze(allowance);
+  for (const list of [profile.hostPaths, profile.capabilities, profile.defaultCapabilities]) if (list) Object.freeze(list);
+  Object.freeze(profile);
+}
 
 /** The profile of a kind; unknown kind strings get the generic profile. */
 export function kindProfile(kind: string | undefined): KindProfile {
   return PROFILES[(kind ?? '') as NodeServiceKind] ?? PROFILES[NodeServiceKind.GENERIC];
+}
+
+/** Every kind's profile, in the order of {@link NodeServiceKind}. */
+export function kindProfiles(): KindProfile[] {
+  return Object.values(NodeServiceKind).map((k) => PROFILES[k]);
+}
+
+/** The kinds whose profile satisfies `test` (for the per-kind severities of the rules). */
+export function kindsWhere(test: (profile: KindProfile) => boolean): NodeServiceKind[] {
+  return kindProfiles()
+    .filter(test)
+    .map((p) => p.kind);
+}
+
+/** Whether `prefix` (a path a `*` element stood for) names a sensitive host path or holds a runtime socket. */
+function isReservedPrefix(prefix: string): boolean {
+  return SENSITIVE_HOST_PATHS.includes(prefix) || isContainerRuntimeSocket(prefix);
 }
 
 function allowanceMatches(allowance: HostPathAllowance, path: string): boolean {
@@ -242,7 +352,9 @@ function allowanceMatches(allowance: HostPathAllowance, path: string): boolean {
   const want = pattern.split('/');
   const have = normalizeHostPath(path).split('/');
   if (have.length < want.length) return false;
-  return want.every((seg, i) => seg === '*' || seg === have[i]);
+  if (!want.every((seg, i) => seg === '*' || seg === have[i])) return false;
+  // A `*` never stands for a path that only an entry naming it may grant (`/var/lib/kubelet`, `/run/containerd`).
+  return want.every((seg, i) => seg !== '*' || !isReservedPrefix(have.slice(0, i + 1).join('/')));
 }
 
 /**
@@ -252,6 +364,11 @@ function allowanceMatches(allowance: HostPathAllowance, path: string): boolean {
 export function isHostPathAllowed(profile: KindProfile, path: string, writable: boolean): boolean {
   if (!profile.hostPaths) return true;
   return profile.hostPaths.some((a) => (!writable || a.writable) && allowanceMatches(a, path));
+}
+
+/** Whether the kind has an allowlist entry that grants writing `path` (a write the kind needs). */
+export function isWriteAllowed(profile: KindProfile, path: string): boolean {
+  return profile.hostPaths !== undefined && isHostPathAllowed(profile, path, true);
 }
 
 /** A human-readable list of a kind's allowed host paths, for error messages and docs. */
@@ -291,134 +408,14 @@ export interface KindInference {
   readonly source: KindSource;
   /** What in the manifest shows it (empty for the annotation and the default). */
   readonly evidence: string;
-}
-
-function asRecord(value: unknown): Record<string, any> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, any>) : {};
-}
-
-function asList(value: unknown): any[] {
-  return Array.isArray(value) ? value : [];
-}
-
-/** The host paths, images and commands of a pod template, for {@link inferKind}. */
-function shapeOf(object: any): {
-  hostPaths: string[];
-  bidirectional: string[];
-  images: string[];
-  words: string[];
-  hostNetwork: boolean;
-  hostPID: boolean;
-} {
-  const pod = asRecord(asRecord(asRecord(object?.spec).template).spec);
-  const hostPaths = asList(pod.volumes)
-    .map((v) => asRecord(asRecord(v).hostPath).path)
-    .filter((p): p is string => typeof p === 'string' && p !== '')
-    .map((p) => normalizeHostPath(p));
-  const containers = [...asList(pod.containers), ...asList(pod.initContainers)].map(asRecord);
-  const images = containers.map((c) => (typeof c.image === 'string' ? c.image.toLowerCase() : ''));
-  const words: string[] = [];
-  for (const c of containers) {
-    if (typeof c.name === 'string') words.push(c.name.toLowerCase());
-    for (const w of [...asList(c.command), ...asList(c.args)]) if (typeof w === 'string') words.push(w.toLowerCase());
-  }
-  const hostPathOf = new Map<string, string>();
-  for (const v of asList(pod.volumes).map(asRecord)) {
-    const p = asRecord(v.hostPath).path;
-    if (typeof v.name === 'string' && typeof p === 'string') hostPathOf.set(v.name, normalizeHostPath(p));
-  }
-  const bidirectional: string[] = [];
-  for (const c of containers) {
-    for (const m of asList(c.volumeMounts).map(asRecord)) {
-      const p = hostPathOf.get(m.name);
-      if (p !== undefined && m.mountPropagation === 'Bidirectional') bidirectional.push(p);
-    }
-  }
-  return { hostPaths, bidirectional, images, words, hostNetwork: pod.hostNetwork === true, hostPID: pod.hostPID === true };
-}
-
-/** Image names of CNI agents that mount no CNI directory of their own in some variants (Windows HostProcess). */
-const KNOWN_CNI_IMAGES = [
-  'antrea-agent',
-  'antrea-agent-ubuntu',
-  'antrea-windows',
-  'cilium',
-  'flannel',
-  'kube-router',
-  'amazon-k8s-cni',
-  'multus-cni',
-  'weave-kube',
-];
-
-/** Image names of runtime-security and compliance agents. */
-const KNOWN_SECURITY_IMAGES = ['falco', 'tetragon', 'tracee', 'kube-bench', 'node-collector', 'sysdig', 'neuvector-enforcer'];
-
-/** The repository name of an image reference, without registry, tag and digest (`quay.io/cilium/cilium:v1` → `cilium`). */
-function imageName(image: string): string {
-  const noDigest = image.split('@')[0];
-  const last = noDigest.split('/').pop() ?? '';
-  return last.split(':')[0];
-}
-
-/**
- * Infers a DaemonSet's node-service kind from its shape, the way an operator reads a vendor manifest: a CSI node
- * plugin registers with the kubelet (`node-driver-registrar`, `/var/lib/kubelet/plugins`), a device plugin uses
- * `/var/lib/kubelet/device-plugins`, kube-proxy is its image or command, a CNI agent is on the host network and
- * writes `/opt/cni/bin` or `/etc/cni/net.d`, a GPU monitor reads `/var/lib/kubelet/pod-resources`, a security agent
- * reads kernel tracing or control-plane state, a log agent reads `/var/log`, a metrics agent reads `/proc` and `/sys`.
- * Returns `undefined` when nothing identifies a kind.
- */
-export function inferKind(object: any): { kind: NodeServiceKind; evidence: string } | undefined {
-  const s = shapeOf(object);
-  const has = (p: string) => s.hostPaths.some((h) => h === p || isPathWithin(h, p));
-  const under = (p: string) => s.hostPaths.find((h) => isPathWithin(h, p));
-  const names = s.images.map(imageName);
-  const registrar = names.find((n) => n.includes('node-driver-registrar'));
-  if (registrar) return { kind: NodeServiceKind.CSI_NODE, evidence: `the ${registrar} sidecar` };
-  const plugins = under('/var/lib/kubelet/plugins') ?? under('/var/lib/kubelet/plugins_registry');
-  if (plugins) return { kind: NodeServiceKind.CSI_NODE, evidence: `host path ${plugins}` };
-  const devicePlugins = under('/var/lib/kubelet/device-plugins');
-  if (devicePlugins) return { kind: NodeServiceKind.DEVICE_PLUGIN, evidence: `host path ${devicePlugins}` };
-  if (
-    names.some((n) => n === 'kube-proxy') ||
-    s.words.some((w) => w === 'kube-proxy' || w.endsWith('/kube-proxy') || w.startsWith('kube-proxy.exe'))
-  ) {
-    return { kind: NodeServiceKind.KUBE_PROXY, evidence: 'the kube-proxy image or command' };
-  }
-  const cniPath = under('/opt/cni/bin') ?? under('/etc/cni/net.d') ?? s.hostPaths.find((h) => h === '/opt/cni' || h === '/etc/cni');
-  if (cniPath && s.hostNetwork) return { kind: NodeServiceKind.CNI_PLUGIN, evidence: `hostNetwork and host path ${cniPath}` };
-  const cniImage = names.find((n) => KNOWN_CNI_IMAGES.includes(n));
-  if (cniImage && s.hostNetwork) return { kind: NodeServiceKind.CNI_PLUGIN, evidence: `hostNetwork and the ${cniImage} image` };
-  const podResources = under('/var/lib/kubelet/pod-resources');
-  if (podResources) return { kind: NodeServiceKind.GPU_MONITOR, evidence: `host path ${podResources}` };
-  if (names.some((n) => n.includes('dcgm-exporter'))) return { kind: NodeServiceKind.GPU_MONITOR, evidence: 'the dcgm-exporter image' };
-  const tracing = under('/sys/kernel/debug') ?? under('/sys/kernel/tracing') ?? under('/sys/kernel/security') ?? under('/sys/module');
-  if (tracing) return { kind: NodeServiceKind.SECURITY_AGENT, evidence: `host path ${tracing}` };
-  const securityImage = names.find((n) => KNOWN_SECURITY_IMAGES.some((k) => n === k || n.startsWith(`${k}-`)));
-  if (securityImage) return { kind: NodeServiceKind.SECURITY_AGENT, evidence: `the ${securityImage} image` };
-  if (has('/var/lib/etcd') || (has('/etc/kubernetes') && has('/var/lib/kubelet') && s.hostPID)) {
-    return { kind: NodeServiceKind.SECURITY_AGENT, evidence: 'host paths of control-plane and kubelet state' };
-  }
-  const bidirectional = s.bidirectional.find((h) => h !== '');
-  if (bidirectional && has('/dev')) {
-    return { kind: NodeServiceKind.CSI_NODE, evidence: `Bidirectional propagation of ${bidirectional} with /dev (a storage agent)` };
-  }
-  const logs = under('/var/log');
-  if (logs) return { kind: NodeServiceKind.LOG_AGENT, evidence: `host path ${logs}` };
-  const proc = s.hostPaths.find((h) => h === '/proc' || h === '/');
-  if (proc && (has('/sys') || proc === '/')) return { kind: NodeServiceKind.MONITORING_AGENT, evidence: `host path ${proc} with /sys` };
-  return undefined;
-}
-
-/** The kind of a DaemonSet: from the annotation when it names a kind, else inferred, else generic. */
-export function resolveKind(object: any): KindInference {
-  const annotation = asRecord(asRecord(object?.metadata).annotations)[KIND_ANNOTATION];
-  if (typeof annotation === 'string' && (Object.values(NodeServiceKind) as string[]).includes(annotation)) {
-    return { kind: annotation as NodeServiceKind, source: KindSource.ANNOTATION, evidence: '' };
-  }
-  const inferred = inferKind(object);
-  if (inferred) return { kind: inferred.kind, source: KindSource.INFERRED, evidence: inferred.evidence };
-  return { kind: NodeServiceKind.GENERIC, source: KindSource.DEFAULT, evidence: '' };
+  /**
+   * Whether an inferred kind comes from a container image or command (a `node-driver-registrar` sidecar, a known CNI
+   * agent image), not from host paths: only such a kind softens an error it would be allowed to a warning, so that
+   * adding a mount never makes a DaemonSet look safer.
+   *
+   * @default false
+   */
+  readonly byImage?: boolean;
 }
 
 /**
@@ -443,6 +440,11 @@ export class NodeServiceKinds {
   /** The profile (allowlists, defaults) of `kind`; the generic profile for an unknown kind (`kindProfile`). */
   public static profile(kind?: string): KindProfile {
     return kindProfile(kind);
+  }
+
+  /** Every kind's profile: the whole kind table (`kindProfiles`). */
+  public static all(): KindProfile[] {
+    return kindProfiles();
   }
 
   private constructor() {}

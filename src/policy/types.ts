@@ -43,6 +43,21 @@ export interface RuleFinding {
    * @default - the rule's severity for the kind
    */
   readonly severity?: Severity;
+  /**
+   * Whether the node-service kind the object is checked as allows what the finding reports (a CNI's writable
+   * `/opt/cni/bin`, a node exporter's `hostPID`). The engine then drops the finding, or lowers it to
+   * `allowedSeverity`, only when the kind is declared (the kind annotation); for an inferred kind it stays, an error
+   * softened to a warning at most, with the way to declare the kind; without a kind it stays as it is.
+   *
+   * @default false
+   */
+  readonly allowedByKind?: boolean;
+  /**
+   * The severity of an allowed finding for the declared kind.
+   *
+   * @default - not reported for the declared kind
+   */
+  readonly allowedSeverity?: Severity;
 }
 
 /** A container of the pod template, as rules see it. */
@@ -145,11 +160,19 @@ export interface PodView {
   /** What in the manifest shows an inferred kind (empty otherwise). */
   readonly kindEvidence: string;
   /**
+   * Whether an inferred kind comes from a container image or command, not from host paths: only then does it soften
+   * an error it would be allowed to a warning.
+   */
+  readonly kindByImage: boolean;
+  /**
    * The profile whose allowlists apply: the annotated kind's, or the generic profile (no allowlists) when the kind
    * is inferred or absent. Allowlists are a contract the annotation opts into, not a guess.
    */
   readonly profile: KindProfile;
-  /** The profile of the kind, declared or inferred: node-critical, infrastructure, the writes the kind needs. */
+  /**
+   * The profile of the kind, declared or inferred: node-critical, infrastructure, and the allowances a rule marks on
+   * its findings (`allowedByKind`), which the engine applies only to a declared kind.
+   */
   readonly kindProfile: KindProfile;
   /** Whether the pod runs on Windows (`spec.os.name: windows`, or a `kubernetes.io/os: windows` node selector). */
   readonly windows: boolean;

@@ -4,7 +4,8 @@
  */
 
 import { containerRole } from '../k8s/container-role';
-import { KindSource, kindProfile, NodeServiceKind, resolveKind } from './kinds';
+import { resolveKind } from './kind-inference';
+import { KindSource, kindProfile, NodeServiceKind } from './kinds';
 import { asArray, asObject, isTrue } from './helpers';
 import type { ContainerView, HostPathMountView, HostPathView, PodView } from './types';
 
@@ -119,6 +120,7 @@ export function buildPodView(object: any): PodView {
     kind: resolved.kind,
     kindSource: resolved.source,
     kindEvidence: resolved.evidence,
+    kindByImage: resolved.byImage === true,
     profile: kindProfile(declared ? resolved.kind : NodeServiceKind.GENERIC),
     kindProfile: kindProfile(resolved.kind),
     windows,

@@ -5,13 +5,17 @@
 import { ContainerSpec, EnvField, Probe, Resources } from '../core/container';
 import { HostPath, HostPathType, MountPropagation } from '../core/host-path';
 import type { CniPluginProps } from './cni-plugin';
+import { kindProfile, NodeServiceKind } from '../policy/kinds';
 import { cniConfMount } from './cni-installer';
 
 /** Default resources of a CNI agent: requests 100m CPU / 64Mi, memory limit 256Mi, no CPU limit (never throttle the datapath). */
 export const CNI_PLUGIN_RESOURCES: Resources = { cpuRequest: '100m', memoryRequest: '64Mi', memoryLimit: '256Mi' };
 
-/** The capabilities a CNI agent gets by default: NET_ADMIN (interfaces, routes, iptables) and NET_RAW (raw sockets). */
-export const CNI_PLUGIN_CAPABILITIES: readonly string[] = ['NET_ADMIN', 'NET_RAW'];
+/**
+ * The capabilities a CNI agent gets by default, from the kind table: NET_ADMIN (interfaces, routes, iptables) and
+ * NET_RAW (raw sockets).
+ */
+export const CNI_PLUGIN_CAPABILITIES: readonly string[] = kindProfile(NodeServiceKind.CNI_PLUGIN).defaultCapabilities;
 
 /** The host paths of the agent keeping its runtime state in `stateDir`. */
 function agentHostPaths(props: CniPluginProps, stateDir: string): HostPath[] {

@@ -7,7 +7,7 @@ import { Resources } from '../core/container';
 import { ProblemCollector } from '../core/errors';
 import { HostPath, HostPathType } from '../core/host-path';
 import { RuleSuppression } from '../core/options';
-import { isContainerRuntimeSocket } from '../policy/kinds';
+import { isContainerRuntimeSocket, kindProfile, NodeServiceKind } from '../policy/kinds';
 import type { SecurityAgentProps } from './security-agent';
 
 /** What the security agent does. */
@@ -31,7 +31,7 @@ export const SECURITY_AGENT_RESOURCES: Resources = { cpuRequest: '100m', memoryR
 export const COMPLIANCE_SCANNER_RESOURCES: Resources = { cpuRequest: '50m', memoryRequest: '64Mi', memoryLimit: '128Mi' };
 
 /** The capabilities of the eBPF runtime sensor: load eBPF programs, read perf events, raise memlock, read other processes. */
-export const RUNTIME_SENSOR_CAPABILITIES: readonly string[] = ['BPF', 'PERFMON', 'SYS_RESOURCE', 'SYS_PTRACE'];
+export const RUNTIME_SENSOR_CAPABILITIES: readonly string[] = kindProfile(NodeServiceKind.SECURITY_AGENT).defaultCapabilities;
 
 /** Where the runtime sensor sees the host's files: `/host/proc`, `/host/etc`, and the runtime socket below `/host`. */
 export const SECURITY_AGENT_HOST_ROOT = '/host';

@@ -344,13 +344,13 @@ describe('node-services lint: readable output', () => {
     mainContainer(cni).volumeMounts = [{ name: 'cni-bin', mountPath: '/host/opt/cni/bin' }];
     const stdin = JSON.stringify(cni);
     const text = await lint(['-'], { stdin });
-    expect(text.out).toContain('kind: cni-plugin (inferred from hostNetwork and host path /opt/cni/bin)');
+    expect(text.out).toContain('kind: cni-plugin (inferred from hostNetwork and writable host path /opt/cni/bin)');
     expect(text.out).toContain('kinds: 1 cni-plugin (inferred)');
     const json = JSON.parse((await lint(['-o', 'json', '-'], { stdin })).out);
     expect(json.objects[0]).toMatchObject({
       serviceKind: 'cni-plugin',
       kindSource: 'inferred',
-      kindEvidence: 'hostNetwork and host path /opt/cni/bin',
+      kindEvidence: 'hostNetwork and writable host path /opt/cni/bin',
     });
     expect(json.findings.every((f: any) => f.serviceKind === 'cni-plugin')).toBe(true);
     const sarif = JSON.parse((await lint(['-o', 'sarif', '-'], { stdin })).out);

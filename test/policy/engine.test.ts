@@ -430,9 +430,16 @@ describe('checkInputFingerprint', () => {
 });
 
 describe('kind inference', () => {
-  const { inferKind, resolveKind, KIND_ANNOTATION } = require('../../src/policy/kinds') as typeof import('../../src/policy/kinds');
+  const { inferKind, resolveKind } = require('../../src/policy/kind-inference') as typeof import('../../src/policy/kind-inference');
+  const { KIND_ANNOTATION } = require('../../src/policy/kinds') as typeof import('../../src/policy/kinds');
   const ds = (pod: any) => ({ apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'x' }, spec: { template: { spec: pod } } });
   const vol = (name: string, p: string) => ({ name, hostPath: { path: p } });
+  /** A pod that mounts each host path writable (`mounts`) into one container. */
+  const writes = (pod: any, ...paths: string[]) => ({
+    ...pod,
+    volumes: paths.map((p, i) => vol(`w${i}`, p)),
+    containers: [{ name: 'w', volumeMounts: paths.map((_, i) => ({ name: `w${i}`, mountPath: `/w${i}` })) }],
+  });
 
   test.each([
     [
@@ -440,7 +447,7 @@ describe('kind inference', () => {
       { containers: [{ name: 'd', image: 'registry.k8s.io/sig-storage/csi-node-driver-registrar:v2.13.0' }] },
       'csi-node',
     ],
-    ['the kubelet plugin registry', { volumes: [vol('r', '/var/lib/kubelet/plugins_registry/')] }, 'csi-node'],
+    ['writing the kubelet plugin registry', writes({}, '/var/lib/kubelet/plugins_registry/'), 'csi-node'],
     [
       'Bidirectional propagation with /dev',
       {
@@ -449,9 +456,9 @@ describe('kind inference', () => {
       },
       'csi-node',
     ],
-    ['the device-plugin directory', { volumes: [vol('dp', '/var/lib/kubelet/device-plugins')] }, 'device-plugin'],
+    ['writing the device-plugin directory', writes({}, '/var/lib/kubelet/device-plugins'), 'device-plugin'],
     ['the kube-proxy image', { containers: [{ name: 'p', image: 'registry.k8s.io/kube-proxy:v1.28.15' }] }, 'kube-proxy'],
-    ['host network with /etc/cni/net.d', { hostNetwork: true, volumes: [vol('c', '/etc/cni/net.d')] }, 'cni-plugin'],
+    ['host network writing /etc/cni/net.d', writes({ hostNetwork: true }, '/etc/cni/net.d'), 'cni-plugin'],
     [
       'a CNI agent image on the host network (Windows, no CNI paths)',
       { hostNetwork: true, containers: [{ name: 'a', image: 'antrea/antrea-windows:v2.2.0' }] },
@@ -466,19 +473,43 @@ describe('kind inference', () => {
   });
 
   test('/opt/cni/bin without the host network is not a CNI (a compliance scanner reads it)', () => {
-    expect(inferKind(ds({ volumes: [vol('c', '/opt/cni/bin')] }))).toBeUndefined();
+    expect(inferKind(ds(writes({}, '/opt/cni/bin')))).toBeUndefined();
+  });
+
+  test.each([
+    ['/opt/cni/bin on the host network', { hostNetwork: true }, '/opt/cni/bin'],
+    ['the kubelet plugin registry', {}, '/var/lib/kubelet/plugins_registry'],
+    ['the device-plugin directory', {}, '/var/lib/kubelet/device-plugins'],
+  ])('reading %s (or declaring the volume without mounting it) infers no kind that writes it', (_what, pod, p) => {
+    const readOnly = ds({
+      ...pod,
+      volumes: [vol('v', p)],
+      containers: [{ name: 'r', volumeMounts: [{ name: 'v', mountPath: '/v', readOnly: true }] }],
+    });
+    expect(inferKind(readOnly)).toBeUndefined();
+    expect(inferKind(ds({ ...pod, volumes: [vol('v', p)] }))).toBeUndefined();
+  });
+
+  test('a kind shown by an image or command is marked byImage, one shown by host paths is not', () => {
+    const registrar = { containers: [{ name: 'd', image: 'registry.k8s.io/sig-storage/csi-node-driver-registrar:v2.13.0' }] };
+    expect(inferKind(ds(registrar))).toMatchObject({ kind: 'csi-node', byImage: true });
+    expect(inferKind(ds({ hostNetwork: true, containers: [{ name: 'a', image: 'quay.io/cilium/cilium:v1.16.0' }] }))).toMatchObject({
+      kind: 'cni-plugin',
+      byImage: true,
+    });
+    expect(inferKind(ds(writes({ hostNetwork: true }, '/opt/cni/bin')))).toMatchObject({ kind: 'cni-plugin', byImage: false });
   });
 
   test('the annotation overrides the shape; an unknown annotation value falls back to inference', () => {
-    const cni = ds({ hostNetwork: true, volumes: [vol('c', '/etc/cni/net.d')] }) as any;
+    const cni = ds(writes({ hostNetwork: true }, '/etc/cni/net.d')) as any;
     cni.metadata.annotations = { [KIND_ANNOTATION]: 'security-agent' };
-    expect(resolveKind(cni)).toEqual({ kind: 'security-agent', source: 'annotation', evidence: '' });
+    expect(resolveKind(cni)).toEqual({ kind: 'security-agent', source: 'annotation', evidence: '', byImage: false });
     cni.metadata.annotations = { [KIND_ANNOTATION]: 'router' };
     expect(resolveKind(cni)).toMatchObject({ kind: 'cni-plugin', source: 'inferred' });
-    expect(resolveKind(ds({}))).toEqual({ kind: 'node-service', source: 'default', evidence: '' });
+    expect(resolveKind(ds({}))).toEqual({ kind: 'node-service', source: 'default', evidence: '', byImage: false });
   });
 
-  test('an inferred kind sets severities and allowances but no allowlist; the declared kind adds its allowlist', () => {
+  test('an inferred kind gets no allowlist and no allowance; the declared kind adds its allowlist and its allowances', () => {
     // GIVEN a CNI-shaped manifest that also mounts a path outside the CNI allowlist
     const cni = ds({
       hostNetwork: true,
@@ -501,11 +532,15 @@ describe('kind inference', () => {
     cni.spec.selector = { matchLabels: { app: 'x' } };
     cni.spec.template.metadata = { labels: { app: 'x' } };
     const inferred = checkManifests([cni]);
-    // THEN inferred: no allowlist finding, the missing memory limit is info (deliberate for a CNI)
+    // THEN inferred: no allowlist finding, and the missing memory limit (deliberate for a declared CNI) stays a
+    // warning that says how to declare the kind
     expect(inferred.findings.map((f) => f.ruleId)).not.toContain('host-path-not-allowed');
-    expect(inferred.findings.find((f) => f.ruleId === 'memory-limit-missing')?.severity).toBe('info');
+    const limit = inferred.findings.find((f) => f.ruleId === 'memory-limit-missing');
+    expect(limit?.severity).toBe('warning');
+    expect(limit?.message).toContain(`declare it with the annotation ${KIND_ANNOTATION}: cni-plugin`);
     cni.metadata.annotations = { [KIND_ANNOTATION]: 'cni-plugin' };
     const declared = checkManifests([cni]);
+    expect(declared.findings.find((f) => f.ruleId === 'memory-limit-missing')?.severity).toBe('info');
     expect(declared.findings.filter((f) => f.ruleId === 'host-path-not-allowed').map((f) => f.message)).toEqual([
       expect.stringMatching(/'\/srv\/data'/),
     ]);

@@ -10,8 +10,12 @@ import { parseManifests, fieldPosition } from '../../src/manifests';
 import { checkManifests, Finding } from '../../src/policy/engine';
 import { KubernetesVersion } from '../../src/k8s/api-fields/versions';
 import { RULES } from '../../src/policy/rules';
+import { KIND_ANNOTATION } from '../../src/policy/kinds';
 
 const DIR = path.join(__dirname, '..', 'fixtures', 'real-world');
+
+/** The words of a finding the declared kind would be allowed (`declareKindHint`). */
+const DECLARE_HINT = 'an inferred one is not';
 
 /** Fixtures rendered for a newer cluster than the 1.28 default, with the version they are linted for. */
 const TARGET_VERSION: { [file: string]: KubernetesVersion } = {
@@ -29,7 +33,10 @@ function lintFile(file: string, version: KubernetesVersion | undefined = TARGET_
   return { text, objects, report };
 }
 
-/** [file, kind checked as, where the kind came from, the warning rules it gets (each cause once)] */
+/**
+ * [file, kind checked as, where the kind came from, the warning rules it gets (each cause once)]. The warnings an
+ * inferred kind gets where the declared kind would be allowed (they say how to declare the kind) are checked apart.
+ */
 const EXPECTED: Array<[string, string, string, string[]]> = [
   ['antrea-agent-windows.yaml', 'cni-plugin', 'inferred', ['host-path-type-missing', 'memory-request-missing', 'readiness-probe-missing']],
   [
@@ -38,6 +45,7 @@ const EXPECTED: Array<[string, string, string, string[]]> = [
     'inferred',
     [
       'capabilities-not-dropped',
+      'dangerous-capability',
       'host-path-type-missing',
       'host-path-writable',
       'memory-request-missing',
@@ -73,7 +81,14 @@ const EXPECTED: Array<[string, string, string, string[]]> = [
     'ceph-csi-rbdplugin.yaml',
     'csi-node',
     'inferred',
-    ['cpu-request-missing', 'default-namespace', 'host-path-type-missing', 'memory-request-missing', 'readiness-probe-missing'],
+    [
+      'cpu-request-missing',
+      'default-namespace',
+      'host-path-type-missing',
+      'host-pid-without-need',
+      'memory-request-missing',
+      'readiness-probe-missing',
+    ],
   ],
   [
     'cilium-agent-helm.yaml',
@@ -121,7 +136,7 @@ const EXPECTED: Array<[string, string, string, string[]]> = [
       'writable-root-filesystem',
     ],
   ],
-  ['dcgm-exporter.yaml', 'gpu-monitor', 'inferred', ['seccomp-profile-missing', 'writable-root-filesystem']],
+  ['dcgm-exporter.yaml', 'gpu-monitor', 'inferred', ['dangerous-capability', 'seccomp-profile-missing', 'writable-root-filesystem']],
   ['falco-helm.yaml', 'security-agent', 'inferred', ['host-path-type-missing', 'privileged-container']],
   [
     'filebeat.yaml',
@@ -129,6 +144,7 @@ const EXPECTED: Array<[string, string, string, string[]]> = [
     'inferred',
     [
       'capabilities-not-dropped',
+      'host-network-without-need',
       'privilege-escalation-allowed',
       'readiness-probe-missing',
       'seccomp-profile-missing',
@@ -223,6 +239,7 @@ const EXPECTED: Array<[string, string, string, string[]]> = [
     [
       'capabilities-not-dropped',
       'host-path-type-missing',
+      'host-pid-without-need',
       'privilege-escalation-allowed',
       'readiness-probe-missing',
       'seccomp-profile-missing',
@@ -236,13 +253,19 @@ const EXPECTED: Array<[string, string, string, string[]]> = [
     [
       'cpu-request-missing',
       'host-network-dns-policy',
+      'host-network-without-need',
       'memory-limit-missing',
       'memory-request-missing',
       'run-as-non-root',
       'seccomp-profile-missing',
     ],
   ],
-  ['multus-thick.yaml', 'cni-plugin', 'inferred', ['host-path-type-missing', 'priority-class-missing', 'readiness-probe-missing']],
+  [
+    'multus-thick.yaml',
+    'cni-plugin',
+    'inferred',
+    ['host-path-type-missing', 'host-pid-without-need', 'priority-class-missing', 'readiness-probe-missing'],
+  ],
   [
     'node-exporter-helm.yaml',
     'monitoring-agent',
@@ -344,9 +367,52 @@ describe('real-world DaemonSets', () => {
     expect(report.objects.map((o) => [o.serviceKind, o.kindSource])).toEqual([[kind, source]]);
     const errors = report.findings.filter((f) => f.severity === 'error');
     expect(errors.map((f) => `${f.ruleId} ${f.path}: ${f.message}`)).toEqual([]);
-    const got = [...new Set(report.findings.filter((f) => f.severity === 'warning').map((f) => f.ruleId))].sort();
-    expect(got).toEqual(warnings);
+    const plain = report.findings.filter((f) => f.severity === 'warning' && !f.message.includes(DECLARE_HINT));
+    expect([...new Set(plain.map((f) => f.ruleId))].sort()).toEqual(warnings);
   });
+
+  test.each(EXPECTED.filter(([, , source]) => source === 'inferred'))(
+    '%s: what the declared %s would be allowed stays a warning that says how to declare it, and declaring it drops or lowers exactly that',
+    (file, kind) => {
+      // GIVEN the findings of the manifest with its kind inferred
+      const { objects, report } = lintFile(file);
+      const hinted = report.findings.filter((f) => f.message.includes(DECLARE_HINT));
+      for (const f of hinted) {
+        expect({ rule: f.ruleId, severity: f.severity }).toEqual({
+          rule: f.ruleId,
+          severity: f.ruleId === 'liveness-probe-missing' ? 'info' : 'warning',
+        });
+        expect(f.message).toContain(`${KIND_ANNOTATION}: ${kind}`);
+      }
+      // WHEN the kind is declared with the annotation
+      const declared = objects
+        .map((o) => o.object)
+        .map((o) =>
+          o.kind === 'DaemonSet'
+            ? { ...o, metadata: { ...o.metadata, annotations: { ...o.metadata?.annotations, [KIND_ANNOTATION]: kind } } }
+            : o,
+        );
+      const version = TARGET_VERSION[file];
+      const after = checkManifests(declared, version ? { kubernetesVersion: version } : undefined).findings;
+      // THEN each hinted finding is gone or lower, and every other finding is still there, as serious or more (a
+      // declared collector must limit its memory)
+      const rank = (s: string) => ['info', 'warning', 'error'].indexOf(s);
+      for (const f of hinted) {
+        const now = after.find((g) => g.ruleId === f.ruleId && g.path === f.path);
+        expect({ f: `${f.ruleId} ${f.path}`, lower: now === undefined || rank(now.severity) < rank(f.severity) }).toEqual({
+          f: `${f.ruleId} ${f.path}`,
+          lower: true,
+        });
+      }
+      for (const f of report.findings.filter((g) => !g.message.includes(DECLARE_HINT))) {
+        const now = after.find((g) => g.ruleId === f.ruleId && g.path === f.path);
+        expect({ f: `${f.ruleId} ${f.path}`, kept: now !== undefined && rank(now.severity) >= rank(f.severity) }).toEqual({
+          f: `${f.ruleId} ${f.path}`,
+          kept: true,
+        });
+      }
+    },
+  );
 
   test('a render for Kubernetes 1.30 (appArmorProfile) is refused for the 1.28 default: the unknown field, at its line', () => {
     const file = 'cilium-agent-helm-k8s-1.30.yaml';

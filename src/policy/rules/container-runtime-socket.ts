@@ -1,4 +1,4 @@
-import { CONTAINER_RUNTIME_SOCKETS, NodeServiceKind } from '../kinds';
+import { CONTAINER_RUNTIME_SOCKETS, kindsWhere } from '../kinds';
 import { isContainerRuntimeSocketPath, jsonPath } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 
@@ -13,7 +13,7 @@ export const containerRuntimeSocket = defineRule({
   example: 'Mount the log directories (/var/log/pods, /var/log/containers) instead of the runtime socket.',
   kindSeverities: [
     {
-      kinds: [NodeServiceKind.SECURITY_AGENT],
+      kinds: kindsWhere((p) => p.runtimeSocket),
       severity: Severity.INFO,
       reason: 'Runtime-security agents (Falco, Tetragon) read container metadata from the runtime by design; advice only.',
     },

@@ -1,5 +1,4 @@
-import { hostNamespaceNeeds } from '../host-access';
-import { jsonPath } from '../helpers';
+import { hostNamespaceFinding } from '../host-access';
 import { defineRule, RuleCategory, Severity } from '../types';
 
 /** `hostIPC: true`: no node-service kind needs the host IPC namespace. */
@@ -9,11 +8,11 @@ export const hostIpcWithoutNeed = defineRule({
   category: RuleCategory.HOST_ACCESS,
   title: 'hostIPC without need',
   rationale:
-    'The host IPC namespace exposes shared memory and message queues of every process on the node. None of the node-service kinds (log, metrics, GPU, CNI, CSI, security) needs it.',
+    'The host IPC namespace exposes shared memory and message queues of every process on the node. None of the node-service kinds (log, metrics, GPU, CNI, CSI, security) needs it, so it is reported for every kind.',
   fix: 'Remove `hostIPC: true`, or suppress with the reason the agent must share the host IPC namespace.',
   example: 'spec:\n  template:\n    spec:\n      hostIPC: false',
   check(_object, { view }) {
-    if (view.pod.hostIPC !== true || hostNamespaceNeeds(view.profile).hostIPC) return [];
-    return [{ path: jsonPath(view.podPath, 'hostIPC'), message: `hostIPC is true, which kind '${view.profile.kind}' does not need` }];
+    if (view.pod.hostIPC !== true) return [];
+    return [hostNamespaceFinding(view, 'hostIPC')];
   },
 });

@@ -1,6 +1,6 @@
 import { jsonPath } from '../helpers';
 import { hasResource, runningContainers } from '../resources';
-import { NodeServiceKind } from '../kinds';
+import { kindsWhere, MemoryLimitPolicy } from '../kinds';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 
 /** Running containers must limit memory. */
@@ -15,14 +15,14 @@ export const memoryLimitMissing = defineRule({
   example: 'resources:\n  requests: {cpu: 100m, memory: 128Mi}\n  limits: {memory: 256Mi}',
   kindSeverities: [
     {
-      kinds: [NodeServiceKind.LOG_AGENT, NodeServiceKind.MONITORING_AGENT],
+      kinds: kindsWhere((p) => p.memoryLimit === MemoryLimitPolicy.REQUIRED),
       severity: Severity.ERROR,
       declaredOnly: true,
       reason:
         'Log and metrics collectors buffer what they read (a backlog of log lines, a burst of series); without a limit a stuck output grows the buffer on every node at once. A hard line for services declared with the kind annotation (the library sets a limit by default); vendor charts leave resources to the installer (`resources: {}`), so an inferred collector gets the default warning.',
     },
     {
-      kinds: [NodeServiceKind.CNI_PLUGIN, NodeServiceKind.CSI_NODE, NodeServiceKind.KUBE_PROXY, NodeServiceKind.DEVICE_PLUGIN],
+      kinds: kindsWhere((p) => p.memoryLimit === MemoryLimitPolicy.OPTIONAL),
       severity: Severity.INFO,
       reason:
         "Upstream CNIs, kube-proxy, CSI node plugins and device plugins ship without a memory limit on purpose: an OOM kill takes the node's network, storage or devices down, which is worse than the memory pressure a leak causes. Advice only: set requests (and a priority class) instead.",

@@ -1,5 +1,5 @@
 import { jsonPath } from '../helpers';
-import { NodeServiceKind } from '../kinds';
+import { kindsWhere } from '../kinds';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 
 /** Privileged containers. */
@@ -14,7 +14,7 @@ export const privilegedContainer = defineRule({
   example: 'securityContext:\n  privileged: false\n  capabilities:\n    drop: [ALL]\n    add: [NET_ADMIN]',
   kindSeverities: [
     {
-      kinds: [NodeServiceKind.CSI_NODE, NodeServiceKind.CNI_PLUGIN, NodeServiceKind.KUBE_PROXY],
+      kinds: kindsWhere((p) => p.privilegedExpected),
       severity: Severity.INFO,
       reason:
         'CSI node plugins (mount propagation, block devices), many CNIs and kube-proxy (iptables, kernel modules, HostProcess on Windows) run privileged in every upstream manifest; advice, with the reason best recorded in a suppression.',

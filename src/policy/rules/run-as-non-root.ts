@@ -1,4 +1,4 @@
-import { NodeServiceKind } from '../kinds';
+import { kindsWhere } from '../kinds';
 import { jsonPath } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 
@@ -22,15 +22,7 @@ export const runAsNonRoot = defineRule({
   linuxOnly: true,
   kindSeverities: [
     {
-      kinds: [
-        NodeServiceKind.LOG_AGENT,
-        NodeServiceKind.CNI_PLUGIN,
-        NodeServiceKind.CSI_NODE,
-        NodeServiceKind.KUBE_PROXY,
-        NodeServiceKind.DEVICE_PLUGIN,
-        NodeServiceKind.SECURITY_AGENT,
-        NodeServiceKind.GPU_MONITOR,
-      ],
+      kinds: kindsWhere((p) => p.runsAsRoot),
       reason:
         'Not reported: these kinds run as root upstream by design (log agents read root-owned 0640 log files; CNIs, kube-proxy, CSI and device plugins program the node; security agents load eBPF programs; DCGM profiling needs uid 0). Drop every capability the job does not need instead.',
     },
