@@ -1,7 +1,7 @@
 /**
  * Validation of Argo CD and Flux custom resources against the CRD schemas that `@kubernetes-models/argo-cd` and
- * `@kubernetes-models/flux-cd` publish. Those packages are ES modules only, which the test runner's CommonJS module
- * system cannot load, so the objects are validated by one child Node.js process per call.
+ * `@kubernetes-models/flux-cd` publish, loaded as ES modules (the form those packages put first) in one child Node.js
+ * process per call.
  */
 
 import { spawnSync } from 'child_process';
