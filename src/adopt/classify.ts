@@ -64,6 +64,7 @@ const DEFAULTS: ReadonlyArray<[string, unknown, string]> = [
   [String.raw`spec\.template\.spec\.schedulerName`, 'default-scheduler', 'the default scheduler'],
   [String.raw`spec\.template\.spec\.dnsPolicy`, 'ClusterFirst', 'dnsPolicy ClusterFirst'],
   [String.raw`spec\.template\.spec\.hostNetwork`, false, 'hostNetwork false'],
+  [String.raw`spec\.template\.spec\.automountServiceAccountToken`, true, 'the ServiceAccount token is mounted'],
   [String.raw`spec\.template\.spec\.hostPID`, false, 'hostPID false'],
   [String.raw`spec\.revisionHistoryLimit`, 10, 'revisionHistoryLimit 10'],
   [String.raw`spec\.minReadySeconds`, 0, 'minReadySeconds 0'],
@@ -73,7 +74,45 @@ const DEFAULTS: ReadonlyArray<[string, unknown, string]> = [
   [String.raw`spec\.template\.spec\.volumes\[[^\]]+\]\.hostPath\.type`, '', 'hostPath type "" (no check)'],
 ];
 
+/** Values the library writes where the input has none, that change nothing the agent relies on. */
+const LIBRARY_DEFAULTS: ReadonlyArray<[string, (i: unknown, o: unknown) => boolean, string]> = [
+  [`${CONTAINER}\\.terminationMessagePolicy`, added('FallbackToLogsOnError'), 'the last log lines explain a crash (the library default)'],
+  [String.raw`spec\.template\.spec\.enableServiceLinks`, added(false), 'no Service environment variables (KUBERNETES_SERVICE_HOST stays)'],
+  [
+    String.raw`spec\.template\.spec\.dnsPolicy`,
+    added('Default'),
+    'the input leaves ClusterFirst, which on the host network resolves like Default',
+  ],
+  [
+    `${CONTAINER}\\.securityContext\\.allowPrivilegeEscalation`,
+    added(true),
+    'a privileged container can always escalate (the API requires true)',
+  ],
+  [`${CONTAINER}\\.env\\[[^\\]]+\\]\\.valueFrom\\.fieldRef\\.apiVersion`, eitherDefault('v1'), 'fieldRef apiVersion v1'],
+  [`${CONTAINER}\\.ports\\[[^\\]]+\\]\\.hostPort`, addedAny, 'on the host network the API sets hostPort to containerPort'],
+  [
+    `${CONTAINER}\\.volumeMounts\\[[^\\]]+\\]\\.readOnly`,
+    added(true),
+    'the kubelet mounts ConfigMap and Secret volumes read-only whatever the mount says',
+  ],
+];
+
 const EXPLANATIONS: readonly Explanation[] = [
+  ...LIBRARY_DEFAULTS.map(([path, when, why]) => ({ path: new RegExp(`^${path}$`), when, class: DifferenceClass.DEFAULT, why })),
+  {
+    path: /^spec\.template\.spec\.securityContext\.seccompProfile\.type$/,
+    when: added('RuntimeDefault'),
+    class: DifferenceClass.HARDENING,
+    rule: 'seccomp-profile-missing',
+    why: "the container runtime's default syscall filter for the pod",
+  },
+  {
+    path: new RegExp(`^${CONTAINER}\\.securityContext\\.readOnlyRootFilesystem$`),
+    when: added(true),
+    class: DifferenceClass.HARDENING,
+    rule: 'writable-root-filesystem',
+    why: 'a read-only root filesystem',
+  },
   ...DEFAULTS.map(([path, value, what]) => ({
     path: new RegExp(`^${path}$`),
     when: eitherDefault(value),
@@ -143,7 +182,9 @@ const EXPLANATIONS: readonly Explanation[] = [
     why: 'the recommended app.kubernetes.io labels the library writes on every object',
   },
   {
-    path: new RegExp(`^(?:metadata|spec\\.template\\.metadata)\\.(?:labels|annotations)\\[["']${ANNOTATION_PREFIX_TEXT}/[^"']+["']\\]$`),
+    path: new RegExp(
+      `^(?:metadata|spec\\.template\\.metadata)\\.(?:labels|annotations)\\[["'](?:[a-z0-9.-]+\\.)?${ANNOTATION_PREFIX_TEXT}/[^"']+["']\\]$`,
+    ),
     when: addedAny,
     class: DifferenceClass.METADATA,
     why: "the library's own labels and annotations (service, track, kind, reasons recorded for reviewers, config hash)",
