@@ -8,7 +8,7 @@ import { asArray, asObject, isObject } from '../k8s/json';
 import { InputObject, nameOf } from '../day2/objects';
 import { chooseKind, describeObject, KindChoice, ServiceInput } from './input';
 import { Constants, serviceProps } from './map';
-import { AppModel, KeptObject, ServiceModule } from './model';
+import { AppModel, KeptObject, PatchStatement, ServiceModule } from './model';
 
 /** Words of a name (`fluent-bit.v2` → `fluent`, `bit`, `v2`). */
 function words(name: string): string[] {
@@ -114,8 +114,21 @@ export function buildService(input: ServiceInput, options: BuildOptions, taken: 
   const kept = new Map<string, string>();
   for (const k of objects) kept.set(`${String(k.body.kind)}/${nameOf(k.body)}`, k.variable);
   const numbers = new Constants();
-  const props = serviceProps(ds, { file, kind: choice.kind, kept, numbers });
   const name = nameOf(ds);
+  // The library names a service with a DNS-1123 label; a DaemonSet name with dots keeps its name through the escape hatch.
+  const label = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(name) ? name : words(name.toLowerCase()).join('-').slice(0, 63);
+  const props = serviceProps({ ...ds, metadata: { ...asObject(ds.metadata), name: label } }, { file, kind: choice.kind, kept, numbers });
+  const patches: PatchStatement[] =
+    label === name
+      ? []
+      : [
+          {
+            op: 'replace',
+            path: '/metadata/name',
+            value: name,
+            comment: `metadata.name: ${JSON.stringify(name)} from ${file} is not a DNS-1123 label, which the library's name is`,
+          },
+        ];
   const className = uniqueName(pascalName(name), taken);
   const module: ServiceModule = {
     fileName: moduleFileName(className === pascalName(name) ? name : className),
@@ -124,7 +137,7 @@ export function buildService(input: ServiceInput, options: BuildOptions, taken: 
     construct: 'NodeService',
     props,
     objects,
-    patches: [],
+    patches,
     constants: numbers.declared,
     doc: [`${describeObject(ds)}, imported from ${file}.`, `Built with NodeService (kind ${choice.kind}): ${choice.reason}.`],
   };

@@ -36,6 +36,8 @@ export interface ImportResult {
   readonly files: Map<string, string>;
   /** The report. */
   readonly report: ImportReport;
+  /** The objects the generated app synthesizes (empty when it does not synthesize). */
+  readonly synthesized: unknown[];
 }
 
 /** The report file written next to the code. */
@@ -62,5 +64,5 @@ export async function importManifests(objects: readonly InputObject[], options: 
     check,
     options.check ? problems : [],
   );
-  return { files, report };
+  return { files, report, synthesized: fixed.output.map((o) => o.object) };
 }
