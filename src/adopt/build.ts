@@ -118,20 +118,19 @@ export function buildService(input: ServiceInput, options: BuildOptions, taken: 
   // The library names a service with a DNS-1123 label; a DaemonSet name with dots keeps its name through the escape hatch.
   const label = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(name) ? name : words(name.toLowerCase()).join('-').slice(0, 63);
   const props = serviceProps({ ...ds, metadata: { ...asObject(ds.metadata), name: label } }, { file, kind: choice.kind, kept, numbers });
-  const patches: PatchStatement[] =
-    label === name
-      ? []
-      : [
-          {
-            op: 'replace',
-            path: '/metadata/name',
-            value: name,
-            comment: `metadata.name: ${JSON.stringify(name)} from ${file} is not a DNS-1123 label, which the library's name is`,
-          },
-        ];
-  const className = uniqueName(pascalName(name), taken);
+  const patches: PatchStatement[] = [];
+  if (label !== name) {
+    const comment = `metadata.name: ${JSON.stringify(name)} from ${file} is not a DNS-1123 label, which the library's name is`;
+    patches.push({ op: 'replace', path: '/metadata/name', value: name, comment });
+  }
+  if (typeof asObject(ds.metadata).namespace !== 'string') {
+    const comment = `metadata.namespace: ${file} names none (it goes where it is applied); the library's default namespace is left out`;
+    patches.push({ op: 'remove', path: '/metadata/namespace', comment });
+  }
+  // `Service` keeps the class apart from the library's own names (`LogAgent`, `NodeService` …).
+  const className = uniqueName(`${pascalName(name).replace(/Service$/, '')}Service`, taken);
   const module: ServiceModule = {
-    fileName: moduleFileName(className === pascalName(name) ? name : className),
+    fileName: moduleFileName(className === `${pascalName(name).replace(/Service$/, '')}Service` ? name : className),
     className,
     id: name,
     construct: 'NodeService',

@@ -121,9 +121,16 @@ export function lit(value: unknown): LiteralExpr {
   return { type: 'literal', value };
 }
 
-/** A static factory call. */
+/** A static factory call; trailing empty option objects are left out (the factories default them). */
 export function call(owner: string, method: string, ...args: Expr[]): CallExpr {
-  return { type: 'call', owner, method, args };
+  const kept = [...args];
+  while (kept.length > 0) {
+    const last = kept[kept.length - 1];
+    if (last.type === 'object' && last.properties.length === 0) kept.pop();
+    else if (last.type === 'literal' && last.value === undefined) kept.pop();
+    else break;
+  }
+  return { type: 'call', owner, method, args: kept };
 }
 
 /** An enum or static member. */

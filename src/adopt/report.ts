@@ -138,7 +138,10 @@ function serviceMarkdown(s: ServiceReport): string[] {
       w !== undefined && w.length > 0 ? [title, '', ...w.map((x) => `- ${x.category} at \`${x.path}\`: ${x.detail}`), ''] : [];
     lines.push(
       ...access('Access the generated app adds:', s.accessAdded),
-      ...access('Access the input had that the generated app drops:', s.accessRemoved),
+      ...access(
+        'Access the input had that the generated app takes away (each line reads the input as a change from the generated app):',
+        s.accessRemoved,
+      ),
     );
   }
   return lines;

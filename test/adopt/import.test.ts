@@ -19,7 +19,6 @@ const OUT = path.join(ROOT, 'test', '.adopt');
  */
 const KNOWN_GAPS: Readonly<Record<string, string>> = {
   'antrea-agent-windows.yaml': 'Windows pod: Linux-only fields the library adds are refused (windows-fields-invalid)',
-  'ceph-csi-rbdplugin.yaml': 'no namespace in the input: the library refuses the default namespace',
   'cilium-agent-helm-k8s-1.30.yaml': 'appArmorProfile is a 1.30 field; the target is 1.28 (unknown-field)',
 };
 

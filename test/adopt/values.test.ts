@@ -35,7 +35,7 @@ describe('values arrive as they were meant', () => {
 
   test('GIVEN names and label keys with dots WHEN imported THEN they work (module, class, ConfigMap reference, labels)', () => {
     expect([...result.files.keys()].sort()).toEqual(['edge-agent.ts', 'main.ts']);
-    expect(result.files.get('main.ts')).toContain('new EdgeAgent(chart, "edge.agent")');
+    expect(result.files.get('main.ts')).toContain('new EdgeAgentService(chart, "edge.agent")');
     const ds = objectOf('DaemonSet');
     expect(ds.metadata.name).toBe('edge.agent');
     expect(ds.spec.template.metadata.labels['example.com/team']).toBe('platform');
