@@ -5,6 +5,7 @@
  */
 
 import { asArray, asObject, isObject } from '../k8s/json';
+import { ANNOTATION_PREFIX } from '../core/labels';
 import { NodeServiceKind } from '../policy/kinds';
 import { ContainerContext, envFromExpr, envProps, mountProps, portsExpr, PULL_POLICIES, resourcesExpr, strings } from './map-container';
 import { lifecycleProps, securityProps } from './map-probe';
@@ -55,9 +56,16 @@ export class Constants {
   }
 }
 
+/** Whether a label or annotation key is the library's own (`node-services.cdk8s.io/…`, `*.node-services.cdk8s.io/…`). */
+function libraryKey(key: string): boolean {
+  const prefix = key.split('/')[0];
+  return key.includes('/') && (prefix === ANNOTATION_PREFIX || prefix.endsWith(`.${ANNOTATION_PREFIX}`));
+}
+
 function stringMap(value: unknown, skip: readonly string[] = []): Expr | undefined {
   if (!isObject(value)) return undefined;
-  const entries = Object.entries(value).filter(([k, v]) => typeof v === 'string' && !skip.includes(k));
+  // The library writes its own keys itself (and refuses them as extra labels); they are never props.
+  const entries = Object.entries(value).filter(([k, v]) => typeof v === 'string' && !skip.includes(k) && !libraryKey(k));
   return entries.length > 0 ? obj(entries.map(([k, v]) => ({ key: k, value: lit(v) }))) : undefined;
 }
 
