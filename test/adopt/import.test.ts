@@ -13,9 +13,8 @@ const ROOT = path.join(__dirname, '..', '..');
 const OUT = path.join(ROOT, 'test', '.adopt');
 
 /**
- * Fixtures whose import is not complete yet, with the reason (listed in the docs): Windows pods get Linux-only
- * hardening the library adds, a DaemonSet without a namespace lands in the library's default namespace, and a
- * 1.30 field is refused for the 1.28 target.
+ * Fixtures whose import is not complete yet, with the reason (listed in docs/import.md): a Windows pod gets the
+ * Linux-only hardening the library adds, and a 1.30 field is refused for the 1.28 target.
  */
 const KNOWN_GAPS: Readonly<Record<string, string>> = {
   'antrea-agent-windows.yaml': 'Windows pod: Linux-only fields the library adds are refused (windows-fields-invalid)',
