@@ -7,6 +7,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerCoverageCommand } from './coverage';
 import { registerDiffCommand } from './diff';
+import { registerImportCommand } from './import';
 import { CliIo, InputError, processIo } from './io';
 import { registerLintCommand } from './lint';
 import { registerPlanCommand } from './plan';
@@ -35,6 +36,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   registerCoverageCommand(program, io, exit);
   registerDiffCommand(program, io, exit);
   registerPlanCommand(program, io, exit);
+  registerImportCommand(program, io, exit);
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (e) {

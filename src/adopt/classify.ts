@@ -1,0 +1,200 @@
+/**
+ * Why a synthesized DaemonSet differs from its input, field by field: hardening the library adds (with the rule that
+ * asks for it), a Kubernetes default made explicit (or left to the API server), the library's own identity metadata.
+ * A difference no entry explains is *unexplained*. Pure data plus one small matcher per entry.
+ */
+
+import { ANNOTATION_PREFIX_TEXT } from './constants';
+import { LeafChange } from './walk';
+
+/** How a difference is explained. */
+export enum DifferenceClass {
+  /** The library adds protection the input lacked. */
+  HARDENING = 'hardening',
+  /** A value the API server would set anyway, written out (or the input's explicit default left to the server). */
+  DEFAULT = 'default',
+  /** The library's identity labels and annotations. */
+  METADATA = 'metadata',
+  /** A value carried by the escape hatch (`daemonSet.addJsonPatch`). */
+  ESCAPE_HATCH = 'escape-hatch',
+  /** Nothing explains it. */
+  UNEXPLAINED = 'unexplained',
+}
+
+/** One explained (or unexplained) difference. */
+export interface ClassifiedChange extends LeafChange {
+  /** Its class. */
+  readonly class: DifferenceClass;
+  /** The rule id of a hardening, when there is one. */
+  readonly rule?: string;
+  /** Why, in words. */
+  readonly why: string;
+}
+
+interface Explanation {
+  readonly path: RegExp;
+  readonly when: (input: unknown, output: unknown) => boolean;
+  readonly class: DifferenceClass;
+  readonly rule?: string;
+  readonly why: string;
+}
+
+const CONTAINER = String.raw`spec\.template\.spec\.(?:initContainers|containers)\[[^\]]+\]`;
+const added = (value: unknown) => (input: unknown, output: unknown) => input === undefined && output === value;
+const eitherDefault = (value: unknown) => (input: unknown, output: unknown) =>
+  (input === undefined && output === value) || (output === undefined && input === value);
+const addedAny = (input: unknown, output: unknown) => input === undefined && output !== undefined;
+
+/** Kubernetes defaults: the value the API server sets when the field is absent. */
+const DEFAULTS: ReadonlyArray<[string, unknown, string]> = [
+  [`${CONTAINER}\\.imagePullPolicy`, 'IfNotPresent', 'imagePullPolicy IfNotPresent (the API default for a pinned tag)'],
+  [`${CONTAINER}\\.ports\\[[^\\]]+\\]\\.protocol`, 'TCP', 'port protocol TCP'],
+  [`${CONTAINER}\\.terminationMessagePath`, '/dev/termination-log', 'terminationMessagePath'],
+  [`${CONTAINER}\\.terminationMessagePolicy`, 'File', 'terminationMessagePolicy'],
+  [`${CONTAINER}\\.(?:readiness|liveness|startup)Probe\\.periodSeconds`, 10, 'probe period 10 s'],
+  [`${CONTAINER}\\.(?:readiness|liveness|startup)Probe\\.timeoutSeconds`, 1, 'probe timeout 1 s'],
+  [`${CONTAINER}\\.(?:readiness|liveness|startup)Probe\\.successThreshold`, 1, 'probe success threshold 1'],
+  [`${CONTAINER}\\.(?:readiness|liveness|startup)Probe\\.failureThreshold`, 3, 'probe failure threshold 3'],
+  [`${CONTAINER}\\.(?:readiness|liveness|startup)Probe\\.httpGet\\.scheme`, 'HTTP', 'probe scheme HTTP'],
+  [`${CONTAINER}\\.volumeMounts\\[[^\\]]+\\]\\.readOnly`, false, 'a writable mount (readOnly false)'],
+  [`${CONTAINER}\\.securityContext\\.readOnlyRootFilesystem`, false, 'a writable root filesystem'],
+  [`${CONTAINER}\\.securityContext\\.privileged`, false, 'not privileged'],
+  [String.raw`spec\.template\.spec\.terminationGracePeriodSeconds`, 30, 'terminationGracePeriodSeconds 30'],
+  [String.raw`spec\.template\.spec\.restartPolicy`, 'Always', 'restartPolicy Always'],
+  [String.raw`spec\.template\.spec\.schedulerName`, 'default-scheduler', 'the default scheduler'],
+  [String.raw`spec\.template\.spec\.dnsPolicy`, 'ClusterFirst', 'dnsPolicy ClusterFirst'],
+  [String.raw`spec\.template\.spec\.hostNetwork`, false, 'hostNetwork false'],
+  [String.raw`spec\.template\.spec\.automountServiceAccountToken`, true, 'the ServiceAccount token is mounted'],
+  [String.raw`spec\.template\.spec\.hostPID`, false, 'hostPID false'],
+  [String.raw`spec\.revisionHistoryLimit`, 10, 'revisionHistoryLimit 10'],
+  [String.raw`spec\.minReadySeconds`, 0, 'minReadySeconds 0'],
+  [String.raw`spec\.updateStrategy\.type`, 'RollingUpdate', 'the RollingUpdate strategy'],
+  [String.raw`spec\.updateStrategy\.rollingUpdate\.maxUnavailable`, 1, 'maxUnavailable 1'],
+  [String.raw`spec\.updateStrategy\.rollingUpdate\.maxSurge`, 0, 'maxSurge 0'],
+  [String.raw`spec\.template\.spec\.volumes\[[^\]]+\]\.hostPath\.type`, '', 'hostPath type "" (no check)'],
+];
+
+/** Values the library writes where the input has none, that change nothing the agent relies on. */
+const LIBRARY_DEFAULTS: ReadonlyArray<[string, (i: unknown, o: unknown) => boolean, string]> = [
+  [`${CONTAINER}\\.terminationMessagePolicy`, added('FallbackToLogsOnError'), 'the last log lines explain a crash (the library default)'],
+  [String.raw`spec\.template\.spec\.enableServiceLinks`, added(false), 'no Service environment variables (KUBERNETES_SERVICE_HOST stays)'],
+  [
+    String.raw`spec\.template\.spec\.dnsPolicy`,
+    added('Default'),
+    'the input leaves ClusterFirst, which on the host network resolves like Default',
+  ],
+  [
+    `${CONTAINER}\\.securityContext\\.allowPrivilegeEscalation`,
+    added(true),
+    'a privileged container can always escalate (the API requires true)',
+  ],
+  [`${CONTAINER}\\.env\\[[^\\]]+\\]\\.valueFrom\\.fieldRef\\.apiVersion`, eitherDefault('v1'), 'fieldRef apiVersion v1'],
+  [`${CONTAINER}\\.ports\\[[^\\]]+\\]\\.hostPort`, addedAny, 'on the host network the API sets hostPort to containerPort'],
+  [
+    `${CONTAINER}\\.volumeMounts\\[[^\\]]+\\]\\.readOnly`,
+    added(true),
+    'the kubelet mounts ConfigMap and Secret volumes read-only whatever the mount says',
+  ],
+];
+
+const EXPLANATIONS: readonly Explanation[] = [
+  ...LIBRARY_DEFAULTS.map(([path, when, why]) => ({ path: new RegExp(`^${path}$`), when, class: DifferenceClass.DEFAULT, why })),
+  {
+    path: /^spec\.template\.spec\.securityContext\.seccompProfile\.type$/,
+    when: added('RuntimeDefault'),
+    class: DifferenceClass.HARDENING,
+    rule: 'seccomp-profile-missing',
+    why: "the container runtime's default syscall filter for the pod",
+  },
+  {
+    path: new RegExp(`^${CONTAINER}\\.securityContext\\.readOnlyRootFilesystem$`),
+    when: added(true),
+    class: DifferenceClass.HARDENING,
+    rule: 'writable-root-filesystem',
+    why: 'a read-only root filesystem',
+  },
+  ...DEFAULTS.map(([path, value, what]) => ({
+    path: new RegExp(`^${path}$`),
+    when: eitherDefault(value),
+    class: DifferenceClass.DEFAULT,
+    why: `Kubernetes default: ${what}`,
+  })),
+  {
+    path: new RegExp(`^${CONTAINER}\\.securityContext\\.capabilities\\.drop$`),
+    when: (i, o) => i === undefined && Array.isArray(o) && o.includes('ALL'),
+    class: DifferenceClass.HARDENING,
+    rule: 'capabilities-not-dropped',
+    why: 'every capability the input does not add is dropped (drop ALL)',
+  },
+  {
+    path: new RegExp(`^${CONTAINER}\\.securityContext\\.allowPrivilegeEscalation$`),
+    when: added(false),
+    class: DifferenceClass.HARDENING,
+    rule: 'privilege-escalation-allowed',
+    why: 'no privilege escalation (setuid binaries cannot gain privileges)',
+  },
+  {
+    path: new RegExp(`^${CONTAINER}\\.securityContext\\.seccompProfile\\.type$`),
+    when: added('RuntimeDefault'),
+    class: DifferenceClass.HARDENING,
+    rule: 'seccomp-profile-missing',
+    why: "the container runtime's default syscall filter",
+  },
+  {
+    path: new RegExp(`^${CONTAINER}\\.resources\\.requests\\.cpu$`),
+    when: addedAny,
+    class: DifferenceClass.HARDENING,
+    rule: 'cpu-request-missing',
+    why: 'a CPU request, so the scheduler reserves what the agent uses on every node',
+  },
+  {
+    path: new RegExp(`^${CONTAINER}\\.resources\\.requests\\.memory$`),
+    when: addedAny,
+    class: DifferenceClass.HARDENING,
+    rule: 'memory-request-missing',
+    why: 'a memory request',
+  },
+  {
+    path: new RegExp(`^${CONTAINER}\\.resources\\.limits\\.memory$`),
+    when: addedAny,
+    class: DifferenceClass.HARDENING,
+    rule: 'memory-limit-missing',
+    why: "a memory limit, so a leaking agent cannot take the node's memory",
+  },
+  {
+    path: /^spec\.template\.spec\.volumes\[[^\]]+\]\.hostPath\.type$/,
+    when: added('Directory'),
+    class: DifferenceClass.HARDENING,
+    rule: 'host-path-type-missing',
+    why: 'the kubelet checks that the host path is a directory before mounting it',
+  },
+  {
+    path: /^spec\.template\.spec\.automountServiceAccountToken$/,
+    when: added(false),
+    class: DifferenceClass.HARDENING,
+    rule: 'service-account-rbac',
+    why: 'no API token is mounted into a pod that has no API access',
+  },
+  {
+    path: /^(?:metadata|spec\.template\.metadata)\.labels\[["']app\.kubernetes\.io\/(?:name|instance|version|component|part-of|managed-by)["']\]$/,
+    when: () => true,
+    class: DifferenceClass.METADATA,
+    why: 'the recommended app.kubernetes.io labels the library writes on every object',
+  },
+  {
+    path: new RegExp(
+      `^(?:metadata|spec\\.template\\.metadata)\\.(?:labels|annotations)\\[["'](?:[a-z0-9.-]+\\.)?${ANNOTATION_PREFIX_TEXT}/[^"']+["']\\]$`,
+    ),
+    when: addedAny,
+    class: DifferenceClass.METADATA,
+    why: "the library's own labels and annotations (service, track, kind, reasons recorded for reviewers, config hash)",
+  },
+];
+
+/** The class of one leaf difference. */
+export function classifyChange(change: LeafChange): ClassifiedChange {
+  for (const e of EXPLANATIONS) {
+    if (e.path.test(change.path) && e.when(change.input, change.output)) return { ...change, class: e.class, rule: e.rule, why: e.why };
+  }
+  return { ...change, class: DifferenceClass.UNEXPLAINED, why: 'no prop, default or hardening explains it' };
+}

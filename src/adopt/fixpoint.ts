@@ -1,0 +1,144 @@
+/**
+ * The escape hatch, filled in: the app is synthesized, each DaemonSet compared with its input, and every difference
+ * that no prop, default or hardening explains becomes a JSON patch of the DaemonSet carrying the input's value
+ * (`service.daemonSet.addJsonPatch(...)`), until nothing unexplained is left. A policy error the input carries becomes
+ * a suppression with a reason that records the input. Pure given the runtime (the library's exports).
+ */
+
+import { parseObjects } from '../manifests/read';
+import { RULES } from '../policy/rules';
+import { InputObject } from '../day2/objects';
+import { BuiltService, buildModel } from './build';
+import { ClassifiedChange, DifferenceClass } from './classify';
+import { daemonSetClassifier } from './check';
+import { AdoptRuntime, CHART_ID, synthesizeApp } from './evaluate';
+import { identityOf } from './input';
+import { arr, lit, obj, ObjectExpr, PatchStatement, prop, Property, ServiceModule } from './model';
+import { expandChange, LeafChange, leafChanges } from './walk';
+
+/** How many rounds of patches and suppressions the import tries before it gives up. */
+const MAX_ROUNDS = 6;
+
+/** A rule finding carried from the input, suppressed with a reason. */
+export interface CarriedFinding {
+  /** The rule id. */
+  readonly ruleId: string;
+  /** The finding's message. */
+  readonly message: string;
+}
+
+/** A service with what the fixpoint added to it. */
+export interface FixedService extends BuiltService {
+  /** Rule findings of the input suppressed with a reason. */
+  readonly carried: CarriedFinding[];
+}
+
+/** The outcome of {@link fixpoint}. */
+export interface FixpointResult {
+  /** The services, with their patches and suppressions. */
+  readonly services: FixedService[];
+  /** The synthesized objects of the final round (empty when synthesis failed). */
+  readonly output: InputObject[];
+  /** Why the app does not synthesize, when it does not. */
+  readonly failure?: string;
+}
+
+function patchOf(change: LeafChange, file: string, classify: (c: LeafChange) => ClassifiedChange): PatchStatement[] {
+  const leaves = expandChange(change).map(classify);
+  const open = leaves.filter((l) => l.class === DifferenceClass.UNEXPLAINED);
+  if (open.length === 0) return [];
+  const comment = (c: LeafChange) => `${c.path}: carried from ${file} (no prop of the library expresses it)`;
+  if (change.output === undefined) return [{ op: 'add', path: change.pointer, value: change.input, comment: comment(change) }];
+  if (change.input !== undefined) return [{ op: 'replace', path: change.pointer, value: change.input, comment: comment(change) }];
+  if (open.length === leaves.length)
+    return [{ op: 'remove', path: change.pointer, comment: `${change.path}: the input has none (${file})` }];
+  return open.map((l) => ({ op: 'remove' as const, path: l.pointer, comment: `${l.path}: the input has none (${file})` }));
+}
+
+/** Removes at list indexes last, highest index first, so that earlier pointers stay valid. */
+function ordered(patches: PatchStatement[]): PatchStatement[] {
+  const index = (p: PatchStatement) => Number(/\/(\d+)$/.exec(p.path)?.[1] ?? -1);
+  const removes = patches.filter((p) => p.op === 'remove').sort((a, b) => index(b) - index(a));
+  return [...patches.filter((p) => p.op !== 'remove'), ...removes];
+}
+
+function withSuppressions(props: ObjectExpr, carried: readonly CarriedFinding[], file: string): ObjectExpr {
+  if (carried.length === 0) return props;
+  const items = carried.map((c) =>
+    obj([prop('ruleId', lit(c.ruleId)), prop('reason', lit(`carried from ${file}: ${c.message}`.slice(0, 300)))]),
+  );
+  const property: Property = {
+    key: 'suppressions',
+    value: arr(items),
+    comment: 'REVIEW: findings the input already had, accepted so that the import changes nothing; fix them or keep the reasons.',
+  };
+  return { type: 'object', properties: [...props.properties.filter((p) => p.key !== 'suppressions'), property] };
+}
+
+/** Rules whose findings cannot be suppressed (the API server would reject the object). */
+const UNSUPPRESSIBLE = new Set(RULES.filter((r) => !r.suppressible).map((r) => r.id));
+
+/** The findings of a synthesis error, by the construct id of the service they belong to. */
+function findingsOf(message: string): Map<string, CarriedFinding[]> {
+  const out = new Map<string, CarriedFinding[]>();
+  const re = new RegExp(`^\\s*\\[${CHART_ID}/([^/\\]]+)/[^\\]]*\\] ([a-z0-9-]+): (.*)$`, 'gm');
+  for (const m of message.matchAll(re)) {
+    if (UNSUPPRESSIBLE.has(m[2])) continue;
+    const list = out.get(m[1]) ?? [];
+    list.push({ ruleId: m[2], message: m[3].trim() });
+    out.set(m[1], list);
+  }
+  return out;
+}
+
+function rebuild(s: FixedService, patches: PatchStatement[], carried: CarriedFinding[]): FixedService {
+  const file = s.input.daemonSet.file ?? '-';
+  const module: ServiceModule = { ...s.module, patches, props: withSuppressions(s.module.props as ObjectExpr, carried, file) };
+  return { ...s, module, carried };
+}
+
+/** One round: the patches each service needs after a successful synthesis (none: the fixpoint is reached). */
+function nextPatches(services: FixedService[], output: InputObject[]): { services: FixedService[]; changed: boolean } {
+  const produced = new Map(output.map((o) => [identityOf(o.object), o.object]));
+  let changed = false;
+  const next = services.map((s) => {
+    const out = produced.get(identityOf(s.input.daemonSet.object));
+    if (out === undefined) return s;
+    const classify = daemonSetClassifier(s.input.daemonSet.object);
+    const added = leafChanges(s.input.daemonSet.object, out).flatMap((c) => patchOf(c, s.input.daemonSet.file ?? '-', classify));
+    if (added.length === 0) return s;
+    changed = true;
+    return rebuild(s, [...s.module.patches, ...ordered(added)], s.carried);
+  });
+  return { services: next, changed };
+}
+
+/** Synthesizes, patches and suppresses until every DaemonSet matches its input up to explained differences. */
+export function fixpoint(built: readonly BuiltService[], others: readonly InputObject[], runtime: AdoptRuntime): FixpointResult {
+  let services: FixedService[] = built.map((b) => ({ ...b, carried: [] }));
+  let output: InputObject[] = [];
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    let yaml: string;
+    try {
+      yaml = synthesizeApp(buildModel(services, others), runtime);
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      const findings = findingsOf(message);
+      const known = (s: FixedService, f: CarriedFinding) => s.carried.some((c) => c.ruleId === f.ruleId);
+      const fresh = services.some((s) => (findings.get(s.module.id) ?? []).some((f) => !known(s, f)));
+      if (!fresh) return { services, output: [], failure: message };
+      services = services.map((s) => {
+        const more = (findings.get(s.module.id) ?? []).filter(
+          (f, i, all) => !known(s, f) && all.findIndex((g) => g.ruleId === f.ruleId) === i,
+        );
+        return more.length > 0 ? rebuild(s, s.module.patches as PatchStatement[], [...s.carried, ...more]) : s;
+      });
+      continue;
+    }
+    output = parseObjects(yaml, 'synthesized').map((o) => ({ object: o.object }));
+    const next = nextPatches(services, output);
+    if (!next.changed) return { services, output };
+    services = next.services;
+  }
+  return { services, output, failure: `no fixpoint after ${MAX_ROUNDS} rounds of escape-hatch patches` };
+}

@@ -1,0 +1,68 @@
+/**
+ * Adopting what teams already run: vendor DaemonSets (and the objects that belong to them) in, a typed cdk8s app that
+ * builds them with this library's constructs out, with a report of what was chosen, carried and changed. Pure: the
+ * library's exports are passed in as the runtime (see {@link AdoptRuntime}), so this module imports no cdk8s.
+ */
+
+import { InputObject } from '../day2/objects';
+import { NodeServiceKind } from '../policy/kinds';
+import { buildModel, buildService } from './build';
+import { checkImport } from './check';
+import { AdoptRuntime } from './evaluate';
+import { fixpoint } from './fixpoint';
+import { formatTypeScript } from './format';
+import { describeObject, gatherObjects, StrippedField, stripServerFields } from './input';
+import { printMain, printModule } from './print';
+import { buildReport, ImportReport } from './report';
+
+export { AdoptRuntime } from './evaluate';
+export { ImportReport, ServiceReport, formatReportJson, formatReportMarkdown } from './report';
+export { DifferenceClass, ClassifiedChange } from './classify';
+export { StrippedField } from './input';
+
+/** Options of {@link importManifests}. */
+export interface ImportOptions {
+  /** The kind of DaemonSets without a kind annotation (else inferred from their shape). */
+  readonly kind?: NodeServiceKind;
+  /** The library's exports (needed to carry unexpressed fields and to check). */
+  readonly runtime: AdoptRuntime;
+  /** Compare the synthesized app with the input and classify every difference. */
+  readonly check?: boolean;
+}
+
+/** The generated app and its report. */
+export interface ImportResult {
+  /** File name (inside the output folder) to content: `main.ts` and one module per node service. */
+  readonly files: Map<string, string>;
+  /** The report. */
+  readonly report: ImportReport;
+  /** The objects the generated app synthesizes (empty when it does not synthesize). */
+  readonly synthesized: unknown[];
+}
+
+/** The report file written next to the code. */
+export const REPORT_FILE = 'IMPORT-REPORT.md';
+
+/** Turns `objects` into a cdk8s app of node services. */
+export async function importManifests(objects: readonly InputObject[], options: ImportOptions): Promise<ImportResult> {
+  const stripped: StrippedField[] = [];
+  const inputs = objects.map((o) => ({ ...o, object: stripServerFields(o.object, stripped) }));
+  const { services, others } = gatherObjects(inputs);
+  const taken = new Set<string>();
+  const built = services.map((s) => buildService(s, { kind: options.kind }, taken));
+  const fixed = fixpoint(built, others, options.runtime);
+  const model = buildModel(fixed.services, others);
+  const files = new Map<string, string>();
+  files.set('main.ts', await formatTypeScript(printMain(model)));
+  for (const m of model.services) files.set(m.fileName, await formatTypeScript(printModule(m)));
+  const problems = fixed.failure !== undefined ? [`the generated app does not synthesize: ${fixed.failure}`] : [];
+  const check = options.check && fixed.failure === undefined ? checkImport(inputs, fixed.output) : undefined;
+  const report = buildReport(
+    fixed.services,
+    others.map((o) => describeObject(o.object)),
+    stripped,
+    check,
+    options.check ? problems : [],
+  );
+  return { files, report, synthesized: fixed.output.map((o) => o.object) };
+}

@@ -1,0 +1,175 @@
+/**
+ * The import report: per DaemonSet the construct chosen and why, the fields stripped from a live dump, the values
+ * carried through the escape hatch, the input's findings accepted with a reason, every difference of the synthesized
+ * app classified, and the access added or removed. As JSON (for CI) and as Markdown (`IMPORT-REPORT.md`).
+ */
+
+import { shortJson } from '../day2/objects';
+import { Widening } from '../day2/widening';
+import { CheckResult } from './check';
+import { ClassifiedChange, DifferenceClass } from './classify';
+import { FixedService } from './fixpoint';
+import { StrippedField } from './input';
+
+/** The report of one imported DaemonSet. */
+export interface ServiceReport {
+  /** `namespace/name`. */
+  readonly daemonSet: string;
+  /** The input file. */
+  readonly file: string;
+  /** The generated module. */
+  readonly module: string;
+  /** The construct and kind used. */
+  readonly construct: string;
+  /** The kind. */
+  readonly kind: string;
+  /** Why this kind. */
+  readonly reason: string;
+  /** Objects kept with it, by `Kind name`. */
+  readonly objects: string[];
+  /** Values carried through the escape hatch. */
+  readonly escapeHatch: Array<{ op: string; path: string; why: string }>;
+  /** The input's rule findings accepted with a reason. */
+  readonly carried: Array<{ ruleId: string; message: string }>;
+  /** Every difference, classified (absent without `--check`). */
+  readonly differences?: ClassifiedChange[];
+  /** Access added. */
+  readonly accessAdded?: Widening[];
+  /** Access removed. */
+  readonly accessRemoved?: Widening[];
+}
+
+/** The whole report. */
+export interface ImportReport {
+  /** One entry per DaemonSet. */
+  readonly services: ServiceReport[];
+  /** Objects kept as they are in `main.ts`. */
+  readonly others: string[];
+  /** Fields stripped because the server set them. */
+  readonly stripped: StrippedField[];
+  /** Whether the check ran. */
+  readonly checked: boolean;
+  /** Unexplained differences (the check fails when > 0). */
+  readonly unexplained: number;
+  /** Problems of the check that are not field differences. */
+  readonly problems: string[];
+  /** Objects the generated app adds. */
+  readonly objectsAdded: string[];
+}
+
+/** Builds the report. */
+export function buildReport(
+  services: readonly FixedService[],
+  others: string[],
+  stripped: StrippedField[],
+  check?: CheckResult,
+  problems: string[] = [],
+): ImportReport {
+  const out = services.map((s): ServiceReport => {
+    const ds = s.input.daemonSet.object;
+    const key = `${ds?.metadata?.namespace ?? 'default'}/${ds?.metadata?.name}`;
+    const checked = check?.daemonSets.find((d) => d.daemonSet === key);
+    return {
+      daemonSet: key,
+      file: s.input.daemonSet.file ?? '-',
+      module: s.module.fileName,
+      construct: s.module.construct,
+      kind: s.choice.kind,
+      reason: s.choice.reason,
+      objects: s.module.objects.map((o) => `${String(o.body.kind)} ${String((o.body.metadata as { name?: string } | undefined)?.name)}`),
+      escapeHatch: s.module.patches.map((p) => ({ op: p.op, path: p.path, why: p.comment })),
+      carried: s.carried.map((c) => ({ ruleId: c.ruleId, message: c.message })),
+      differences: checked?.changes,
+      accessAdded: checked?.accessAdded,
+      accessRemoved: checked?.accessRemoved,
+    };
+  });
+  return {
+    services: out,
+    others,
+    stripped,
+    checked: check !== undefined,
+    unexplained: (check?.unexplained ?? 0) + problems.length,
+    problems: [...(check?.objectProblems ?? []), ...problems],
+    objectsAdded: check?.objectsAdded ?? [],
+  };
+}
+
+/** The report as JSON. */
+export function formatReportJson(report: ImportReport): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+function differenceLine(c: ClassifiedChange): string {
+  const rule = c.rule !== undefined ? ` (\`${c.rule}\`)` : '';
+  return `- \`${c.path}\`: ${shortJson(c.input)} → ${shortJson(c.output)} — ${c.class}${rule}: ${c.why}`;
+}
+
+function serviceMarkdown(s: ServiceReport): string[] {
+  const lines = [
+    `## ${s.daemonSet}`,
+    '',
+    `From \`${s.file}\`, in \`${s.module}\`: \`${s.construct}\` (kind \`${s.kind}\`) because ${s.reason}.`,
+    '',
+  ];
+  if (s.objects.length > 0) lines.push(`Kept with it: ${s.objects.map((o) => `\`${o}\``).join(', ')}.`, '');
+  if (s.escapeHatch.length > 0) {
+    lines.push(
+      'Carried through the escape hatch (`service.daemonSet.addJsonPatch`):',
+      '',
+      ...s.escapeHatch.map((p) => `- ${p.op} \`${p.path}\`: ${p.why}`),
+      '',
+    );
+  }
+  if (s.carried.length > 0)
+    lines.push(
+      'Findings the input already had, accepted with a reason:',
+      '',
+      ...s.carried.map((c) => `- \`${c.ruleId}\`: ${c.message}`),
+      '',
+    );
+  if (s.differences !== undefined) {
+    const by = (k: DifferenceClass) => s.differences!.filter((c) => c.class === k);
+    for (const k of [DifferenceClass.UNEXPLAINED, DifferenceClass.HARDENING, DifferenceClass.DEFAULT, DifferenceClass.METADATA]) {
+      const list = by(k);
+      if (list.length > 0) lines.push(`Differences — ${k} (${list.length}):`, '', ...list.map(differenceLine), '');
+    }
+    const access = (title: string, w: Widening[] | undefined) =>
+      w !== undefined && w.length > 0 ? [title, '', ...w.map((x) => `- ${x.category} at \`${x.path}\`: ${x.detail}`), ''] : [];
+    lines.push(
+      ...access('Access the generated app adds:', s.accessAdded),
+      ...access(
+        'Access the input had that the generated app takes away (each line reads the input as a change from the generated app):',
+        s.accessRemoved,
+      ),
+    );
+  }
+  return lines;
+}
+
+/** The report as Markdown. */
+export function formatReportMarkdown(report: ImportReport): string {
+  const lines = ['# Import report', ''];
+  lines.push(
+    report.checked
+      ? report.unexplained === 0
+        ? 'Check: the generated app synthesizes every input DaemonSet with no unexplained difference.'
+        : `Check: **${report.unexplained} unexplained difference(s)**.`
+      : 'Not checked (run `node-services import --check`).',
+    '',
+  );
+  if (report.problems.length > 0) lines.push(...report.problems.map((p) => `- ${p}`), '');
+  if (report.stripped.length > 0) {
+    lines.push(
+      'Fields the API server set, stripped from the input:',
+      '',
+      ...report.stripped.map((s) => `- ${s.object}: \`${s.field}\``),
+      '',
+    );
+  }
+  for (const s of report.services) lines.push(...serviceMarkdown(s));
+  if (report.others.length > 0)
+    lines.push('## Other objects', '', 'Kept as they are in `main.ts`:', '', ...report.others.map((o) => `- ${o}`), '');
+  if (report.objectsAdded.length > 0) lines.push('## Objects the generated app adds', '', ...report.objectsAdded.map((o) => `- ${o}`), '');
+  return `${lines.join('\n').trimEnd()}\n`;
+}

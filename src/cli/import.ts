@@ -1,0 +1,93 @@
+/**
+ * `node-services import <file|folder|-> --out DIR`: turns DaemonSets (and the objects that belong to them) into a
+ * typed cdk8s app built with this library's constructs; `--check` synthesizes it and classifies every difference
+ * from the input. Exit codes: 0, 1 when `--check` finds an unexplained difference, 2 on usage errors or unreadable
+ * input. Thin wiring of `src/adopt`; the library's constructs (and cdk8s) are loaded only when this command runs.
+ */
+
+import * as fs from 'fs';
+import * as path from 'path';
+import { Command, Option } from 'commander';
+import type { ExitCode } from './main';
+import { CliIo, InputError, readObjects } from './io';
+import type { AdoptRuntime } from '../adopt';
+import { formatReportJson, formatReportMarkdown, importManifests, ImportReport, REPORT_FILE } from '../adopt';
+import { NodeServiceKind } from '../policy/kinds';
+
+interface ImportFlags {
+  readonly out: string;
+  readonly kind?: NodeServiceKind;
+  readonly check?: boolean;
+  readonly format: 'text' | 'json' | 'markdown';
+}
+
+/** The library, cdk8s and constructs, loaded on first use (the other commands never load them). */
+function loadRuntime(): AdoptRuntime {
+  const entry = path.join(__dirname, '..', 'index');
+  try {
+    /* eslint-disable @typescript-eslint/no-require-imports -- loaded only by this command */
+    return { library: require(entry), cdk8s: require('cdk8s'), constructs: require('constructs') };
+    /* eslint-enable @typescript-eslint/no-require-imports */
+  } catch (e) {
+    throw new InputError(
+      `import needs the peer dependencies cdk8s, cdk8s-plus-28 and constructs installed next to cdk8s-node-services (${(e as Error).message.split('\n')[0]})`,
+    );
+  }
+}
+
+function summary(report: ImportReport, out: string, files: readonly string[]): string {
+  const lines = [`Wrote ${files.length} file(s) and ${REPORT_FILE} to ${out}:`];
+  for (const s of report.services) {
+    lines.push(
+      `  ${s.module}: ${s.daemonSet} as ${s.construct} (kind ${s.kind}), ${s.escapeHatch.length} value(s) through the escape hatch`,
+    );
+  }
+  if (report.checked) {
+    lines.push(
+      report.unexplained === 0
+        ? 'Check: no unexplained difference between the generated app and the input.'
+        : `Check: ${report.unexplained} unexplained difference(s); see ${path.join(out, REPORT_FILE)}.`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Registers `import`. */
+export function registerImportCommand(program: Command, io: CliIo, exit: ExitCode): void {
+  program
+    .command('import')
+    .description(
+      'Turn DaemonSets (apps/v1, OpenKruise) and the objects that belong to them (ServiceAccount, RBAC, mounted ConfigMaps ' +
+        'and Secrets, node-local Service, monitors, PriorityClass) into a typed cdk8s app: DIR/main.ts and one module per ' +
+        'node service, plus DIR/IMPORT-REPORT.md. Run it with `npx tsx main.ts` or `cdk8s synth` (app: npx tsx main.ts).',
+    )
+    .argument(
+      '<input>',
+      'the manifests: a file or folder (*.yaml, *.yml, *.json), or - for standard input (helm template, kubectl get -o yaml)',
+    )
+    .requiredOption('-o, --out <dir>', 'the folder to write the app to (created when missing)')
+    .addOption(
+      new Option('--kind <kind>', 'the kind of DaemonSets without a kind annotation (default: inferred from their shape)').choices(
+        Object.values(NodeServiceKind),
+      ),
+    )
+    .option('--check', 'synthesize the generated app and compare it with the input: exit 1 on any unexplained difference')
+    .addOption(
+      new Option('-f, --format <format>', 'output format of the summary (the report)')
+        .choices(['text', 'json', 'markdown'])
+        .default('text'),
+    )
+    .action(async (input: string, flags: ImportFlags) => {
+      const objects = await readObjects([input], io);
+      if (!objects.some((o) => o.object?.kind === 'DaemonSet')) throw new InputError(`${input}: no DaemonSet to import`);
+      const result = await importManifests(objects, { kind: flags.kind, check: flags.check === true, runtime: loadRuntime() });
+      fs.mkdirSync(flags.out, { recursive: true });
+      for (const [name, text] of result.files) fs.writeFileSync(path.join(flags.out, name), text);
+      const markdown = formatReportMarkdown(result.report);
+      fs.writeFileSync(path.join(flags.out, REPORT_FILE), markdown);
+      if (flags.format === 'json') io.out(formatReportJson(result.report));
+      else if (flags.format === 'markdown') io.out(markdown);
+      else io.out(summary(result.report, flags.out, [...result.files.keys()]));
+      if (result.report.unexplained > 0) exit.code = 1;
+    });
+}

@@ -1,0 +1,93 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { runCli } from '../support/cli';
+
+const ROOT = path.join(__dirname, '..', '..');
+const OUT = path.join(ROOT, 'test', '.adopt', 'cli');
+const FIXTURE = 'test/fixtures/import/log-agent-chart.yaml';
+const DOC = fs.readFileSync(path.join(ROOT, 'docs', 'import.md'), 'utf8');
+
+/** The fenced block that follows `label` in docs/import.md. */
+function blockAfter(label: string): string {
+  const start = DOC.indexOf(label);
+  if (start < 0) throw new Error(`docs/import.md has no ${label}`);
+  const m = /```[a-z]*\n([\s\S]*?)```/.exec(DOC.slice(start + label.length));
+  if (m === null) throw new Error(`docs/import.md has no block after ${label}`);
+  return m[1];
+}
+
+describe('node-services import', () => {
+  test('GIVEN the chart render of docs/import.md WHEN imported with --check THEN the files and the summary are the ones the page shows, byte for byte', async () => {
+    fs.rmSync(OUT, { recursive: true, force: true });
+    const run = await runCli(['import', FIXTURE, '--out', OUT, '--check']);
+    expect(run.err).toBe('');
+    expect(run.code).toBe(0);
+    expect(blockAfter('The chart render (`test/fixtures/import/log-agent-chart.yaml`):')).toBe(
+      fs.readFileSync(path.join(ROOT, FIXTURE), 'utf8'),
+    );
+    expect(blockAfter('--out imported --check\n```\n')).toBe(run.out.split(OUT).join('imported'));
+    for (const file of ['main.ts', 'log-agent.ts', 'IMPORT-REPORT.md']) {
+      expect({ file, text: blockAfter(`\`imported/${file}\`:`) }).toEqual({ file, text: fs.readFileSync(path.join(OUT, file), 'utf8') });
+    }
+    expect(fs.readdirSync(OUT).sort()).toEqual(['IMPORT-REPORT.md', 'log-agent.ts', 'main.ts']);
+  }, 60_000);
+
+  test('GIVEN --format json WHEN imported with --check THEN the report is JSON with the chosen kind and zero unexplained', async () => {
+    const run = await runCli(['import', FIXTURE, '--out', OUT, '--check', '--format', 'json']);
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.out);
+    expect(report.checked).toBe(true);
+    expect(report.unexplained).toBe(0);
+    expect(report.services.map((s: any) => [s.daemonSet, s.construct, s.kind])).toEqual([
+      ['logging/log-agent', 'NodeService', 'log-agent'],
+    ]);
+  }, 60_000);
+
+  test('GIVEN --kind WHEN the DaemonSet has no kind annotation THEN the option decides the kind and the report says so', async () => {
+    const run = await runCli(['import', FIXTURE, '--out', OUT, '--kind', 'node-service', '--format', 'json']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.out).services[0].reason).toBe('--kind node-service was given');
+  }, 60_000);
+
+  test('GIVEN an input without a DaemonSet WHEN imported THEN it is refused with exit 2 and nothing is written', async () => {
+    const dir = path.join(OUT, 'none');
+    fs.rmSync(dir, { recursive: true, force: true });
+    const run = await runCli(['import', '-', '--out', dir], { stdin: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n' });
+    expect(run.code).toBe(2);
+    expect(run.err).toContain('no DaemonSet to import');
+    expect(fs.existsSync(dir)).toBe(false);
+  });
+
+  test('GIVEN an unknown --kind WHEN imported THEN it is a usage error (exit 2)', async () => {
+    const run = await runCli(['import', FIXTURE, '--out', OUT, '--kind', 'log']);
+    expect(run.code).toBe(2);
+    expect(run.err).toContain('log-agent');
+  });
+
+  test('GIVEN a live dump (kubectl get -o yaml) WHEN imported THEN the server-set fields are stripped and listed', async () => {
+    const dump = fs
+      .readFileSync(path.join(ROOT, FIXTURE), 'utf8')
+      .replace(
+        'kind: DaemonSet\nmetadata:\n',
+        'kind: DaemonSet\nmetadata:\n  uid: 0d5d1c1e-0000-4000-8000-000000000000\n  resourceVersion: "4711"\n  generation: 3\n' +
+          '  creationTimestamp: "2026-01-01T00:00:00Z"\n  managedFields: [{manager: kubectl, operation: Update}]\n' +
+          '  annotations:\n    deprecated.daemonset.template.generation: "3"\n',
+      )
+      .concat('status:\n  desiredNumberScheduled: 3\n  numberReady: 3\n');
+    const run = await runCli(['import', '-', '--out', OUT, '--check', '--format', 'json'], { stdin: dump });
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.out);
+    expect(report.unexplained).toBe(0);
+    expect(report.stripped.map((s: any) => s.field).sort()).toEqual(
+      [
+        'metadata.annotations["deprecated.daemonset.template.generation"]',
+        'metadata.creationTimestamp',
+        'metadata.generation',
+        'metadata.managedFields',
+        'metadata.resourceVersion',
+        'metadata.uid',
+        'status',
+      ].sort(),
+    );
+  }, 60_000);
+});
