@@ -32,6 +32,35 @@ const lazyChildProcess = {
   },
 };
 
+// prettier formats the code `node-services import` writes. Its standalone build is large (1.2 MB) and only that
+// command needs it: the bundle requires it from files copied beside it (lib/cli/prettier/), loaded on first use, so
+// the other commands never read or compile it.
+const PRETTIER_FILES = ['standalone.js', 'plugins/typescript.js', 'plugins/estree.js'];
+const prettierBeside = {
+  name: 'prettier-beside',
+  setup(build) {
+    build.onResolve({ filter: /^prettier\/(standalone|plugins\/typescript|plugins\/estree)$/ }, (args) => ({
+      path: `./prettier/${args.path.slice('prettier/'.length)}.js`,
+      external: true,
+    }));
+  },
+};
+
+/** Copies prettier's standalone files (and its license notices) to lib/cli/prettier/, the bundle's lazy requires. */
+function copyPrettier() {
+  const from = path.dirname(require.resolve('prettier/package.json'));
+  const to = path.join(path.dirname(outfile), 'prettier');
+  fs.rmSync(to, { recursive: true, force: true });
+  for (const file of PRETTIER_FILES) {
+    fs.mkdirSync(path.dirname(path.join(to, file)), { recursive: true });
+    fs.copyFileSync(path.join(from, file), path.join(to, file));
+  }
+  const pkg = JSON.parse(fs.readFileSync(path.join(from, 'package.json'), 'utf8'));
+  const license = fs.readFileSync(path.join(from, 'LICENSE'), 'utf8').trim().replace(/\*\//g, '* /');
+  // The notices travel in a .js file, since the package ships lib/**/*.js.
+  fs.writeFileSync(path.join(to, 'NOTICE.js'), `/*!\n * ${pkg.name}@${pkg.version} (${pkg.license})\n\n${license}\n */\n`);
+}
+
 /** The package folders (under node_modules) that the bundle inlines a file of. */
 function inlinedPackages(metafile) {
   const dirs = new Set();
@@ -60,7 +89,7 @@ async function bundle() {
     target: 'node20',
     // The CLI never loads cdk8s or cdk8s-plus; keep them external so that a stray import would fail loudly, not bloat.
     external: ['cdk8s', 'cdk8s-plus-28', 'constructs'],
-    plugins: [lazyChildProcess],
+    plugins: [lazyChildProcess, prettierBeside],
     logLevel: 'warning',
     metafile: true,
     write: false,
@@ -71,6 +100,7 @@ async function bundle() {
       ? ''
       : `\n/*!\n * Third-party packages inlined in this file, with their license notices:\n\n${notices.join('\n\n---\n\n')}\n */\n`;
   fs.mkdirSync(path.dirname(outfile), { recursive: true });
+  copyPrettier();
   for (const file of result.outputFiles) {
     fs.writeFileSync(file.path, file.path === outfile ? file.text + footer : file.contents);
   }

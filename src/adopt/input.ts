@@ -5,7 +5,8 @@
  */
 
 import { asArray, asObject, isObject } from '../k8s/json';
-import { isKruiseDaemonSet, KIND_ANNOTATION, KindSource, NodeServiceKind, resolveKind } from '../policy/kinds';
+import { resolveKind } from '../policy/kind-inference';
+import { isKruiseDaemonSet, KIND_ANNOTATION, KindSource, NodeServiceKind } from '../policy/kinds';
 import { InputObject, keyOf, nameOf, namespaceOf } from '../day2/objects';
 
 /** Metadata fields only the API server sets. */

@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Command, Option } from 'commander';
 import type { ExitCode } from './main';
-import { CliIo, InputError, readObjects } from './io';
+import { CliIo, InputError, readClusterManifests } from './io';
 import type { AdoptRuntime } from '../adopt';
 import { formatReportJson, formatReportMarkdown, importManifests, ImportReport, REPORT_FILE } from '../adopt';
 import { NodeServiceKind } from '../policy/kinds';
@@ -78,7 +78,10 @@ export function registerImportCommand(program: Command, io: CliIo, exit: ExitCod
         .default('text'),
     )
     .action(async (input: string, flags: ImportFlags) => {
-      const objects = await readObjects([input], io);
+      const objects = await readClusterManifests([input], io, {
+        flag: '<input>',
+        clustersCommand: (root) => `import ${root}/<cluster> --out <dir>, once per cluster folder of ${root}`,
+      });
       if (!objects.some((o) => o.object?.kind === 'DaemonSet')) throw new InputError(`${input}: no DaemonSet to import`);
       const result = await importManifests(objects, { kind: flags.kind, check: flags.check === true, runtime: loadRuntime() });
       fs.mkdirSync(flags.out, { recursive: true });
