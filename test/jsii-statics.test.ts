@@ -14,6 +14,7 @@ const STATIC_FORMS: { [freeExport: string]: string } = {
   DEFAULT_KUBERNETES_VERSION: 'ApiFields.DEFAULT_VERSION',
   unknownFields: 'ApiFields.unknownFields',
   versionProblems: 'ApiFields.versionProblems',
+  wrongTypeFields: 'ApiFields.wrongTypeFields',
   CONFIG_HASH_ANNOTATION: 'ConfigHash.ANNOTATION',
   READ_VERBS: 'ApiPermission.READ_VERBS',
   DEFAULT_NAMESPACE: 'NodeService.DEFAULT_NAMESPACE',
@@ -101,5 +102,8 @@ describe('every free export has a static form for other languages', () => {
     expect(api.PodSecurity.strictestCommonLevel(levels)).toBe(api.strictestCommonLevel(levels));
     const service = { apiVersion: 'v1', kind: 'Service', spec: { typ: 'ClusterIP' } };
     expect(api.ApiFields.unknownFields(service)).toEqual(api.unknownFields(service));
+    const typed = { apiVersion: 'v1', kind: 'Service', spec: { ports: [{ port: '80' }] } };
+    expect(api.ApiFields.wrongTypeFields(typed)).toEqual(api.wrongTypeFields(typed));
+    expect(api.wrongTypeFields(typed).map((f: { path: string }) => f.path)).toEqual(['spec.ports[0].port']);
   });
 });

@@ -79,7 +79,7 @@ const EXPECTED: { readonly [s in Scalar]: string } = {
 };
 
 /** The JSON type of a value, as the API server's decoding error names it. */
-export function jsonTypeOf(value: unknown): string {
+function jsonTypeOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'list';
   switch (typeof value) {
