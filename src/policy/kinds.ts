@@ -167,6 +167,22 @@ const BASE = {
 };
 
 /**
+ * What the node's own infrastructure shares (CNI, CSI node plugins, kube-proxy): the host network (NFS and SMB CSI
+ * drivers use it too), privilege as upstream ships it, root, no memory limit (an OOM kill takes the node's network or
+ * storage down), node-critical, tolerating every taint.
+ */
+const NODE_INFRASTRUCTURE = {
+  ...BASE,
+  hostNetwork: true,
+  privilegedAllowed: true,
+  privilegedExpected: true,
+  runsAsRoot: true,
+  memoryLimit: MemoryLimitPolicy.OPTIONAL,
+  critical: true,
+  infrastructure: true,
+};
+
+/**
  * The kind table. Sources: research/node-agent-manifests.md (what upstream ships per kind) and
  * research/field-findings.md (what real manifests need), checked against test/fixtures/real-world.
  */
@@ -205,7 +221,7 @@ const PROFILES: Record<NodeServiceKind, KindProfile> = {
     critical: true,
   },
   [NodeServiceKind.CNI_PLUGIN]: {
-    ...BASE,
+    ...NODE_INFRASTRUCTURE,
     kind: NodeServiceKind.CNI_PLUGIN,
     hostPaths: [
       rw('/opt/cni/bin'),
@@ -239,27 +255,12 @@ const PROFILES: Record<NodeServiceKind, KindProfile> = {
       'SETUID',
     ],
     defaultCapabilities: ['NET_ADMIN', 'NET_RAW'],
-    hostNetwork: true,
-    privilegedAllowed: true,
-    privilegedExpected: true,
-    runsAsRoot: true,
-    memoryLimit: MemoryLimitPolicy.OPTIONAL,
-    critical: true,
-    infrastructure: true,
   },
   [NodeServiceKind.CSI_NODE]: {
-    ...BASE,
+    ...NODE_INFRASTRUCTURE,
     kind: NodeServiceKind.CSI_NODE,
     hostPaths: [rw('/var/lib/kubelet'), rw('/dev'), ro('/sys'), ro('/run/udev'), ro('/etc/selinux'), ro('/lib/modules')],
     capabilities: ['SYS_ADMIN'],
-    // NFS and SMB drivers use the host network.
-    hostNetwork: true,
-    privilegedAllowed: true,
-    privilegedExpected: true,
-    runsAsRoot: true,
-    memoryLimit: MemoryLimitPolicy.OPTIONAL,
-    critical: true,
-    infrastructure: true,
   },
   [NodeServiceKind.SECURITY_AGENT]: {
     ...BASE,
@@ -292,18 +293,11 @@ const PROFILES: Record<NodeServiceKind, KindProfile> = {
     infrastructure: true,
   },
   [NodeServiceKind.KUBE_PROXY]: {
-    ...BASE,
+    ...NODE_INFRASTRUCTURE,
     kind: NodeServiceKind.KUBE_PROXY,
     hostPaths: [rw('/run/xtables.lock'), ro('/lib/modules'), rw('/var/lib/kube-proxy'), ro('/etc/kubernetes')],
     capabilities: ['NET_ADMIN', 'NET_RAW', 'SYS_MODULE', 'SYS_RESOURCE'],
     defaultCapabilities: ['NET_ADMIN', 'NET_RAW'],
-    hostNetwork: true,
-    privilegedAllowed: true,
-    privilegedExpected: true,
-    runsAsRoot: true,
-    memoryLimit: MemoryLimitPolicy.OPTIONAL,
-    critical: true,
-    infrastructure: true,
   },
   [NodeServiceKind.DEVICE_PLUGIN]: {
     ...BASE,

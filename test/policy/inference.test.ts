@@ -20,39 +20,34 @@ function hostAccess(findings: readonly Finding[]): Map<string, Finding> {
   return new Map(findings.filter((f) => f.category === RuleCategory.HOST_ACCESS).map((f) => [`${f.ruleId} ${f.path}`, f]));
 }
 
-/** The reproduction: a DaemonSet in `team-a` with host network, node-admin capabilities and writable host paths. */
-function teamAgent(extraVolumes: any[] = [], extraMounts: any[] = [], image = 'registry.example.com/agent:1.0'): any {
+/** A DaemonSet `name` in `namespace` with the pod spec `pod`. */
+function daemonSet(name: string, namespace: string, pod: any): any {
   return {
     apiVersion: 'apps/v1',
     kind: 'DaemonSet',
-    metadata: { name: 'agent', namespace: 'team-a' },
-    spec: {
-      selector: { matchLabels: { app: 'agent' } },
-      template: {
-        metadata: { labels: { app: 'agent' } },
-        spec: {
-          hostNetwork: true,
-          containers: [
-            {
-              name: 'agent',
-              image,
-              securityContext: { capabilities: { drop: ['ALL'], add: ['SYS_ADMIN', 'SYS_MODULE', 'DAC_OVERRIDE'] } },
-              volumeMounts: [
-                { name: 'proc', mountPath: '/host/proc' },
-                { name: 'containerd', mountPath: '/run/containerd' },
-                ...extraMounts,
-              ],
-            },
-          ],
-          volumes: [
-            { name: 'proc', hostPath: { path: '/proc', type: 'Directory' } },
-            { name: 'containerd', hostPath: { path: '/run/containerd', type: 'Directory' } },
-            ...extraVolumes,
-          ],
-        },
-      },
-    },
+    metadata: { name, namespace },
+    spec: { selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: pod } },
   };
+}
+
+/** The reproduction: a DaemonSet in `team-a` with host network, node-admin capabilities and writable host paths. */
+function teamAgent(extraVolumes: any[] = [], extraMounts: any[] = [], image = 'registry.example.com/agent:1.0'): any {
+  return daemonSet('agent', 'team-a', {
+    hostNetwork: true,
+    containers: [
+      {
+        name: 'agent',
+        image,
+        securityContext: { capabilities: { drop: ['ALL'], add: ['SYS_ADMIN', 'SYS_MODULE', 'DAC_OVERRIDE'] } },
+        volumeMounts: [{ name: 'proc', mountPath: '/host/proc' }, { name: 'containerd', mountPath: '/run/containerd' }, ...extraMounts],
+      },
+    ],
+    volumes: [
+      { name: 'proc', hostPath: { path: '/proc', type: 'Directory' } },
+      { name: 'containerd', hostPath: { path: '/run/containerd', type: 'Directory' } },
+      ...extraVolumes,
+    ],
+  });
 }
 
 const CNI_BIN = { name: 'cni', hostPath: { path: '/opt/cni/bin', type: 'Directory' } };
@@ -135,28 +130,18 @@ describe('the reproduction: a read-only /opt/cni/bin mount does not make a team 
 });
 
 describe('host namespaces without a declared need', () => {
-  const logAgent = (pod: any) => ({
-    apiVersion: 'apps/v1',
-    kind: 'DaemonSet',
-    metadata: { name: 'logs', namespace: 'logging' },
-    spec: {
-      selector: { matchLabels: { app: 'logs' } },
-      template: {
-        metadata: { labels: { app: 'logs' } },
-        spec: {
-          ...pod,
-          containers: [
-            {
-              name: 'shipper',
-              image: 'cr.fluentbit.io/fluent/fluent-bit:3.1.0',
-              volumeMounts: [{ name: 'log', mountPath: '/var/log', readOnly: true }],
-            },
-          ],
-          volumes: [{ name: 'log', hostPath: { path: '/var/log', type: 'Directory' } }],
+  const logAgent = (pod: any) =>
+    daemonSet('logs', 'logging', {
+      ...pod,
+      containers: [
+        {
+          name: 'shipper',
+          image: 'cr.fluentbit.io/fluent/fluent-bit:3.1.0',
+          volumeMounts: [{ name: 'log', mountPath: '/var/log', readOnly: true }],
         },
-      },
-    },
-  });
+      ],
+      volumes: [{ name: 'log', hostPath: { path: '/var/log', type: 'Directory' } }],
+    });
 
   test.each([
     ['hostPID', 'host-pid-without-need'],
@@ -259,36 +244,27 @@ const daemonSets = fc
       { minLength: 1, maxLength: 6 },
     ),
   })
-  .map((d) => ({
-    apiVersion: 'apps/v1',
-    kind: 'DaemonSet',
-    metadata: { name: 'agent', namespace: 'team-a' },
-    spec: {
-      selector: { matchLabels: { app: 'agent' } },
-      template: {
-        metadata: { labels: { app: 'agent' } },
-        spec: {
-          hostNetwork: d.hostNetwork,
-          hostPID: d.hostPID,
-          hostIPC: d.hostIPC,
-          containers: [
-            {
-              name: 'agent',
-              image: d.image,
-              securityContext: { privileged: d.privileged, capabilities: { drop: ['ALL'], add: d.capabilities } },
-              volumeMounts: d.mounts.map((m, i) => ({
-                name: `v${i}`,
-                mountPath: `/host/v${i}`,
-                readOnly: m.readOnly,
-                ...(m.bidirectional ? { mountPropagation: 'Bidirectional' } : {}),
-              })),
-            },
-          ],
-          volumes: d.mounts.map((m, i) => ({ name: `v${i}`, hostPath: { path: m.path } })),
+  .map((d) =>
+    daemonSet('agent', 'team-a', {
+      hostNetwork: d.hostNetwork,
+      hostPID: d.hostPID,
+      hostIPC: d.hostIPC,
+      containers: [
+        {
+          name: 'agent',
+          image: d.image,
+          securityContext: { privileged: d.privileged, capabilities: { drop: ['ALL'], add: d.capabilities } },
+          volumeMounts: d.mounts.map((m, i) => ({
+            name: `v${i}`,
+            mountPath: `/host/v${i}`,
+            readOnly: m.readOnly,
+            ...(m.bidirectional ? { mountPropagation: 'Bidirectional' } : {}),
+          })),
         },
-      },
-    },
-  }));
+      ],
+      volumes: d.mounts.map((m, i) => ({ name: `v${i}`, hostPath: { path: m.path } })),
+    }),
+  );
 
 /** The real-world DaemonSets (vendor manifests), each as plain objects. */
 const FIXTURES = (() => {
