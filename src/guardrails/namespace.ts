@@ -306,7 +306,7 @@ export class NodeServiceNamespace extends Construct {
       metadata: {
         name,
         // audit / warn resolve when the Namespace is synthesized, so the level reflects the DaemonSets as rendered.
-        labels: this.labelsWith(Lazy.any({ produce: () => this.podSecurityLevel })),
+        labels: this.labelsWith(Lazy.any({ produce: () => this.levelAtSynth() })),
         annotations: props.annotations ? { ...props.annotations } : undefined,
       },
     });
@@ -340,6 +340,18 @@ export class NodeServiceNamespace extends Construct {
     if (this.services.length === 0) return PodSecurityLevel.BASELINE;
     const daemonSets = this.services.flatMap((s) => s.daemonSets);
     return strictestCommonLevel(daemonSets.map((ds) => evaluatePodSecurity(ds.toJson()).level));
+  }
+
+  /** The level computed in the current synthesis (the tree does not change within one), else afresh. */
+  private levelCache?: { readonly synthesis: object; readonly level: PodSecurityLevel };
+
+  private levelAtSynth(): PodSecurityLevel {
+    if (this.explicitLevel !== undefined || this.services.length === 0) return this.podSecurityLevel;
+    const synthesis = NodeServiceChecks.of(this)._synthesis;
+    if (synthesis !== undefined && this.levelCache?.synthesis === synthesis) return this.levelCache.level;
+    const level = this.podSecurityLevel;
+    if (synthesis !== undefined) this.levelCache = { synthesis, level };
+    return level;
   }
 
   /** The labels on the Namespace (Pod Security, trust, recommended and extra labels), with `audit` / `warn` as now. */

@@ -1,26 +1,10 @@
-import { ApiObject, App, Chart, JsonPatch } from 'cdk8s';
-import { Canary, LogAgent, MonitoringAgent, NodeBudget, NodePool, NodeService, NodeServiceChecks, Rollout, Variant } from '../../src';
+import { ApiObject, Chart, JsonPatch } from 'cdk8s';
+import { Canary, LogAgent, MonitoringAgent, NodeBudget, NodePool, NodeService, Rollout, Variant } from '../../src';
 import { planRollouts } from '../../src/day2/plan';
+import { app, synthError } from '../support/app';
 
 const image = 'registry.example.com/agent:1.2.3';
 const container = { name: 'agent', image };
-
-/** A fresh App whose warning summaries are captured. */
-function app(): { app: App; chart: Chart; warnings: string[] } {
-  const a = new App({ outdir: require('os').tmpdir() + '/cdk8s-node-services-test' });
-  const warnings: string[] = [];
-  NodeServiceChecks.of(a, { logger: { log: (m: string) => void warnings.push(m) } });
-  return { app: a, chart: new Chart(a, 'c'), warnings };
-}
-
-function synthError(a: App): string {
-  try {
-    a.synth();
-  } catch (e) {
-    return (e as Error).message;
-  }
-  throw new Error('expected synthesis to fail');
-}
 
 describe('app-level problems at synth', () => {
   test('GIVEN two services with the same name THEN synthesis fails naming both construct paths', () => {

@@ -38,7 +38,7 @@ afterAll(() => fs.rmSync(WORK, { recursive: true, force: true }));
 describe('npx cdk8s synth of the examples', () => {
   const violation = `
 const legacy = new kplus.DaemonSet(agents, 'legacy', {
-  containers: [{ image: 'registry.example.com/legacy-agent', resources: {} }],
+  containers: [{ image: 'registry.example.com/platform/legacy-agent', resources: {} }],
 });`;
 
   test('GIVEN an example that violates an error rule THEN synth fails with the construct path, the rule, the field and the fix', () => {

@@ -4,21 +4,15 @@
  * workloads in a tenant namespace.
  */
 
-import * as fs from 'fs';
 import * as path from 'path';
-import { parseAllDocuments } from 'yaml';
+import { manifestObjects } from '../support/app';
 import { admit } from './admission-simulator';
 import { USERS, WORKLOAD_KINDS, workloadRequest } from './fixtures';
 
 type Json = any;
 
 const DIST = path.join(__dirname, '..', '..', 'dist');
-const objects: Json[] = fs
-  .readdirSync(DIST)
-  .filter((f) => f.endsWith('.k8s.yaml'))
-  .sort()
-  .flatMap((f) => parseAllDocuments(fs.readFileSync(path.join(DIST, f), 'utf8')).map((d) => d.toJS()))
-  .filter((o) => o);
+const objects: Json[] = manifestObjects(DIST);
 const policies = objects.filter((o) => o.kind === 'ValidatingAdmissionPolicy' || o.kind === 'ValidatingAdmissionPolicyBinding');
 const namespaces = new Map<string, Record<string, string>>(
   objects.filter((o) => o.kind === 'Namespace').map((o) => [o.metadata.name, o.metadata.labels ?? {}]),

@@ -4,22 +4,13 @@
  * after rendering) are not evaluated.
  */
 
-import * as fs from 'fs';
 import * as path from 'path';
-import { parseAllDocuments } from 'yaml';
 import { checkManifests } from '../../src/policy/engine';
+import { manifestObjects } from '../support/app';
 
 type Json = any;
 
 const DIST = path.join(__dirname, '..', '..', 'dist');
-function distObjects(): Json[] {
-  return fs
-    .readdirSync(DIST)
-    .filter((f) => f.endsWith('.k8s.yaml'))
-    .sort()
-    .flatMap((f) => parseAllDocuments(fs.readFileSync(path.join(DIST, f), 'utf8')).map((d) => d.toJS()))
-    .filter((o) => o);
-}
 
 function denials(objects: Json[]) {
   return checkManifests(objects).findings.filter((f) => f.ruleId === 'guardrails-deny');
@@ -27,7 +18,7 @@ function denials(objects: Json[]) {
 
 /** dist/ with the fluent-bit DaemonSet's first container image replaced. */
 function withFluentBitImage(image: string): Json[] {
-  const objects = distObjects();
+  const objects = manifestObjects(DIST);
   const ds = objects.find((o) => o.kind === 'DaemonSet' && o.metadata.name === 'fluent-bit');
   ds.spec.template.spec.containers[0].image = image;
   return objects;
@@ -35,7 +26,7 @@ function withFluentBitImage(image: string): Json[] {
 
 describe('lint: the manifests against their own guardrails', () => {
   test('GIVEN dist/ (policies, namespace and node services) THEN no DaemonSet is denied by its guardrails', () => {
-    const objects = distObjects();
+    const objects = manifestObjects(DIST);
     expect(objects.filter((o) => o.kind === 'ValidatingAdmissionPolicy').length).toBeGreaterThan(0);
     expect(denials(objects)).toEqual([]);
   });

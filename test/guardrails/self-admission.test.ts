@@ -7,31 +7,22 @@
 
 import * as fs from 'fs';
 import * as path from 'path';
-import { parseAllDocuments } from 'yaml';
 import { guardrailDenials, renderedGuardrails } from '../../src/guardrails/admit';
 import { selectorMatches } from '../../src/k8s/selectors';
 import { admit } from './admission-simulator';
 import { USERS, workloadRequest } from './fixtures';
+import { manifestObjects } from '../support/app';
 
 type Json = any;
 
 const DIST = path.join(__dirname, '..', '..', 'dist');
 
-function objectsIn(dir: string): Json[] {
-  return fs
-    .readdirSync(dir)
-    .filter((f) => f.endsWith('.k8s.yaml'))
-    .sort()
-    .flatMap((f) => parseAllDocuments(fs.readFileSync(path.join(dir, f), 'utf8')).map((d) => d.toJS()))
-    .filter((o) => o);
-}
-
 const SETS: [string, Json[]][] = [
-  ['dist/', objectsIn(DIST)],
+  ['dist/', manifestObjects(DIST)],
   ...fs
     .readdirSync(path.join(DIST, 'clusters'))
     .sort()
-    .map((c): [string, Json[]] => [`dist/clusters/${c}/`, objectsIn(path.join(DIST, 'clusters', c))]),
+    .map((c): [string, Json[]] => [`dist/clusters/${c}/`, manifestObjects(path.join(DIST, 'clusters', c))]),
 ];
 
 describe.each(SETS)('%s through its own guardrails', (_name, objects) => {

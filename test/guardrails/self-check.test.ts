@@ -3,34 +3,11 @@
  * naming the DaemonSet, the policy, the field and value, and the fix.
  */
 
-import { App, Chart } from 'cdk8s';
-import {
-  HostPath,
-  LogAgent,
-  NodeService,
-  NodeServiceChecks,
-  NodeServiceGuardrails,
-  NodeServiceGuardrailsProps,
-  NodeServicesNamespace,
-} from '../../src';
+import { Chart } from 'cdk8s';
+import { HostPath, LogAgent, NodeService, NodeServiceGuardrails, NodeServiceGuardrailsProps, NodeServicesNamespace } from '../../src';
+import { app, synthError } from '../support/app';
 
 const FLUENT_BIT = 'cr.fluentbit.io/fluent/fluent-bit:3.1.9';
-
-function app(): { app: App; chart: Chart; warnings: string[] } {
-  const a = new App({ outdir: require('os').tmpdir() + '/cdk8s-node-services-test' });
-  const warnings: string[] = [];
-  NodeServiceChecks.of(a, { logger: { log: (m: string) => void warnings.push(m) } });
-  return { app: a, chart: new Chart(a, 'c'), warnings };
-}
-
-function synthError(a: App): string {
-  try {
-    a.synth();
-  } catch (e) {
-    return (e as Error).message;
-  }
-  throw new Error('expected synthesis to fail');
-}
 
 function guardrails(chart: Chart, props: Partial<NodeServiceGuardrailsProps>): NodeServiceGuardrails {
   return new NodeServiceGuardrails(chart, 'admission', { contact: '#platform-team', platformGroups: ['platform-admins'], ...props });

@@ -3,27 +3,12 @@
  * canary and the variants too), and a PodMonitor must select the pods of each of them and find the metrics port.
  */
 
-import { App, Chart } from 'cdk8s';
-import { Canary, LogAgent, NodeServiceChecks, Variant } from '../../src';
+import { Chart } from 'cdk8s';
+import { Canary, LogAgent, Variant } from '../../src';
 import { NodeServiceAlerts } from '../../src/observability';
+import { alertTargetOf as pick, app, synthError } from '../support/app';
 
 const image = 'cr.fluentbit.io/fluent/fluent-bit:3.1.9';
-
-function app(): { app: App; chart: Chart; warnings: string[] } {
-  const a = new App({ outdir: require('os').tmpdir() + '/cdk8s-node-services-test' });
-  const warnings: string[] = [];
-  NodeServiceChecks.of(a, { logger: { log: (m: string) => void warnings.push(m) } });
-  return { app: a, chart: new Chart(a, 'c'), warnings };
-}
-
-function synthError(a: App): string {
-  try {
-    a.synth();
-  } catch (e) {
-    return (e as Error).message;
-  }
-  throw new Error('expected synthesis to fail');
-}
 
 function agentWithCanary(chart: Chart): LogAgent {
   return new LogAgent(chart, 'logs', {
@@ -105,14 +90,3 @@ describe('NodeServiceAlerts select every DaemonSet of the services they watch', 
     expect(warnings.join('')).not.toContain('alerts-');
   });
 });
-
-function pick(agent: LogAgent) {
-  return {
-    name: agent.name,
-    namespace: agent.namespace,
-    kind: agent.kind,
-    selector: agent.selector,
-    podSelector: agent.podSelector,
-    daemonSetNames: agent.daemonSetNames,
-  };
-}

@@ -1,6 +1,7 @@
 import { Chart, Testing } from 'cdk8s';
 import { Canary, LogAgent, NetworkPeer, NodePool, Variant } from '../../src';
 import { NodeServiceAlerts } from '../../src/observability';
+import { alertTargetOf as pick } from '../support/app';
 import { testChart } from '../support/synth';
 import { validatePodMonitor, validatePrometheusRule } from './monitoring-schema';
 import { promqlErrors, vectorSelectors } from './promql';
@@ -17,17 +18,6 @@ function alertsFor(build: (chart: Chart) => LogAgent): any[] {
   const agent = build(chart);
   new NodeServiceAlerts(chart, 'alerts', { services: [{ ...pick(agent), metrics: { port: 'http' } }] });
   return Testing.synth(chart);
-}
-
-function pick(agent: LogAgent) {
-  return {
-    name: agent.name,
-    namespace: agent.namespace,
-    kind: agent.kind,
-    selector: agent.selector,
-    podSelector: agent.podSelector,
-    daemonSetNames: agent.daemonSetNames,
-  };
 }
 
 describe('every DaemonSet of a service is watched', () => {
