@@ -119,7 +119,7 @@ function emitValue(value: unknown, line: number, sink: ObjectSink, hooks: Hooks)
 }
 
 /** A value that is not an object, as messages show it: `a string ("…")`, `a number (42)`, `null`. */
-export function describeValue(value: unknown): string {
+function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (typeof value === 'string') return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 39)}…` : value)})`;
   return `a ${typeof value} (${String(value)})`;
