@@ -8,7 +8,7 @@ import * as path from 'path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { ExitCode } from './main';
 import { refusalsHelp } from './refusals';
-import { CliIo, InputError, readClusterManifests, readList } from './io';
+import { CliIo, InputError, readClusterManifests, readList, SourcedObject } from './io';
 import { clusterFiles, clusterFolders, throwProblems } from './clusters';
 import { ChangeKind, DiffReport, diffManifests, diffMatches } from '../day2/diff';
 import { formatDiffJson, formatDiffMarkdown, formatDiffSarif, formatDiffText } from '../day2/format';
@@ -39,7 +39,8 @@ function manifestsOf(flag: string, oldPath: string, newPath: string): OneCluster
 }
 
 /** `--fail-on` over two inputs without any DaemonSet is refused: nothing to check. */
-function checkGate(objects: readonly any[], failOn: readonly string[], of: string): void {
+function checkGate(read: readonly SourcedObject[], failOn: readonly string[], of: string): void {
+  const objects = read.map((o) => o.object);
   if (objects.some((o) => o?.kind === 'DaemonSet')) return;
   throw nothingToCheck(`${of}no DaemonSet in <old> or <new> (${kindsOf(objects)})`, `--fail-on ${failOn.join(',')}`);
 }
@@ -109,12 +110,7 @@ async function diffClusters(oldRoot: string, newRoot: string, flags: DiffFlags, 
     const podsFile = pods?.get(name);
     const clusterNodes = nodesFile !== undefined ? await readList(nodesFile, 'Node', '--nodes', io) : undefined;
     const clusterPods = podsFile !== undefined && nodesFile !== undefined ? await readList(podsFile, 'Pod', '--pods', io) : undefined;
-    if (flags.failOn !== undefined)
-      checkGate(
-        [...old, ...next].map((o) => o.object),
-        flags.failOn,
-        `cluster ${name}: `,
-      );
+    if (flags.failOn !== undefined) checkGate([...old, ...next], flags.failOn, `cluster ${name}: `);
     out.push({
       name,
       status: inOld && inNew ? 'kept' : inNew ? 'added' : 'removed',
@@ -227,12 +223,7 @@ export function registerDiffCommand(program: Command, io: CliIo, exit: ExitCode)
       const nodes = flags.nodes !== undefined ? await readList(flags.nodes, 'Node', '--nodes', io) : undefined;
       const pods = flags.pods !== undefined ? await readList(flags.pods, 'Pod', '--pods', io) : undefined;
       if (pods !== undefined && nodes === undefined) io.err('warning: --pods is used only with --nodes\n');
-      if (flags.failOn !== undefined)
-        checkGate(
-          [...before, ...after].map((o) => o.object),
-          flags.failOn,
-          '',
-        );
+      if (flags.failOn !== undefined) checkGate([...before, ...after], flags.failOn, '');
       const report = diffManifests(before, after, { nodes, pods, groupBy: flags.groupBy });
       if (flags.format === 'json') io.out(formatDiffJson(report));
       else if (flags.format === 'markdown') io.out(formatDiffMarkdown(report));

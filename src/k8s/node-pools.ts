@@ -5,10 +5,10 @@
  */
 
 /** The label keys of a node's role (`node-role.kubernetes.io/<role>`). */
-export const NODE_ROLE_PREFIX = 'node-role.kubernetes.io/';
+const NODE_ROLE_PREFIX = 'node-role.kubernetes.io/';
 
 /** The role labels of a control-plane node: the current one, and the one of clusters from before 1.24. */
-export const CONTROL_PLANE_ROLE_LABELS: readonly string[] = ['node-role.kubernetes.io/control-plane', 'node-role.kubernetes.io/master'];
+const CONTROL_PLANE_ROLE_LABELS: readonly string[] = ['node-role.kubernetes.io/control-plane', 'node-role.kubernetes.io/master'];
 
 /**
  * Node labels that name a node's pool or node group, in the order they are looked for: the managed node groups of
@@ -29,10 +29,10 @@ export const POOL_LABELS: readonly string[] = [
 const POOL_NAMES = new Set(['pool', 'nodepool', 'node-pool', 'nodegroup', 'node-group', 'agentpool']);
 
 /** The well-known label of a node's instance type: the group of a node that no pool label or role names. */
-export const INSTANCE_TYPE_LABEL = 'node.kubernetes.io/instance-type';
+const INSTANCE_TYPE_LABEL = 'node.kubernetes.io/instance-type';
 
 /** The group of a node that no label names. */
-export const NO_POOL = '(no pool label)';
+const NO_POOL = '(no pool label)';
 
 /** The pool of one node. */
 export interface NodePool {

@@ -48,7 +48,7 @@ export function nodeObjectProblems(objects: readonly SourcedObject[], nodesFlag:
 }
 
 /** DaemonSets without a pod template with containers: not something the API server takes. */
-export function podTemplateProblems(objects: readonly SourcedObject[]): ReadProblem[] {
+function podTemplateProblems(objects: readonly SourcedObject[]): ReadProblem[] {
   const out: ReadProblem[] = [];
   for (const o of objects) {
     if (o.object?.kind !== 'DaemonSet') continue;
@@ -67,7 +67,7 @@ export function podTemplateProblems(objects: readonly SourcedObject[]): ReadProb
 }
 
 /** The same object (kind, namespace, name) more than once: not one cluster's manifests. */
-export function duplicateProblems(objects: readonly SourcedObject[]): ReadProblem[] {
+function duplicateProblems(objects: readonly SourcedObject[]): ReadProblem[] {
   const seen = new Map<string, SourcedObject>();
   const out: ReadProblem[] = [];
   for (const o of objects) {
@@ -111,7 +111,7 @@ function clusterFoldersBelow(folder: string, depth = 0): string[] {
  * with a {@link CLUSTER_VERSION_FILE}, as `Fleet.synth()` writes `<outdir>/clusters/<name>/`). `clustersCommand`
  * gives the command line that reads them cluster by cluster, from the folder of the cluster folders.
  */
-export function fleetFolderProblem(input: string, clustersCommand: OneClusterInput['clustersCommand']): ReadProblem | undefined {
+function fleetFolderProblem(input: string, clustersCommand: OneClusterInput['clustersCommand']): ReadProblem | undefined {
   if (input === '-') return undefined;
   let isFolder = false;
   try {

@@ -22,7 +22,7 @@ const EXPECTED: Record<ListKind, { readonly what: string; readonly command: stri
 };
 
 /** `; <flag> expects …: write it with …`, the end of every message about a list input. */
-export function expectedList(kind: ListKind, flag: string): string {
+function expectedList(kind: ListKind, flag: string): string {
   return `; ${flag} expects ${EXPECTED[kind].what}: ${EXPECTED[kind].command}`;
 }
 

@@ -11,7 +11,6 @@
  * uses an anchor defined in another entry cannot be read this way (kubectl output has none).
  */
 
-import * as fs from 'fs';
 import { StringDecoder } from 'string_decoder';
 import { LineCounter, parseAllDocuments } from 'yaml';
 
@@ -29,23 +28,7 @@ export type ObjectSink = (object: any, line: number) => void;
 /** Chunks of an input: a file stream, standard input, or text already in memory. */
 export type ChunkSource = AsyncIterable<Buffer | string> | Iterable<Buffer | string>;
 
-/**
- * The chunks of a file, read 1 MiB at a time with synchronous reads (a command-line run has nothing else to do
- * meanwhile, and each read then costs no trip through the event loop). Each chunk is a fresh buffer.
- */
-export function* fileChunks(file: string): Generator<Buffer> {
-  const fd = fs.openSync(file, 'r');
-  try {
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(1 << 20);
-      const read = fs.readSync(fd, chunk, 0, chunk.length, null);
-      if (read === 0) return;
-      yield read === chunk.length ? chunk : chunk.subarray(0, read);
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
-}
+export { fileChunks } from './file-chunks';
 
 /** How {@link readObjectStream} reads. */
 export interface ObjectStreamOptions {
@@ -136,7 +119,7 @@ function emitValue(value: unknown, line: number, sink: ObjectSink, hooks: Hooks)
 }
 
 /** A value that is not an object, as messages show it: `a string ("…")`, `a number (42)`, `null`. */
-export function describeValue(value: unknown): string {
+function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (typeof value === 'string') return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 39)}…` : value)})`;
   return `a ${typeof value} (${String(value)})`;

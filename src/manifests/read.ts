@@ -131,15 +131,30 @@ function checkText(text: string, file: string): { text?: string; problem?: ReadP
   return { text };
 }
 
+/** `items[3]`, `[1]`: where a value sits in its document, for messages. */
+function pathText(at: readonly PathSegment[]): string {
+  return at.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+}
+
+/**
+ * Pushes the objects of a document's value (list items expanded); an element of a list that is not an object is a
+ * problem (the first of each document is reported).
+ */
 function pushValue(
   value: unknown,
   file: string,
   line: number,
   source: DocumentSource | undefined,
   at: PathSegment[],
-  out: SourcedObject[],
+  out: { objects: SourcedObject[]; problems: ReadProblem[]; reported: boolean },
 ): void {
-  if (value === null || typeof value !== 'object') return;
+  if (value === null || typeof value !== 'object') {
+    if (at.length === 0 || out.reported) return;
+    out.reported = true;
+    const what = value === null ? 'null' : `a ${typeof value}`;
+    out.problems.push({ kind: ReadProblemKind.NOT_AN_OBJECT, file, line, message: `not a Kubernetes object: ${pathText(at)} is ${what}` });
+    return;
+  }
   if (Array.isArray(value)) {
     value.forEach((item, i) => pushValue(item, file, line, source, [...at, i], out));
     return;
@@ -149,12 +164,11 @@ function pushValue(
     obj.items.forEach((item: unknown, i: number) => pushValue(item, file, line, source, [...at, 'items', i], out));
     return;
   }
-  out.push({ object: obj, file, line, source, pathInDocument: at.length > 0 ? at : undefined });
+  out.objects.push({ object: obj, file, line, source, pathInDocument: at.length > 0 ? at : undefined });
 }
 
 function notAnObject(doc: ReadDocument): ReadProblem {
-  const v = doc.value;
-  const what = Array.isArray(v) ? 'a list' : v === null ? 'null' : `a ${typeof v}`;
+  const what = `a ${typeof doc.value}`;
   return {
     kind: ReadProblemKind.NOT_AN_OBJECT,
     file: doc.source.file,
@@ -183,7 +197,7 @@ export function parseManifests(text: string, file: string): { objects: SourcedOb
       const value = JSON.parse(body);
       const source: DocumentSource = { file, text: body, startLine: 1 };
       const line = body.slice(0, body.length - trimmed.length).split('\n').length;
-      pushValue(value, file, line, source, [], objects);
+      pushValue(value, file, line, source, [], { objects, problems, reported: false });
       return { objects, problems, documents: 1 };
     } catch (e) {
       if (!(e instanceof SyntaxError)) throw e;
@@ -201,11 +215,8 @@ export function parseManifests(text: string, file: string): { objects: SourcedOb
       documents--;
       continue;
     }
-    const before = objects.length;
-    pushValue(doc.value, file, doc.line, doc.source, [], objects);
-    if (objects.length === before && (typeof doc.value !== 'object' || (Array.isArray(doc.value) && doc.value.length > 0))) {
-      problems.push(notAnObject(doc));
-    }
+    if (typeof doc.value !== 'object') problems.push(notAnObject(doc));
+    else pushValue(doc.value, file, doc.line, doc.source, [], { objects, problems, reported: false });
   }
   return { objects, problems, documents };
 }

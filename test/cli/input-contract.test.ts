@@ -287,6 +287,12 @@ describe('manifests: refused inputs, for every command', () => {
       message: /:1: a table printed by kubectl get daemonsets, not Kubernetes objects .*kubectl get daemonsets -A -o yaml/,
     },
     { name: 'text', content: () => 'helm template failed\n', message: /:1: not a Kubernetes object: the document is a string/ },
+    { name: 'a JSON list of numbers', content: () => '[1, 2]', message: /:1: not a Kubernetes object: \[0\] is a number/ },
+    {
+      name: 'a List with a string item',
+      content: () => ({ kind: 'List', items: [AGENT_NEW, 'agent'] }),
+      message: /:1: not a Kubernetes object: items\[1\] is a string/,
+    },
     {
       name: 'YAML without a kind',
       content: () => 'helm: command not found\n',
@@ -540,5 +546,47 @@ describe('--help lists what each command refuses', () => {
         expect(help).toContain(cls);
       expect(help).toContain(command === 'diff' ? 'diff --clusters OLD/clusters NEW/clusters' : `${command} --clusters DIR/clusters`);
     }
+  });
+});
+
+describe('the validation plugin: the same contract over the synthesized files', () => {
+  let count = 0;
+  /** Runs the plugin over files with these contents; returns the submitted status, or the error it threw. */
+  async function validate(contents: ReadonlyArray<string | unknown>): Promise<{ status?: string; error?: Error }> {
+    const { NodeServicesValidation } = await import('../../src/policy/plugin');
+    const manifests = contents.map((c, i) => write(`plugin-${count++}/chart-${i}.k8s.yaml`, c));
+    const submitted: string[] = [];
+    const report = { addViolation: () => undefined, submit: (status: string) => void submitted.push(status) };
+    try {
+      await new NodeServicesValidation({ reportWarnings: false }).validate({ manifests, report });
+    } catch (e) {
+      return { error: e as Error };
+    }
+    return { status: submitted[0] };
+  }
+
+  test('an empty file beside the DaemonSets is a chart without objects: accepted', async () => {
+    const result = await validate(['', AGENT_NEW]);
+    expect(result.error).toBeUndefined();
+    expect(result.status).toBeDefined();
+  });
+
+  test.each([
+    ['a kubectl table', [DS_TABLE, AGENT_NEW], /chart-0\.k8s\.yaml:1: a table printed by kubectl get daemonsets/],
+    [
+      'Node objects',
+      [{ kind: 'NodeList', items: NODES }, AGENT_NEW],
+      /chart-0\.k8s\.yaml:1: 2 Node objects \(a node list\?\), not manifests/,
+    ],
+    ['text', ['not yaml objects\n', AGENT_NEW], /chart-0\.k8s\.yaml:1: not a Kubernetes object: the document is a string/],
+    [
+      'no DaemonSet at all',
+      ['', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } }],
+      /nothing to check: no DaemonSet in the 2 synthesized manifest files \(1 ConfigMap\)/,
+    ],
+  ])('%s: refused with an InputError naming it', async (_name, contents, message) => {
+    const result = await validate(contents);
+    expect(result.error?.name).toBe('InputError');
+    expect(result.error?.message).toMatch(message);
   });
 });
