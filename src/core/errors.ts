@@ -3,6 +3,7 @@
  * and is thrown before any YAML exists, so bad input never produces partial output.
  */
 
+import type { IConstruct } from 'constructs';
 import { renderValue } from '../k8s/json';
 
 /** One problem with a construct's props. */
@@ -30,9 +31,13 @@ export class NodeServiceError extends Error {
   /** Every problem found. */
   declare public readonly problems: PropProblem[];
 
-  constructor(constructPath: string, problems: PropProblem[]) {
-    const lines = problems.map((p) => `  - ${p.field} = ${p.value}: ${p.problem}. Fix: ${p.fix}`);
-    super(`[${constructPath}] invalid props (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${lines.join('\n')}`);
+  /**
+   * @param constructPath the construct path (or, for a function's arguments, the function: `Toleration.equal`)
+   * @param problems every problem found
+   * @param subject what was invalid: `props` (a construct's) or `arguments` (a function's)
+   */
+  constructor(constructPath: string, problems: PropProblem[], subject: string = 'props') {
+    super(`[${constructPath}] ${problemList(subject, problems, '  ')}`);
     // Own fields are not enumerable, so that Node's printing of an uncaught error does not repeat them after the message.
     Object.defineProperty(this, 'name', { value: 'NodeServiceError', enumerable: false, writable: true, configurable: true });
     Object.defineProperty(this, 'constructPath', { value: constructPath, enumerable: false });
@@ -50,6 +55,12 @@ export class NodeServiceError extends Error {
   public [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `${this.name}: ${this.message}`;
   }
+}
+
+/** `invalid props (2 problems):` and one line per problem, each indented by `indent`. */
+function problemList(subject: string, problems: readonly PropProblem[], indent: string): string {
+  const lines = problems.map((p) => `${indent}- ${p.field} = ${p.value}: ${p.problem}. Fix: ${p.fix}`);
+  return `invalid ${subject} (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${lines.join('\n')}`;
 }
 
 /** Renders a prop value for an error message, faithfully (`NaN`, `Infinity`, `undefined`, `2147483648`). */
@@ -117,6 +128,19 @@ export class ProblemCollector {
     if (this.problems.length > 0) throw new NodeServiceError(constructPath, this.list());
   }
 
+  /**
+   * Reports the recorded problems, if any, at synthesis: a validation of `construct` lists them (cdk8s then fails
+   * synthesis with them and with every other problem of the App, in one error). Returns whether there were any: the
+   * construct then builds none of its objects, so bad props never become YAML.
+   */
+  public reportAtSynth(construct: IConstruct): boolean {
+    if (this.problems.length === 0) return false;
+    const problems = this.list();
+    RECORDED.set(construct, new NodeServiceError(construct.node.path, problems));
+    construct.node.addValidation({ validate: () => [problemList('props', problems, '    ')] });
+    return true;
+  }
+
   private list(): PropProblem[] {
     const out: PropProblem[] = [];
     for (const p of this.problems) {
@@ -131,6 +155,18 @@ export class ProblemCollector {
     for (const r of this.renames) if (within(field, r[0]) && (!best || r[0].length > best[0].length)) best = r;
     return best ? best[1] + field.slice(best[0].length) : field;
   }
+}
+
+/** The error of each construct that reported problems with its props at synthesis. */
+const RECORDED = new WeakMap<IConstruct, NodeServiceError>();
+
+/**
+ * The {@link NodeServiceError} listing the problems of `construct`'s props, when it has any (they are reported at
+ * synthesis): what reading an object the construct did not build throws.
+ * @internal
+ */
+export function propsError(construct: IConstruct): NodeServiceError | undefined {
+  return RECORDED.get(construct);
 }
 
 /** Whether `field` is `prefix` or lies below it (`prefix.x`, `prefix[0]`); every field lies below `''`. */

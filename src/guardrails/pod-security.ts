@@ -31,6 +31,7 @@ import {
   BASELINE_SELINUX_TYPES,
   SAFE_SYSCTLS as SAFE_SYSCTL_LIST,
 } from '../k8s/pod-security-sets';
+import { checkArguments, list as listOf, oneOf, req } from '../core/shape';
 
 /** The Pod Security Standards level a Pod Security Admission mode applies. */
 export enum PodSecurityLevel {
@@ -662,6 +663,9 @@ export class PodSecurity {
 
   /** The strictest level that every one of `levels` allows (restricted for none). */
   public static strictestCommonLevel(levels: PodSecurityLevel[]): PodSecurityLevel {
+    checkArguments('PodSecurity.strictestCommonLevel', arguments, [
+      ['levels', req(listOf(oneOf('PodSecurityLevel', Object.values(PodSecurityLevel))))],
+    ]);
     return strictestCommonLevel(levels);
   }
 

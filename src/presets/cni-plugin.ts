@@ -15,7 +15,7 @@ import {
   StateDirOptions,
 } from '../core/options';
 import { Toleration } from '../core/placement';
-import { bool, opt, req } from '../core/shape';
+import { bool, opt, req, checkArguments } from '../core/shape';
 import { NodeServiceKind } from '../policy/kinds';
 import { Resources } from '../core/container';
 import { CNI_PLUGIN_CAPABILITIES, CNI_PLUGIN_RESOURCES, cniAgent } from './cni-agent';
@@ -93,6 +93,7 @@ export class CniPlugin extends NodeService {
 
   /** The least-privilege API access a CNI agent gets by default: nodes get/list/watch, nodes/status patch, pods get. */
   public static defaultApiAccess(): ApiPermission[] {
+    checkArguments('CniPlugin.defaultApiAccess', arguments, []);
     return [ApiPermission.read(['nodes']), ApiPermission.of('', ['nodes/status'], ['patch']), ApiPermission.of('', ['pods'], ['get'])];
   }
 

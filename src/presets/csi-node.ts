@@ -10,7 +10,7 @@ import { ProblemCollector } from '../core/errors';
 import { NodeService } from '../core/node-service';
 import { Toleration } from '../core/placement';
 import { Rollout } from '../core/rollout';
-import { object, opt, req, str } from '../core/shape';
+import { object, opt, req, str, checkArguments } from '../core/shape';
 import { RESOURCES_SHAPE } from '../core/options';
 import { envNameError } from '../k8s';
 import { NodeServiceKind } from '../policy/kinds';
@@ -102,6 +102,7 @@ export class CsiNode extends NodeService {
 
   /** The least-privilege API access a CSI node plugin gets by default: nodes get, csinodes get, volumeattachments get/list/watch. */
   public static defaultApiAccess(): ApiPermission[] {
+    checkArguments('CsiNode.defaultApiAccess', arguments, []);
     return [
       ApiPermission.of('', ['nodes'], ['get']),
       ApiPermission.of('storage.k8s.io', ['csinodes'], ['get']),

@@ -10,7 +10,7 @@ import { HostPath } from '../core/host-path';
 import { NodeService } from '../core/node-service';
 import { HEALTH_ENDPOINT_SHAPE, HealthEndpointOptions, PRIVILEGE_SHAPE, PrivilegeOptions } from '../core/options';
 import { Toleration } from '../core/placement';
-import { bool, instance, list, oneOf, opt, str } from '../core/shape';
+import { bool, instance, list, oneOf, opt, str, checkArguments } from '../core/shape';
 import { NodeServiceKind } from '../policy/kinds';
 import { NodeServicePresetProps, PresetDefaults, presetServiceProps } from './common';
 import { Resources } from '../core/container';
@@ -106,11 +106,13 @@ export class SecurityAgent extends NodeService {
 
   /** The read-only API access a runtime sensor gets by default: pods, namespaces and nodes get/list/watch. */
   public static defaultApiAccess(): ApiPermission[] {
+    checkArguments('SecurityAgent.defaultApiAccess', arguments, []);
     return [ApiPermission.read(['pods', 'namespaces', 'nodes'])];
   }
 
   /** The default host paths of the compliance scanner (all read-only, at the same path in the container). */
   public static defaultComplianceHostPaths(): HostPath[] {
+    checkArguments('SecurityAgent.defaultComplianceHostPaths', arguments, []);
     return defaultComplianceHostPaths();
   }
 

@@ -17,27 +17,20 @@ import {
   Mount,
   NodePool,
   NodeService,
-  NodeServiceError,
   NodeServiceGuardrails,
   NodeServiceProps,
   NodeServicesNamespace,
   SecurityAgent,
   Toleration,
 } from '../../src';
-import { synth, testChart } from '../support/synth';
+import { errorOf, propsErrorOf, synth, testChart } from '../support/synth';
 
 const image = 'registry.example.com/agent:1.2.3';
 const main: ContainerSpec = { name: 'main', image };
 
 /** The problems `build` throws: [field, value] pairs (fails on anything but a NodeServiceError). */
 function problems(build: (scope: Construct) => void): Array<[string, string]> {
-  try {
-    build(testChart());
-  } catch (e) {
-    if (!(e instanceof NodeServiceError)) throw e;
-    return e.problems.map((p) => [p.field, p.value]);
-  }
-  throw new Error('expected a NodeServiceError');
+  return propsErrorOf(build).problems.map((p) => [p.field, p.value]);
 }
 
 function service(
@@ -146,11 +139,7 @@ describe('bad input no longer yields YAML', () => {
   });
 
   test('a capability misspelling suggests the capability', () => {
-    try {
-      service({}, { capabilities: ['NET_ADMN'] })(testChart());
-    } catch (e) {
-      expect((e as Error).message).toContain("is not a Linux capability (did you mean 'NET_ADMIN'?)");
-    }
+    expect(errorOf(service({}, { capabilities: ['NET_ADMN'] }))).toContain("is not a Linux capability (did you mean 'NET_ADMIN'?)");
   });
 });
 

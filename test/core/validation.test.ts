@@ -14,7 +14,7 @@ import {
   TaintEffect,
   Toleration,
 } from '../../src';
-import { errorOf } from '../support/synth';
+import { errorOf, propsErrorOf } from '../support/synth';
 
 const container: ContainerSpec = { name: 'main', image: 'registry.example.com/agent:1.2.3' };
 
@@ -192,14 +192,11 @@ describe('NodeService rejects bad props before any YAML', () => {
     expect(message).toContain('duplicates containers[0].name');
   });
 
-  test('GIVEN several problems THEN all are reported at once in a NodeServiceError', () => {
-    let error: unknown;
-    try {
-      const { testChart } = require('../support/synth');
-      new NodeService(testChart(), 'svc', { name: 'Bad_Name', namespace: 'default', containers: [{ name: 'main', image: 'x:latest' }] });
-    } catch (e) {
-      error = e;
-    }
+  test('GIVEN several problems WHEN synthesized THEN all are reported at once in a NodeServiceError', () => {
+    const error = propsErrorOf(
+      (scope) =>
+        new NodeService(scope, 'svc', { name: 'Bad_Name', namespace: 'default', containers: [{ name: 'main', image: 'x:latest' }] }),
+    );
     expect(error).toBeInstanceOf(NodeServiceError);
     const err = error as NodeServiceError;
     expect(err.constructPath).toBe('test/svc');
