@@ -524,9 +524,10 @@ export interface ContainerSpec extends ContainerOptions, PrivilegeOptions, Conta
 
 /** Shape of {@link Resources}. @internal */
 export const RESOURCES_SHAPE: ShapeTable = {
-  cpuRequest: req(str),
-  memoryRequest: req(str),
-  memoryLimit: req(str),
+  // Required, but reported missing with the quantities' grammar (renderResources), so that one error lists both.
+  cpuRequest: opt(str),
+  memoryRequest: opt(str),
+  memoryLimit: opt(str),
   cpuLimit: opt(str),
   ephemeralStorageRequest: opt(str),
   ephemeralStorageLimit: opt(str),

@@ -13,8 +13,17 @@ import { checkInputFingerprint, checkManifests, describeObject, Finding, ObjectR
 import { MIN_REASON_LENGTH, ON_DELETE_REASON_ANNOTATION } from './host-access';
 import { isValidReason, SUPPRESSION_ANNOTATION_PREFIX, suppressionAnnotationKey } from './suppression';
 import { Severity } from './types';
-import { checkArguments, implementing, json, opt, req, str } from '../core/shape';
+import { checkArguments, implementing, json, list, map, object, opt, req, str } from '../core/shape';
 
+/** The shape of {@link NodeServiceChecksProps} (the levels, registries and version are checked by `resolveConfig`). */
+const CHECKS_PROPS = opt(
+  object('NodeServiceChecksProps', {
+    rules: opt(map(str)),
+    imageRegistries: opt(list(str)),
+    kubernetesVersion: opt(str),
+    logger: opt(implementing('IPolicyLogger', { log: req(json) })),
+  }),
+);
 /** A construct, as the checks take it. */
 const CONSTRUCT = req(implementing('IConstruct (a construct)', { node: req(json) }));
 
@@ -151,7 +160,7 @@ export class NodeServiceChecks {
   public static of(scope: IConstruct, props?: NodeServiceChecksProps): NodeServiceChecks {
     checkArguments('NodeServiceChecks.of', arguments, [
       ['scope', CONSTRUCT],
-      ['props', opt(json)],
+      ['props', CHECKS_PROPS],
     ]);
     const root = scope.node.root;
     let checks = CHECKS.get(root);

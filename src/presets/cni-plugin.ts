@@ -28,7 +28,7 @@ import {
   CniInstaller,
   cniInstaller,
 } from './cni-installer';
-import { NodeServicePresetProps, PresetDefaults, presetServiceProps } from './common';
+import { NodeServicePresetProps, PresetDefaults, presetServiceProps, soundProps } from './common';
 
 /**
  * Props of {@link CniPlugin}. `healthPort` is the agent's HTTP health endpoint on the node (host network), declared as
@@ -102,10 +102,11 @@ export class CniPlugin extends NodeService {
 
   constructor(scope: Construct, id: string, props: CniPluginProps) {
     super(scope, id, presetServiceProps(props, 'CniPlugin', CNI_PLUGIN_SHAPE, CniPlugin.defaults));
-    this.stateDir = CniPlugin.stateDirOf(props);
+    // With invalid props (reported at synthesis) the state dir is read from the sound ones.
+    this.stateDir = CniPlugin.stateDirOf(soundProps(props));
   }
 
-  private static stateDirOf(props: CniPluginProps): string {
+  private static stateDirOf(props: Partial<CniPluginProps>): string {
     return props.stateDir ?? `/run/${props.name ?? 'cni-plugin'}`;
   }
 

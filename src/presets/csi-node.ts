@@ -14,7 +14,7 @@ import { object, opt, req, str, checkArguments } from '../core/shape';
 import { RESOURCES_SHAPE } from '../core/options';
 import { envNameError } from '../k8s';
 import { NodeServiceKind } from '../policy/kinds';
-import { NodeServicePresetProps, PresetDefaults, presetServiceProps } from './common';
+import { NodeServicePresetProps, PresetDefaults, presetServiceProps, soundProps } from './common';
 import { checkDriverName, CSI_DRIVER_RESOURCES, csiDriver } from './csi-driver';
 import {
   CSI_HEALTH_PORT,
@@ -119,8 +119,9 @@ export class CsiNode extends NodeService {
 
   constructor(scope: Construct, id: string, props: CsiNodeProps) {
     super(scope, id, presetServiceProps(props, 'CsiNode', CSI_NODE_SHAPE, CsiNode.defaults));
-    this.driverName = props.driverName;
-    this.pluginDir = `${KUBELET_DIR}/plugins/${props.driverName}`;
+    // With invalid props (reported at synthesis) these are read from the sound ones.
+    this.driverName = soundProps(props).driverName ?? '';
+    this.pluginDir = `${KUBELET_DIR}/plugins/${this.driverName}`;
     this.socketPath = `${this.pluginDir}/csi.sock`;
   }
 

@@ -12,7 +12,7 @@ import { HEALTH_ENDPOINT_SHAPE, HealthEndpointOptions, PRIVILEGE_SHAPE, Privileg
 import { Toleration } from '../core/placement';
 import { bool, instance, list, oneOf, opt, str, checkArguments } from '../core/shape';
 import { NodeServiceKind } from '../policy/kinds';
-import { NodeServicePresetProps, PresetDefaults, presetServiceProps } from './common';
+import { NodeServicePresetProps, PresetDefaults, presetServiceProps, soundProps } from './common';
 import { Resources } from '../core/container';
 import { securityAgentContainer } from './security-container';
 import {
@@ -121,7 +121,7 @@ export class SecurityAgent extends NodeService {
 
   constructor(scope: Construct, id: string, props: SecurityAgentProps) {
     super(scope, id, presetServiceProps(props, 'SecurityAgent', SECURITY_AGENT_SHAPE, SecurityAgent.defaults));
-    this.mode = props.mode ?? SecurityAgentMode.RUNTIME;
+    this.mode = soundProps(props).mode ?? SecurityAgentMode.RUNTIME;
   }
 
   private static defaults(props: SecurityAgentProps, problems: ProblemCollector): PresetDefaults {

@@ -47,8 +47,8 @@ describe('crashes are now errors', () => {
     ['an undefined pool', service({ pools: [undefined as any] }), 'pools[0]'],
     [
       'HostPath.writable without options',
-      service({}, { hostPaths: [(HostPath.writable as any)('/var/lib/agent')] }),
-      'containers[0].hostPaths[0].reason',
+      (s) => service({}, { hostPaths: [(HostPath.writable as any)('/var/lib/agent')] })(s),
+      'HostPath.writable(options)',
     ],
     ['a single Toleration for a list', service({ tolerations: Toleration.all() as any }), 'tolerations'],
     ['pools: 0', service({ pools: 0 as any }), 'pools'],
@@ -58,8 +58,8 @@ describe('crashes are now errors', () => {
     ['a plain object for a Toleration', service({ tolerations: [{ key: 'a', operator: 'Exists' } as any] }), 'tolerations[0]'],
     [
       'a plain object for a Taint',
-      service({ pools: [NodePool.of({ name: 'p', taints: [{ key: 'a', effect: 'NoSchedule' } as any] })] }),
-      'pools[0].taints[0]',
+      (s) => service({ pools: [NodePool.of({ name: 'p', taints: [{ key: 'a', effect: 'NoSchedule' } as any] })] })(s),
+      'NodePool.of(props.taints[0])',
     ],
   ])('%s', (_, build, field) => {
     expect(problems(build).map(([f]) => f)).toEqual([field]);

@@ -64,7 +64,6 @@ const cases: Array<[string, Partial<NodeServiceProps>, Partial<ContainerSpec>, s
     'is above its limit',
   ],
   ['both maxUnavailable and maxSurge zero', { rollout: Rollout.maxUnavailable(0) }, {}, 'rollout', 'cannot both be zero'],
-  ['bad maxUnavailable percentage', { rollout: Rollout.maxUnavailable('10 percent' as any) }, {}, 'rollout.maxUnavailable', '"10 percent"'],
   ['maxUnavailable over 100%', { rollout: Rollout.maxUnavailablePercent(150) }, {}, 'rollout.maxUnavailable', 'more than 100%'],
   ['negative maxSurge', { rollout: Rollout.surge(-1) }, {}, 'rollout.maxSurge', '-1'],
   ['OnDelete without a reason', { rollout: Rollout.onDelete('ops') }, {}, 'rollout', 'reason'],
@@ -201,5 +200,13 @@ describe('NodeService rejects bad props before any YAML', () => {
     const err = error as NodeServiceError;
     expect(err.constructPath).toBe('test/svc');
     expect(err.problems.map((p) => p.field)).toEqual(['name', 'namespace', 'containers[0].image']);
+  });
+});
+
+describe('factory arguments', () => {
+  test('GIVEN Rollout.maxUnavailable("10 percent") from plain JavaScript THEN the factory names its argument', () => {
+    expect(() => Rollout.maxUnavailable('10 percent' as any)).toThrow(
+      '- Rollout.maxUnavailable(count) = "10 percent": must be a whole number. Fix: pass a whole number',
+    );
   });
 });

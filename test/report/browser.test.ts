@@ -33,9 +33,7 @@ function jsonMatrix(json: any, nodes: any[]): Record<string, Record<string, Reco
 
 describe('without Chromium', () => {
   test('GIVEN the browser is missing THEN the browser check fails and says how to install it (it never skips)', () => {
-    expect(() => requireChromium(path.join(dir, 'no-chromium'))).toThrow(
-      /no-chromium is missing: .*`npm ci` installs one/,
-    );
+    expect(() => requireChromium(path.join(dir, 'no-chromium'))).toThrow(/no-chromium is missing: .*`npm ci` installs one/);
   });
 });
 
