@@ -226,36 +226,10 @@ export class NodeService extends Construct {
     this.daemonSets = [this.daemonSet, ...this.tracks.map((t) => t.daemonSet)];
     if (intent.apiAccess.length > 0)
       this.createApiAccess(intent.apiAccess, intent.serviceAccountName ?? intent.name, intent.createServiceAccount, intent.automount);
-    if (intent.priorityClass) {
-      const pc = intent.priorityClass;
-      this.priorityClass = new k8s.KubePriorityClass(this, 'PriorityClass', {
-        metadata: { name: pc.name, labels: { ...intent.labels } },
-        value: pc.value,
-        globalDefault: false,
-        preemptionPolicy: pc.preemptionPolicy ?? 'PreemptLowerPriority',
-        ...(pc.description ? { description: pc.description } : {}),
-      });
-      // Cluster-scoped: never the chart's namespace.
-      if (Chart.of(this).namespace) this.priorityClass.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
-    }
-    if (intent.networkPolicy) {
-      const spec = { ...intent.networkPolicy, podSelector: { matchLabels: { ...this.podSelector } } };
-      this.networkPolicy = new k8s.KubeNetworkPolicy(this, 'NetworkPolicy', {
-        metadata: { name: intent.name, namespace: intent.namespace, labels: { ...intent.labels } },
-        spec,
-      });
-    }
-    if (intent.localService) {
-      this.localService = new k8s.KubeService(this, 'LocalService', {
-        metadata: { name: intent.localService.name, namespace: intent.namespace, labels: { ...intent.labels } },
-        spec: {
-          type: 'ClusterIP',
-          selector: { ...this.podSelector },
-          internalTrafficPolicy: 'Local',
-          ports: intent.localService.ports,
-        },
-      });
-    }
+    const extras = this.createExtras(intent);
+    this.priorityClass = extras.priorityClass;
+    this.networkPolicy = extras.networkPolicy;
+    this.localService = extras.localService;
     registerNodeTax(this, {
       name: `${this.namespace}/${this.name}`,
       pools: this.pools,
@@ -274,6 +248,48 @@ export class NodeService extends Construct {
       idleVariants: idleVariants(intent, template),
       hostNetworkPolicy: intent.networkPolicy !== undefined && hostNetworkDaemonSets(intent),
     });
+  }
+
+  /** The PriorityClass, NetworkPolicy and node-local Service of the service, those its intent asks for. */
+  private createExtras(intent: ServiceIntent): {
+    priorityClass?: k8s.KubePriorityClass;
+    networkPolicy?: k8s.KubeNetworkPolicy;
+    localService?: k8s.KubeService;
+  } {
+    let priorityClass: k8s.KubePriorityClass | undefined;
+    let networkPolicy: k8s.KubeNetworkPolicy | undefined;
+    let localService: k8s.KubeService | undefined;
+    if (intent.priorityClass) {
+      const pc = intent.priorityClass;
+      priorityClass = new k8s.KubePriorityClass(this, 'PriorityClass', {
+        metadata: { name: pc.name, labels: { ...intent.labels } },
+        value: pc.value,
+        globalDefault: false,
+        preemptionPolicy: pc.preemptionPolicy ?? 'PreemptLowerPriority',
+        ...(pc.description ? { description: pc.description } : {}),
+      });
+      // Cluster-scoped: never the chart's namespace.
+      if (Chart.of(this).namespace) priorityClass.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
+    }
+    if (intent.networkPolicy) {
+      const spec = { ...intent.networkPolicy, podSelector: { matchLabels: { ...this.podSelector } } };
+      networkPolicy = new k8s.KubeNetworkPolicy(this, 'NetworkPolicy', {
+        metadata: { name: intent.name, namespace: intent.namespace, labels: { ...intent.labels } },
+        spec,
+      });
+    }
+    if (intent.localService) {
+      localService = new k8s.KubeService(this, 'LocalService', {
+        metadata: { name: intent.localService.name, namespace: intent.namespace, labels: { ...intent.labels } },
+        spec: {
+          type: 'ClusterIP',
+          selector: { ...this.podSelector },
+          internalTrafficPolicy: 'Local',
+          ports: intent.localService.ports,
+        },
+      });
+    }
+    return { priorityClass, networkPolicy, localService };
   }
 
   /**
