@@ -169,7 +169,7 @@ export class Probe {
   public static httpGet(path: string, portName: string, options: HttpProbeOptions = {}): Probe {
     checkArguments('Probe.httpGet', arguments, [
       ['path', req(str)],
-      ['portName', req(str)],
+      ['portName', req(str), 'for a port number, use Probe.httpGetOnPort(path, port)'],
       ['options', HTTP_PROBE_OPTIONS],
     ]);
     return Probe.http(path, portName, 'name', options);
@@ -179,7 +179,7 @@ export class Probe {
   public static httpGetOnPort(path: string, port: number, options: HttpProbeOptions = {}): Probe {
     checkArguments('Probe.httpGetOnPort', arguments, [
       ['path', req(str)],
-      ['port', req(int)],
+      ['port', req(int), 'for a named port, use Probe.httpGet(path, portName)'],
       ['options', HTTP_PROBE_OPTIONS],
     ]);
     return Probe.http(path, port, 'number', options);
@@ -191,7 +191,7 @@ export class Probe {
    */
   public static tcpSocket(portName: string, options: ProbeOptions = {}): Probe {
     checkArguments('Probe.tcpSocket', arguments, [
-      ['portName', req(str)],
+      ['portName', req(str), 'for a port number, use Probe.tcpSocketOnPort(port)'],
       ['options', PROBE_OPTIONS],
     ]);
     return new Probe({ tcpSocket: { port: portName }, portBy: 'name' }, options ?? {});
@@ -200,7 +200,7 @@ export class Probe {
   /** A TCP connect probe on port number `port` (1–65535). For a named container port, use {@link Probe.tcpSocket}. */
   public static tcpSocketOnPort(port: number, options: ProbeOptions = {}): Probe {
     checkArguments('Probe.tcpSocketOnPort', arguments, [
-      ['port', req(int)],
+      ['port', req(int), 'for a named port, use Probe.tcpSocket(portName)'],
       ['options', PROBE_OPTIONS],
     ]);
     return new Probe({ tcpSocket: { port }, portBy: 'number' }, options ?? {});
@@ -223,7 +223,7 @@ export class Probe {
   /** A gRPC health-check probe on `port`, optionally for a named `service`. */
   public static grpc(port: number, service?: string, options: ProbeOptions = {}): Probe {
     checkArguments('Probe.grpc', arguments, [
-      ['port', req(int)],
+      ['port', req(int), 'pass the port number, from 1 to 65535 (gRPC probes take no port name)'],
       ['service', opt(str)],
       ['options', PROBE_OPTIONS],
     ]);

@@ -3,7 +3,10 @@
  * pod briefly side by side; never with host ports), or `OnDelete` for operators who roll nodes themselves.
  */
 
-import { checkArguments, int, num, req, str } from './shape';
+import { checkArguments, num, req, str } from './shape';
+
+// The factories check that amounts are numbers; whether a count is a whole number and a percentage in range is checked
+// by the service that receives the rollout (with the factory to use instead).
 
 /**
  * A Kubernetes int-or-percent amount (`maxUnavailable`, `maxSurge`): a count of pods (`1`) or a percentage of the
@@ -12,7 +15,7 @@ import { checkArguments, int, num, req, str } from './shape';
 export class IntOrPercent {
   /** A count of pods, a non-negative integer. */
   public static count(count: number): IntOrPercent {
-    checkArguments('IntOrPercent.count', arguments, [['count', req(int)]]);
+    checkArguments('IntOrPercent.count', arguments, [['count', req(num)]]);
     return new IntOrPercent(count, false);
   }
 
@@ -54,7 +57,9 @@ export class Rollout {
    * one starts on each node.
    */
   public static maxUnavailable(count: number): Rollout {
-    checkArguments('Rollout.maxUnavailable', arguments, [['count', req(int)]]);
+    checkArguments('Rollout.maxUnavailable', arguments, [
+      ['count', req(num), 'pass a count of pods; for a percentage, use Rollout.maxUnavailablePercent(10)'],
+    ]);
     return new Rollout('RollingUpdate', IntOrPercent.count(count), IntOrPercent.count(0), undefined);
   }
 
@@ -63,7 +68,9 @@ export class Rollout {
    * The old pod stops before the new one starts on each node.
    */
   public static maxUnavailablePercent(percent: number): Rollout {
-    checkArguments('Rollout.maxUnavailablePercent', arguments, [['percent', req(num)]]);
+    checkArguments('Rollout.maxUnavailablePercent', arguments, [
+      ['percent', req(num), 'pass the percentage without %, e.g. Rollout.maxUnavailablePercent(10)'],
+    ]);
     return new Rollout('RollingUpdate', IntOrPercent.percent(percent), IntOrPercent.count(0), undefined);
   }
 
@@ -72,7 +79,9 @@ export class Rollout {
    * resources during the rollout and is unsafe with host ports or exclusive host resources.
    */
   public static surge(count: number): Rollout {
-    checkArguments('Rollout.surge', arguments, [['count', req(int)]]);
+    checkArguments('Rollout.surge', arguments, [
+      ['count', req(num), 'pass a count of pods; for a percentage, use Rollout.surgePercent(10)'],
+    ]);
     return new Rollout('RollingUpdate', IntOrPercent.count(0), IntOrPercent.count(count), undefined);
   }
 
@@ -81,7 +90,9 @@ export class Rollout {
    * once. Same cautions as {@link Rollout.surge}.
    */
   public static surgePercent(percent: number): Rollout {
-    checkArguments('Rollout.surgePercent', arguments, [['percent', req(num)]]);
+    checkArguments('Rollout.surgePercent', arguments, [
+      ['percent', req(num), 'pass the percentage without %, e.g. Rollout.surgePercent(10)'],
+    ]);
     return new Rollout('RollingUpdate', IntOrPercent.count(0), IntOrPercent.percent(percent), undefined);
   }
 

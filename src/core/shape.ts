@@ -321,8 +321,11 @@ export function wrongValueFor(shape: FieldShape): unknown {
   }
 }
 
-/** The parameters of a public function or method, in order: each name (as documented) and its shape. @internal */
-export type ParamList = ReadonlyArray<readonly [string, FieldSpec]>;
+/**
+ * The parameters of a public function or method, in order: each name (as documented), its shape and, optionally, the
+ * fix for a value of the wrong type (e.g. the factory that takes it). @internal
+ */
+export type ParamList = ReadonlyArray<readonly [string, FieldSpec, string?]>;
 
 const PARAMS = new Map<string, ParamList>();
 
@@ -345,13 +348,15 @@ export function checkArguments(method: string, args: ArrayLike<unknown>, params:
     PARAMS.set(method, list);
   }
   const problems = new ProblemCollector();
-  list.forEach(([name, spec], i) => {
+  list.forEach(([name, spec, fix], i) => {
     const value = args[i];
     if (value === undefined) {
       if (spec.required) problems.add(name, value, 'is required', fixFor(spec.shape));
       return;
     }
-    checkValue(value, spec.shape, name, problems);
+    const found = new ProblemCollector();
+    checkValue(value, spec.shape, name, found);
+    found.forEach((p) => problems.addRendered(fix !== undefined && p.field === name ? { ...p, fix } : p));
   });
   for (let i = list.length; i < args.length; i++) {
     if (args[i] === undefined) continue;
