@@ -206,7 +206,7 @@ describe('NodeService rejects bad props before any YAML', () => {
 describe('factory arguments', () => {
   test('GIVEN Rollout.maxUnavailable("10 percent") from plain JavaScript THEN the factory names its argument', () => {
     expect(() => Rollout.maxUnavailable('10 percent' as any)).toThrow(
-      '- Rollout.maxUnavailable(count) = "10 percent": must be a whole number. Fix: pass a whole number',
+      '- Rollout.maxUnavailable(count) = "10 percent": must be a finite number. Fix: pass a count of pods; for a percentage, use Rollout.maxUnavailablePercent(10)',
     );
   });
 });
