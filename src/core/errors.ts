@@ -1,6 +1,7 @@
 /**
- * Errors raised while constructing node services. Each names the construct path, the field, the bad value and the fix,
- * and is thrown before any YAML exists, so bad input never produces partial output.
+ * Errors of node services' props and of the library's function arguments. Each names the construct path (or the
+ * function), the field, the bad value and the fix. A construct with invalid props builds no object, and synthesis
+ * fails with its problems and every other problem of the app, so bad input never produces output.
  */
 
 import type { IConstruct } from 'constructs';
@@ -19,7 +20,8 @@ export interface PropProblem {
 }
 
 /**
- * Thrown when a node-service construct gets invalid props; lists every problem found. Printed uncaught (e.g. by
+ * The problems of a construct's props (reported at synthesis, and thrown when reading an object the construct did not
+ * build) or of a function's arguments (thrown by the call); lists every problem found. Printed uncaught (e.g. by
  * `cdk8s synth`), it shows its message only: the problems are in the message, the stack is not shown.
  * It extends the built-in `Error`, which jsii cannot model: other languages receive the message.
  *
@@ -70,9 +72,9 @@ export function show(value: unknown): string {
 }
 
 /**
- * Collects prop problems, then throws them all at once. Problems are reported once: a later problem under a field
- * whose type was already wrong is muted, duplicates are dropped, and internal field names are renamed to the fields
- * the user wrote (`containers[0].hostPaths[3]` → `extraHostPaths[0]`).
+ * Collects prop problems, then reports them all at once (at synthesis, or thrown). Problems are reported once: a later
+ * problem under a field whose type was already wrong is muted, duplicates are dropped, and internal field names are
+ * renamed to the fields the user wrote (`containers[0].hostPaths[3]` → `extraHostPaths[0]`).
  * @internal
  */
 export class ProblemCollector {
