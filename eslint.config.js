@@ -16,6 +16,9 @@ module.exports = tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-require-imports': 'off',
       'no-constant-condition': ['error', { checkLoops: false }],
+      // Public factories check their `arguments` at the boundary (checkArguments): a rest parameter would change the
+      // signature that TypeScript and jsii callers see.
+      'prefer-rest-params': 'off',
     },
   },
 );

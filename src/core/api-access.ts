@@ -3,6 +3,8 @@
  * with exactly the listed permissions. Wildcards and Secrets are refused.
  */
 
+import { checkArguments, list, opt, req, str } from './shape';
+
 /** Verbs that only read. */
 export const READ_VERBS: readonly string[] = ['get', 'list', 'watch'];
 
@@ -18,11 +20,20 @@ export class ApiPermission {
 
   /** Read-only access (`get`, `list`, `watch`) to `resources` in `apiGroup` (`''` is the core group). */
   public static read(resources: string[], apiGroup: string = ''): ApiPermission {
+    checkArguments('ApiPermission.read', arguments, [
+      ['resources', req(list(str))],
+      ['apiGroup', opt(str)],
+    ]);
     return new ApiPermission(apiGroup, resources, [...READ_VERBS]);
   }
 
   /** Access with explicit `verbs` to `resources` in `apiGroup`: use for the few writes a kind needs (e.g. `nodes/status` patch). */
   public static of(apiGroup: string, resources: string[], verbs: string[]): ApiPermission {
+    checkArguments('ApiPermission.of', arguments, [
+      ['apiGroup', req(str)],
+      ['resources', req(list(str))],
+      ['verbs', req(list(str))],
+    ]);
     return new ApiPermission(apiGroup, resources, verbs);
   }
 

@@ -97,20 +97,38 @@ function appIndex(root: IConstruct, synthesis: object | undefined): AppIndex {
   return index;
 }
 
-/** Objects of `service` that another object of the App also defines (same kind, namespace and name). */
+/** The node services whose checks are registered: each clash between two of them is reported once, by one of them. */
+const SERVICES = new WeakSet<IConstruct>();
+
+/** The node service `o` belongs to, if any (the nearest one among its scopes). */
+function serviceOf(o: IConstruct): IConstruct | undefined {
+  return [...o.node.scopes].reverse().find((c) => SERVICES.has(c));
+}
+
+/**
+ * Objects of `service` that another construct of the App also defines (same kind, namespace and name): one message
+ * per other construct, naming both and every object they share. A clash between two node services is reported by the
+ * one whose path sorts last (the first is named in its message), so it is reported once.
+ */
 function duplicates(service: IConstruct, index: AppIndex): string[] {
   const mine = service.node.findAll().filter(ApiObject.isApiObject);
-  const out: string[] = [];
+  const shared = new Map<string, string[]>();
   for (const o of mine) {
     const id = identity(o);
-    const others = (index.byIdentity.get(id) ?? []).filter((x) => x !== o && !mine.includes(x));
-    if (others.length > 0) {
-      out.push(
-        `duplicate object: ${id} is also defined by ${others.map(ownerPath).join(', ')}. Fix: give one of the services another name (or instance and name), or put it in another namespace`,
-      );
+    for (const other of index.byIdentity.get(id) ?? []) {
+      if (other === o || mine.includes(other)) continue;
+      const owner = serviceOf(other);
+      if (owner !== undefined && owner.node.path > service.node.path) continue;
+      const where = owner?.node.path ?? ownerPath(other);
+      const ids = shared.get(where) ?? [];
+      if (!ids.includes(id)) ids.push(id);
+      shared.set(where, ids);
     }
   }
-  return out;
+  return [...shared].map(
+    ([where, ids]) =>
+      `duplicate object${ids.length === 1 ? '' : 's'}: ${ids.join(', ')} ${ids.length === 1 ? 'is' : 'are'} also defined by ${where}. Fix: give one of the services another name (or instance and name), or put it in another namespace`,
+  );
 }
 
 /** Whether the service's pods would run on a control-plane node of the App's pools. */
@@ -143,6 +161,7 @@ function surgeDeadlocks(facts: ServiceFacts): string[] {
 
 /** Registers the checks of one service; they run at every synthesis. @internal */
 export function checkAtSynth(facts: ServiceFacts): void {
+  SERVICES.add(facts.construct);
   facts.construct.node.addValidation({
     validate: () => {
       const checks = NodeServiceChecks.of(facts.construct);

@@ -5,6 +5,8 @@
  */
 
 import type { Mount } from './container';
+import { MOUNTS_SHAPE } from './container';
+import { checkArguments, instance, list, map, object, opt, req, str } from './shape';
 
 /** What the canary changes; everything else is identical to the stable service. */
 export interface CanaryOptions {
@@ -41,6 +43,16 @@ export interface CanaryOptions {
   readonly version?: string;
 }
 
+/** Shape of {@link CanaryOptions}. @internal */
+export const CANARY_OPTIONS_SHAPE = object('CanaryOptions', {
+  image: opt(str),
+  images: opt(map(str)),
+  args: opt(list(str)),
+  env: opt(map(str)),
+  mounts: opt(MOUNTS_SHAPE),
+  version: opt(str),
+});
+
 /** How to split a service into stable and canary. Create with {@link Canary.byNodeLabel}. */
 export class Canary {
   /**
@@ -48,6 +60,11 @@ export class Canary {
    * (`key NotIn [value]`). The requirement is ANDed into every affinity term of both halves.
    */
   public static byNodeLabel(key: string, value: string, options: CanaryOptions = {}): Canary {
+    checkArguments('Canary.byNodeLabel', arguments, [
+      ['key', req(str)],
+      ['value', req(str)],
+      ['options', opt(CANARY_OPTIONS_SHAPE)],
+    ]);
     return new Canary(key, value, options ?? {});
   }
 
@@ -64,3 +81,10 @@ export class Canary {
     this.options = options;
   }
 }
+
+/** Shape of a {@link Canary}. @internal */
+export const CANARY_SHAPE = instance(Canary, 'Canary.byNodeLabel(key, value, options)', {
+  key: req(str),
+  value: req(str),
+  options: req(CANARY_OPTIONS_SHAPE),
+});

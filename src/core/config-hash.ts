@@ -9,6 +9,7 @@ import { createHash } from 'crypto';
 import { ApiObject, Lazy } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { ANNOTATION_PREFIX } from './labels';
+import { checkArguments, req, str } from './shape';
 
 /** The pod-template annotation that carries the configuration hash. */
 export const CONFIG_HASH_ANNOTATION = `${ANNOTATION_PREFIX}/config-hash`;
@@ -27,11 +28,13 @@ export class ConfigHash {
    * annotation when the service references no such object. The default.
    */
   public static auto(): ConfigHash {
+    checkArguments('ConfigHash.auto', arguments, []);
     return new ConfigHash('Auto', undefined);
   }
 
   /** No annotation: changed configuration reaches the pods only when they restart for another reason. */
   public static disabled(): ConfigHash {
+    checkArguments('ConfigHash.disabled', arguments, []);
     return new ConfigHash('Disabled', undefined);
   }
 
@@ -40,6 +43,7 @@ export class ConfigHash {
    * content of the app's ConfigMaps and Secrets the service references: changing `value` rolls the pods.
    */
   public static of(value: string): ConfigHash {
+    checkArguments('ConfigHash.of', arguments, [['value', req(str)]]);
     return new ConfigHash('Value', value);
   }
 

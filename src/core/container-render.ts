@@ -136,6 +136,9 @@ const RESOURCE_FIELDS: Array<[keyof Resources, 'requests' | 'limits', string]> =
   ['ephemeralStorageLimit', 'limits', 'ephemeral-storage'],
 ];
 
+/** The fields every `resources` must give (a node agent without a memory limit can take a node's memory). */
+const REQUIRED_RESOURCES: ReadonlyArray<keyof Resources> = ['cpuRequest', 'memoryRequest', 'memoryLimit'];
+
 /** Renders `resources` (extended resources get equal request and limit, as the API requires). */
 export function renderResources(c: ContainerSpec, field: string, problems: ProblemCollector): Wire<k8s.ResourceRequirements> {
   const r = c.resources ?? DEFAULT_RESOURCES;
@@ -145,6 +148,8 @@ export function renderResources(c: ContainerSpec, field: string, problems: Probl
   const fieldOf = new Map<string, { readonly field: string; readonly value: unknown }>();
   for (const [prop, map, resource] of RESOURCE_FIELDS) {
     const value = r[prop] as string | undefined;
+    if (value === undefined && REQUIRED_RESOURCES.includes(prop))
+      problems.add(`${rf}.${prop}`, value, 'is required', `give a Kubernetes quantity such as '${DEFAULT_RESOURCES[prop]}'`);
     if (value === undefined) continue;
     (map === 'requests' ? requests : limits)[resource] = value;
     fieldOf.set(`${map}['${resource}']`, { field: `${rf}.${prop}`, value });

@@ -4,10 +4,11 @@
  * default.
  */
 
-import type { ApiObject } from 'cdk8s';
+import { ApiObject } from 'cdk8s';
 import type { IConfigMap, ISecret } from 'cdk8s-plus-28';
 import type { ConfigSource } from './config-hash';
 import { HostPath } from './host-path';
+import { bool, checkArguments, implementing, instance, int, json, list, map, object, opt, req, ShapeTable, str } from './shape';
 import type { ContainerOptions, ContainerSecurityOptions, PrivilegeOptions } from './options';
 
 /** Downward API fields a node service commonly needs. */
@@ -88,10 +89,31 @@ export interface ProbeOptions {
   readonly failureThreshold?: number;
 }
 
+/** Shape of {@link ProbeOptions}. @internal */
+const PROBE_OPTION_FIELDS: ShapeTable = {
+  initialDelaySeconds: opt(int),
+  periodSeconds: opt(int),
+  timeoutSeconds: opt(int),
+  failureThreshold: opt(int),
+};
+/** Shape of {@link ProbeOptions}. @internal */
+export const PROBE_OPTIONS_SHAPE = object('ProbeOptions', PROBE_OPTION_FIELDS);
+const HTTP_PROBE_OPTIONS = opt(object('HttpProbeOptions', { ...PROBE_OPTION_FIELDS, host: opt(str), https: opt(bool) }));
+const PROBE_OPTIONS = opt(PROBE_OPTIONS_SHAPE);
+const NAME = req(str);
+const PREFIX = opt(str);
+const MOUNT_PATH = req(str);
+const MOUNT_OPTION_FIELDS: ShapeTable = { volumeName: opt(str), readOnly: opt(bool), subPath: opt(str) };
+const MOUNT_OPTIONS = opt(object('MountOptions', MOUNT_OPTION_FIELDS));
+const CONFIG_MAP = req(implementing('IConfigMap (a cdk8s-plus ConfigMap)', { name: req(str) }));
+const SECRET = req(implementing('ISecret (a cdk8s-plus Secret)', { name: req(str) }));
+const API_OBJECT = req(instance(ApiObject, 'new ApiObject(scope, id, { apiVersion, kind, ... })'));
+
 /** The seccomp profile of a container. Create with the static factories. */
 export class SeccompProfile {
   /** The container runtime's default profile (the default, and what Pod Security restricted asks for). */
   public static runtimeDefault(): SeccompProfile {
+    checkArguments('SeccompProfile.runtimeDefault', arguments, []);
     return new SeccompProfile('RuntimeDefault', undefined, undefined);
   }
 
@@ -100,11 +122,13 @@ export class SeccompProfile {
    * allow the extra syscalls of an eBPF sensor without turning the filter off.
    */
   public static localhost(path: string): SeccompProfile {
+    checkArguments('SeccompProfile.localhost', arguments, [['path', req(str)]]);
     return new SeccompProfile('Localhost', path, undefined);
   }
 
   /** No syscall filter at all; `reason` (at least 10 characters) is recorded in the manifest. */
   public static unconfined(reason: string): SeccompProfile {
+    checkArguments('SeccompProfile.unconfined', arguments, [['reason', req(str)]]);
     return new SeccompProfile('Unconfined', undefined, reason);
   }
 
@@ -143,11 +167,21 @@ export class Probe {
    * follows the port if its number changes). For a port number, use {@link Probe.httpGetOnPort}.
    */
   public static httpGet(path: string, portName: string, options: HttpProbeOptions = {}): Probe {
+    checkArguments('Probe.httpGet', arguments, [
+      ['path', req(str)],
+      ['portName', req(str), 'for a port number, use Probe.httpGetOnPort(path, port)'],
+      ['options', HTTP_PROBE_OPTIONS],
+    ]);
     return Probe.http(path, portName, 'name', options);
   }
 
   /** An HTTP GET probe of `path` on port number `port` (1–65535). For a named container port, use {@link Probe.httpGet}. */
   public static httpGetOnPort(path: string, port: number, options: HttpProbeOptions = {}): Probe {
+    checkArguments('Probe.httpGetOnPort', arguments, [
+      ['path', req(str)],
+      ['port', req(int), 'for a named port, use Probe.httpGet(path, portName)'],
+      ['options', HTTP_PROBE_OPTIONS],
+    ]);
     return Probe.http(path, port, 'number', options);
   }
 
@@ -156,11 +190,19 @@ export class Probe {
    * use {@link Probe.tcpSocketOnPort}.
    */
   public static tcpSocket(portName: string, options: ProbeOptions = {}): Probe {
+    checkArguments('Probe.tcpSocket', arguments, [
+      ['portName', req(str), 'for a port number, use Probe.tcpSocketOnPort(port)'],
+      ['options', PROBE_OPTIONS],
+    ]);
     return new Probe({ tcpSocket: { port: portName }, portBy: 'name' }, options ?? {});
   }
 
   /** A TCP connect probe on port number `port` (1–65535). For a named container port, use {@link Probe.tcpSocket}. */
   public static tcpSocketOnPort(port: number, options: ProbeOptions = {}): Probe {
+    checkArguments('Probe.tcpSocketOnPort', arguments, [
+      ['port', req(int), 'for a named port, use Probe.tcpSocket(portName)'],
+      ['options', PROBE_OPTIONS],
+    ]);
     return new Probe({ tcpSocket: { port }, portBy: 'number' }, options ?? {});
   }
 
@@ -171,11 +213,20 @@ export class Probe {
 
   /** A probe that runs `command` in the container; exit code 0 is success. */
   public static exec(command: string[], options: ProbeOptions = {}): Probe {
+    checkArguments('Probe.exec', arguments, [
+      ['command', req(list(str))],
+      ['options', PROBE_OPTIONS],
+    ]);
     return new Probe({ exec: { command: Array.isArray(command) ? [...command] : command } }, options ?? {});
   }
 
   /** A gRPC health-check probe on `port`, optionally for a named `service`. */
   public static grpc(port: number, service?: string, options: ProbeOptions = {}): Probe {
+    checkArguments('Probe.grpc', arguments, [
+      ['port', req(int), 'pass the port number, from 1 to 65535 (gRPC probes take no port name)'],
+      ['service', opt(str)],
+      ['options', PROBE_OPTIONS],
+    ]);
     return new Probe({ grpc: service ? { port, service } : { port }, portBy: 'number' }, options ?? {});
   }
 
@@ -224,31 +275,55 @@ export interface Resources {
 export class EnvSource {
   /** All keys of the named ConfigMap. */
   public static configMap(name: string, prefix?: string): EnvSource {
+    checkArguments('EnvSource.configMap', arguments, [
+      ['name', NAME],
+      ['prefix', PREFIX],
+    ]);
     return new EnvSource({ configMapRef: { name }, ...(prefix ? { prefix } : {}) }, name);
   }
 
   /** All keys of a cdk8s-plus ConfigMap; one defined in the app rolls the pods when its content changes (see `configHash`). */
   public static fromConfigMap(configMap: IConfigMap, prefix?: string): EnvSource {
+    checkArguments('EnvSource.fromConfigMap', arguments, [
+      ['configMap', CONFIG_MAP],
+      ['prefix', PREFIX],
+    ]);
     return EnvSource.referencing({ kind: 'ConfigMap', scope: configMap }, 'configMapRef', configMap?.name, prefix);
   }
 
   /** All keys of a ConfigMap given as a raw API object of the app (kind `ConfigMap`); it rolls the pods when its content changes. */
   public static fromConfigMapObject(configMap: ApiObject, prefix?: string): EnvSource {
+    checkArguments('EnvSource.fromConfigMapObject', arguments, [
+      ['configMap', API_OBJECT],
+      ['prefix', PREFIX],
+    ]);
     return EnvSource.referencing({ kind: 'ConfigMap', scope: configMap }, 'configMapRef', configMap?.name, prefix);
   }
 
   /** All keys of the named Secret. */
   public static secret(name: string, prefix?: string): EnvSource {
+    checkArguments('EnvSource.secret', arguments, [
+      ['name', NAME],
+      ['prefix', PREFIX],
+    ]);
     return new EnvSource({ secretRef: { name }, ...(prefix ? { prefix } : {}) }, name);
   }
 
   /** All keys of a cdk8s-plus Secret; one defined in the app rolls the pods when its content changes (see `configHash`). */
   public static fromSecret(secret: ISecret, prefix?: string): EnvSource {
+    checkArguments('EnvSource.fromSecret', arguments, [
+      ['secret', SECRET],
+      ['prefix', PREFIX],
+    ]);
     return EnvSource.referencing({ kind: 'Secret', scope: secret }, 'secretRef', secret?.name, prefix);
   }
 
   /** All keys of a Secret given as a raw API object of the app (kind `Secret`); it rolls the pods when its content changes. */
   public static fromSecretObject(secret: ApiObject, prefix?: string): EnvSource {
+    checkArguments('EnvSource.fromSecretObject', arguments, [
+      ['secret', API_OBJECT],
+      ['prefix', PREFIX],
+    ]);
     return EnvSource.referencing({ kind: 'Secret', scope: secret }, 'secretRef', secret?.name, prefix);
   }
 
@@ -307,6 +382,10 @@ export interface EmptyDirOptions extends MountOptions {
 export class Mount {
   /** A scratch directory (writable), e.g. `/tmp` for a read-only root filesystem. */
   public static emptyDir(mountPath: string, options: EmptyDirOptions = {}): Mount {
+    checkArguments('Mount.emptyDir', arguments, [
+      ['mountPath', MOUNT_PATH],
+      ['options', opt(object('EmptyDirOptions', { ...MOUNT_OPTION_FIELDS, sizeLimit: opt(str), memory: opt(bool) }))],
+    ]);
     options = options ?? {};
     const source: any = {};
     if (options.memory) source.medium = 'Memory';
@@ -317,6 +396,11 @@ export class Mount {
 
   /** The named ConfigMap (read-only by default). */
   public static configMap(configMapName: string, mountPath: string, options: MountOptions = {}): Mount {
+    checkArguments('Mount.configMap', arguments, [
+      ['configMapName', NAME],
+      ['mountPath', MOUNT_PATH],
+      ['options', MOUNT_OPTIONS],
+    ]);
     options = options ?? {};
     const name = options.volumeName ?? `cm-${slug(configMapName)}`;
     return new Mount(mountPath, name, { configMap: { name: configMapName } }, options.readOnly ?? true, options.subPath);
@@ -327,16 +411,31 @@ export class Mount {
    * `configHash`).
    */
   public static fromConfigMap(configMap: IConfigMap, mountPath: string, options: MountOptions = {}): Mount {
+    checkArguments('Mount.fromConfigMap', arguments, [
+      ['configMap', CONFIG_MAP],
+      ['mountPath', MOUNT_PATH],
+      ['options', MOUNT_OPTIONS],
+    ]);
     return Mount.configMap(configMap?.name, mountPath, options).referencing({ kind: 'ConfigMap', scope: configMap });
   }
 
   /** A ConfigMap given as a raw API object of the app (kind `ConfigMap`, read-only by default); it rolls the pods when its content changes. */
   public static fromConfigMapObject(configMap: ApiObject, mountPath: string, options: MountOptions = {}): Mount {
+    checkArguments('Mount.fromConfigMapObject', arguments, [
+      ['configMap', API_OBJECT],
+      ['mountPath', MOUNT_PATH],
+      ['options', MOUNT_OPTIONS],
+    ]);
     return Mount.configMap(configMap?.name, mountPath, options).referencing({ kind: 'ConfigMap', scope: configMap });
   }
 
   /** The named Secret (read-only by default). */
   public static secret(secretName: string, mountPath: string, options: MountOptions = {}): Mount {
+    checkArguments('Mount.secret', arguments, [
+      ['secretName', NAME],
+      ['mountPath', MOUNT_PATH],
+      ['options', MOUNT_OPTIONS],
+    ]);
     options = options ?? {};
     const name = options.volumeName ?? `secret-${slug(secretName)}`;
     return new Mount(mountPath, name, { secret: { secretName } }, options.readOnly ?? true, options.subPath);
@@ -347,11 +446,21 @@ export class Mount {
    * `configHash`).
    */
   public static fromSecret(secret: ISecret, mountPath: string, options: MountOptions = {}): Mount {
+    checkArguments('Mount.fromSecret', arguments, [
+      ['secret', SECRET],
+      ['mountPath', MOUNT_PATH],
+      ['options', MOUNT_OPTIONS],
+    ]);
     return Mount.secret(secret?.name, mountPath, options).referencing({ kind: 'Secret', scope: secret });
   }
 
   /** A Secret given as a raw API object of the app (kind `Secret`, read-only by default); it rolls the pods when its content changes. */
   public static fromSecretObject(secret: ApiObject, mountPath: string, options: MountOptions = {}): Mount {
+    checkArguments('Mount.fromSecretObject', arguments, [
+      ['secret', API_OBJECT],
+      ['mountPath', MOUNT_PATH],
+      ['options', MOUNT_OPTIONS],
+    ]);
     return Mount.secret(secret?.name, mountPath, options).referencing({ kind: 'Secret', scope: secret });
   }
 
@@ -412,3 +521,27 @@ export interface ContainerSpec extends ContainerOptions, PrivilegeOptions, Conta
    */
   readonly capabilities?: string[];
 }
+
+/** Shape of {@link Resources}. @internal */
+export const RESOURCES_SHAPE: ShapeTable = {
+  // Required, but reported missing with the quantities' grammar (renderResources), so that one error lists both.
+  cpuRequest: opt(str),
+  memoryRequest: opt(str),
+  memoryLimit: opt(str),
+  cpuLimit: opt(str),
+  ephemeralStorageRequest: opt(str),
+  ephemeralStorageLimit: opt(str),
+  extended: opt(map(str)),
+};
+
+/** Shape of a list of {@link Mount}s. @internal */
+export const MOUNTS_SHAPE = list(
+  instance(Mount, 'Mount.emptyDir, Mount.configMap, Mount.secret or Mount.fromConfigMap', {
+    mountPath: req(str),
+    volumeName: req(str),
+    readOnly: req(bool),
+    subPath: opt(str),
+    _source: req(json),
+    _config: opt(json),
+  }),
+);

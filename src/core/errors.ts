@@ -1,8 +1,10 @@
 /**
- * Errors raised while constructing node services. Each names the construct path, the field, the bad value and the fix,
- * and is thrown before any YAML exists, so bad input never produces partial output.
+ * Errors of node services' props and of the library's function arguments. Each names the construct path (or the
+ * function), the field, the bad value and the fix. A construct with invalid props builds no object, and synthesis
+ * fails with its problems and every other problem of the app, so bad input never produces output.
  */
 
+import type { IConstruct } from 'constructs';
 import { renderValue } from '../k8s/json';
 
 /** One problem with a construct's props. */
@@ -18,7 +20,8 @@ export interface PropProblem {
 }
 
 /**
- * Thrown when a node-service construct gets invalid props; lists every problem found. Printed uncaught (e.g. by
+ * The problems of a construct's props (reported at synthesis, and thrown when reading an object the construct did not
+ * build) or of a function's arguments (thrown by the call); lists every problem found. Printed uncaught (e.g. by
  * `cdk8s synth`), it shows its message only: the problems are in the message, the stack is not shown.
  * It extends the built-in `Error`, which jsii cannot model: other languages receive the message.
  *
@@ -30,9 +33,13 @@ export class NodeServiceError extends Error {
   /** Every problem found. */
   declare public readonly problems: PropProblem[];
 
-  constructor(constructPath: string, problems: PropProblem[]) {
-    const lines = problems.map((p) => `  - ${p.field} = ${p.value}: ${p.problem}. Fix: ${p.fix}`);
-    super(`[${constructPath}] invalid props (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${lines.join('\n')}`);
+  /**
+   * @param constructPath the construct path (or, for a function's arguments, the function: `Toleration.equal`)
+   * @param problems every problem found
+   * @param subject what was invalid: `props` (a construct's) or `arguments` (a function's)
+   */
+  constructor(constructPath: string, problems: PropProblem[], subject: string = 'props') {
+    super(`[${constructPath}] ${problemList(subject, problems, '  ')}`);
     // Own fields are not enumerable, so that Node's printing of an uncaught error does not repeat them after the message.
     Object.defineProperty(this, 'name', { value: 'NodeServiceError', enumerable: false, writable: true, configurable: true });
     Object.defineProperty(this, 'constructPath', { value: constructPath, enumerable: false });
@@ -52,6 +59,12 @@ export class NodeServiceError extends Error {
   }
 }
 
+/** `invalid props (2 problems):` and one line per problem, each indented by `indent`. */
+function problemList(subject: string, problems: readonly PropProblem[], indent: string): string {
+  const lines = problems.map((p) => `${indent}- ${p.field} = ${p.value}: ${p.problem}. Fix: ${p.fix}`);
+  return `invalid ${subject} (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${lines.join('\n')}`;
+}
+
 /** Renders a prop value for an error message, faithfully (`NaN`, `Infinity`, `undefined`, `2147483648`). */
 export function show(value: unknown): string {
   const text = renderValue(value);
@@ -59,9 +72,9 @@ export function show(value: unknown): string {
 }
 
 /**
- * Collects prop problems, then throws them all at once. Problems are reported once: a later problem under a field
- * whose type was already wrong is muted, duplicates are dropped, and internal field names are renamed to the fields
- * the user wrote (`containers[0].hostPaths[3]` → `extraHostPaths[0]`).
+ * Collects prop problems, then reports them all at once (at synthesis, or thrown). Problems are reported once: a later
+ * problem under a field whose type was already wrong is muted, duplicates are dropped, and internal field names are
+ * renamed to the fields the user wrote (`containers[0].hostPaths[3]` → `extraHostPaths[0]`).
  * @internal
  */
 export class ProblemCollector {
@@ -117,6 +130,19 @@ export class ProblemCollector {
     if (this.problems.length > 0) throw new NodeServiceError(constructPath, this.list());
   }
 
+  /**
+   * Reports the recorded problems, if any, at synthesis: a validation of `construct` lists them (cdk8s then fails
+   * synthesis with them and with every other problem of the App, in one error). Returns whether there were any: the
+   * construct then builds none of its objects, so bad props never become YAML.
+   */
+  public reportAtSynth(construct: IConstruct): boolean {
+    if (this.problems.length === 0) return false;
+    const problems = this.list();
+    RECORDED.set(construct, new NodeServiceError(construct.node.path, problems));
+    construct.node.addValidation({ validate: () => [problemList('props', problems, '    ')] });
+    return true;
+  }
+
   private list(): PropProblem[] {
     const out: PropProblem[] = [];
     for (const p of this.problems) {
@@ -131,6 +157,18 @@ export class ProblemCollector {
     for (const r of this.renames) if (within(field, r[0]) && (!best || r[0].length > best[0].length)) best = r;
     return best ? best[1] + field.slice(best[0].length) : field;
   }
+}
+
+/** The error of each construct that reported problems with its props at synthesis. */
+const RECORDED = new WeakMap<IConstruct, NodeServiceError>();
+
+/**
+ * The {@link NodeServiceError} listing the problems of `construct`'s props, when it has any (they are reported at
+ * synthesis): what reading an object the construct did not build throws.
+ * @internal
+ */
+export function propsError(construct: IConstruct): NodeServiceError | undefined {
+  return RECORDED.get(construct);
 }
 
 /** Whether `field` is `prefix` or lies below it (`prefix.x`, `prefix[0]`); every field lies below `''`. */

@@ -3,6 +3,8 @@
  * `type`, and states its mount propagation.
  */
 
+import { checkArguments, object, oneOf, opt, req, ShapeTable, str } from './shape';
+
 /** The hostPath `type`, checked by the kubelet before the mount. */
 export enum HostPathType {
   /** An existing directory. */
@@ -61,15 +63,30 @@ export interface WritableHostPathOptions extends HostPathOptions {
   readonly reason: string;
 }
 
+const HOST_PATH_OPTION_FIELDS: ShapeTable = {
+  type: opt(oneOf('HostPathType', Object.values(HostPathType))),
+  mountPath: opt(str),
+  propagation: opt(oneOf('MountPropagation', Object.values(MountPropagation))),
+  volumeName: opt(str),
+};
+
 /** A host directory, file, socket or device made visible to a container. Create with the static factories. */
 export class HostPath {
   /** Mounts `path` read-only. */
   public static readOnly(path: string, options: HostPathOptions = {}): HostPath {
+    checkArguments('HostPath.readOnly', arguments, [
+      ['path', req(str)],
+      ['options', opt(object('HostPathOptions', HOST_PATH_OPTION_FIELDS))],
+    ]);
     return new HostPath(path, false, options ?? {}, undefined);
   }
 
   /** Mounts `path` writable; `options.reason` says why the service must write to the host. */
   public static writable(path: string, options: WritableHostPathOptions): HostPath {
+    checkArguments('HostPath.writable', arguments, [
+      ['path', req(str)],
+      ['options', req(object('WritableHostPathOptions', { ...HOST_PATH_OPTION_FIELDS, reason: req(str) }))],
+    ]);
     return new HostPath(path, true, options ?? ({} as WritableHostPathOptions), options?.reason);
   }
 
@@ -101,6 +118,7 @@ export class HostPath {
 
   /** The default volume name for a host path: `host-` plus the path's elements joined by `-`, cut to 63 characters. */
   public static volumeNameFor(path: string): string {
+    checkArguments('HostPath.volumeNameFor', arguments, [['path', req(str)]]);
     const slug = String(path)
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '-')

@@ -4,21 +4,28 @@
  */
 
 import { Protocol } from './container';
+import { checkArguments, list, map, opt, req, str } from './shape';
 
 /** Who may connect (ingress) or be connected to (egress). Create with the static factories. */
 export class NetworkPeer {
   /** Every pod of the namespace named `name` (by its `kubernetes.io/metadata.name` label), e.g. `monitoring`. */
   public static namespace(name: string): NetworkPeer {
+    checkArguments('NetworkPeer.namespace', arguments, [['name', req(str)]]);
     return new NetworkPeer({ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': name } } });
   }
 
   /** Every pod of the namespaces carrying all of `labels`. */
   public static namespacesWithLabels(labels: { [key: string]: string }): NetworkPeer {
+    checkArguments('NetworkPeer.namespacesWithLabels', arguments, [['labels', req(map(str))]]);
     return new NetworkPeer({ namespaceSelector: { matchLabels: { ...(labels ?? {}) } } });
   }
 
   /** The pods carrying all of `labels`, in the service's namespace, or in the namespace named `namespace`. */
   public static pods(labels: { [key: string]: string }, namespace?: string): NetworkPeer {
+    checkArguments('NetworkPeer.pods', arguments, [
+      ['labels', req(map(str))],
+      ['namespace', opt(str)],
+    ]);
     return new NetworkPeer({
       podSelector: { matchLabels: { ...(labels ?? {}) } },
       ...(namespace !== undefined ? { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } } } : {}),
@@ -27,6 +34,10 @@ export class NetworkPeer {
 
   /** Addresses in the IP network `cidr` (e.g. `10.0.0.0/8`), except those in `except`. */
   public static cidr(cidr: string, except?: string[]): NetworkPeer {
+    checkArguments('NetworkPeer.cidr', arguments, [
+      ['cidr', req(str)],
+      ['except', opt(list(str))],
+    ]);
     return new NetworkPeer({ ipBlock: { cidr, ...(except && except.length > 0 ? { except: [...except] } : {}) } });
   }
 

@@ -4,6 +4,7 @@
  */
 
 import { ProblemCollector } from './errors';
+import { checkArguments, num, object, opt, req } from './shape';
 
 /** Props of a {@link NodeBudget}. Give at least one share. */
 export interface NodeBudgetProps {
@@ -26,6 +27,9 @@ export interface NodeBudgetProps {
 export class NodeBudget {
   /** A budget of the given shares of allocatable. */
   public static of(props: NodeBudgetProps): NodeBudget {
+    checkArguments('NodeBudget.of', arguments, [
+      ['props', req(object('NodeBudgetProps', { cpuPercent: opt(num), memoryPercent: opt(num) }))],
+    ]);
     return new NodeBudget(props);
   }
 

@@ -6,21 +6,34 @@
 
 import { NodeBudget } from './node-budget';
 import { TaintEffect } from './placement';
+import { checkArguments, instance, list, map, object, oneOf, opt, req, str } from './shape';
 
 /** A taint carried by every node of a pool. Create with the static factories. */
 export class Taint {
   /** A `NoSchedule` taint. */
   public static noSchedule(key: string, value?: string): Taint {
+    checkArguments('Taint.noSchedule', arguments, [
+      ['key', req(str)],
+      ['value', opt(str)],
+    ]);
     return new Taint(key, value, TaintEffect.NO_SCHEDULE);
   }
 
   /** A `NoExecute` taint. */
   public static noExecute(key: string, value?: string): Taint {
+    checkArguments('Taint.noExecute', arguments, [
+      ['key', req(str)],
+      ['value', opt(str)],
+    ]);
     return new Taint(key, value, TaintEffect.NO_EXECUTE);
   }
 
   /** A `PreferNoSchedule` taint (never keeps a DaemonSet pod off a node). */
   public static preferNoSchedule(key: string, value?: string): Taint {
+    checkArguments('Taint.preferNoSchedule', arguments, [
+      ['key', req(str)],
+      ['value', opt(str)],
+    ]);
     return new Taint(key, value, TaintEffect.PREFER_NO_SCHEDULE);
   }
 
@@ -47,6 +60,13 @@ export class Taint {
     return `${this.key}${this.value !== undefined ? `=${this.value}` : ''}:${this.effect}`;
   }
 }
+
+const TAINT_SHAPE = instance(Taint, 'Taint.noSchedule, noExecute or preferNoSchedule', {
+  key: req(str),
+  value: opt(str),
+  effect: req(oneOf('TaintEffect', Object.values(TaintEffect))),
+});
+const BUDGET_SHAPE = instance(NodeBudget, 'NodeBudget.of({ cpuPercent, memoryPercent })');
 
 /** Props of a {@link NodePool}. */
 export interface NodePoolProps {
@@ -80,16 +100,32 @@ export interface NodePoolProps {
 export class NodePool {
   /** A pool with the given labels and taints. */
   public static of(props: NodePoolProps): NodePool {
+    checkArguments('NodePool.of', arguments, [
+      [
+        'props',
+        req(
+          object('NodePoolProps', {
+            name: req(str),
+            labels: opt(map(str)),
+            taints: opt(list(TAINT_SHAPE)),
+            allocatable: opt(map(str)),
+            budget: opt(BUDGET_SHAPE),
+          }),
+        ),
+      ],
+    ]);
     return new NodePool(props);
   }
 
   /** Every node of the cluster (no identifying label); taints as given. */
   public static all(name: string = 'all-nodes'): NodePool {
+    checkArguments('NodePool.all', arguments, [['name', opt(str)]]);
     return new NodePool({ name });
   }
 
   /** Control-plane nodes (kubeadm convention: role label and `NoSchedule` taint). */
   public static controlPlane(): NodePool {
+    checkArguments('NodePool.controlPlane', arguments, []);
     return new NodePool({
       name: 'control-plane',
       labels: { 'node-role.kubernetes.io/control-plane': '' },
@@ -102,6 +138,7 @@ export class NodePool {
    * `nvidia.com/gpu=present:NoSchedule` (the GKE/AKS/EKS convention) so ordinary pods stay off.
    */
   public static gpu(name: string = 'gpu'): NodePool {
+    checkArguments('NodePool.gpu', arguments, [['name', opt(str)]]);
     return new NodePool({
       name,
       labels: { 'nvidia.com/gpu.present': 'true' },
@@ -111,6 +148,7 @@ export class NodePool {
 
   /** Edge nodes: labelled and tainted with the `node-role.kubernetes.io/edge` role (`NoSchedule`). */
   public static edge(name: string = 'edge'): NodePool {
+    checkArguments('NodePool.edge', arguments, [['name', opt(str)]]);
     return new NodePool({
       name,
       labels: { 'node-role.kubernetes.io/edge': '' },
@@ -161,3 +199,12 @@ export class NodePool {
 function isPlainMap(value: unknown): value is { [key: string]: string } {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** Shape of a {@link NodePool} (shared with the fleet's cluster pools). @internal */
+export const POOL_SHAPE = instance(NodePool, 'NodePool.of({ name, labels, taints }) or NodePool.all()', {
+  name: req(str),
+  labels: req(map(str)),
+  taints: req(list(TAINT_SHAPE)),
+  allocatable: opt(map(str)),
+  budget: opt(BUDGET_SHAPE),
+});

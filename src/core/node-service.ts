@@ -14,7 +14,7 @@ import { ApiPermission } from './api-access';
 import { Canary } from './canary';
 import { ContainerSpec } from './container';
 import { checkAtSynth } from './app-checks';
-import { presetProblems, ProblemCollector } from './errors';
+import { NodeServiceError, presetProblems, ProblemCollector, propsError } from './errors';
 import { DEFAULT_NAMESPACE, resolveIntent, ServiceIntent, TrackIntent } from './intent';
 import { SERVICE_LABEL } from './labels';
 import { NodePool } from './node-pool';
@@ -138,8 +138,8 @@ export class NodeService extends Construct {
   public readonly namespace: string;
   /** The kind whose allowlists apply. */
   public readonly kind: NodeServiceKind;
-  /** The DaemonSet. */
-  public readonly daemonSet: k8s.KubeDaemonSet;
+  /** The DaemonSet built, unless the props are invalid. */
+  private readonly builtDaemonSet?: k8s.KubeDaemonSet;
   /** The selector labels (`app.kubernetes.io/name` and `instance`). */
   public readonly selector: { [key: string]: string };
   /** The recommended labels on every object. */
@@ -183,9 +183,8 @@ export class NodeService extends Construct {
     // Phase 3: the pod templates (the default DaemonSet's, then every track's), checked as they are rendered (the
     // tracks' own problems were collected with the intent).
     const template = buildPodTemplate(intent.pod, problems);
-    problems.throwIfAny(this.node.path);
 
-    // Phase 4: the objects.
+    // What the service resolved from its props (when they are invalid, from the sound ones: see docs/errors.md).
     this.name = intent.name;
     this.namespace = intent.namespace;
     this.kind = intent.kind;
@@ -198,8 +197,19 @@ export class NodeService extends Construct {
     this.excludePools = intent.excludePools;
     this.podSelector = { ...intent.selector, [SERVICE_LABEL]: intent.instance };
     delete this.podSelector['app.kubernetes.io/instance'];
+    // Every node service is checked against the rule catalogue at synth (once per app, whatever the number of services).
+    NodeServiceChecks.of(this);
+    if (problems.reportAtSynth(this)) {
+      // Invalid props: the problems are reported at synthesis, with the App's other problems; no object is built.
+      this.daemonSetNames = [];
+      this.daemonSets = [];
+      this.tracks = [];
+      return;
+    }
+
+    // Phase 4: the objects.
     this.daemonSetNames = [intent.name, ...intent.tracks.map((t) => t.daemonSetName)];
-    this.daemonSet = this.createDaemonSet(
+    this.builtDaemonSet = this.createDaemonSet(
       'Resource',
       intent.name,
       intent.pod.labels,
@@ -216,38 +226,10 @@ export class NodeService extends Construct {
     this.daemonSets = [this.daemonSet, ...this.tracks.map((t) => t.daemonSet)];
     if (intent.apiAccess.length > 0)
       this.createApiAccess(intent.apiAccess, intent.serviceAccountName ?? intent.name, intent.createServiceAccount, intent.automount);
-    if (intent.priorityClass) {
-      const pc = intent.priorityClass;
-      this.priorityClass = new k8s.KubePriorityClass(this, 'PriorityClass', {
-        metadata: { name: pc.name, labels: { ...intent.labels } },
-        value: pc.value,
-        globalDefault: false,
-        preemptionPolicy: pc.preemptionPolicy ?? 'PreemptLowerPriority',
-        ...(pc.description ? { description: pc.description } : {}),
-      });
-      // Cluster-scoped: never the chart's namespace.
-      if (Chart.of(this).namespace) this.priorityClass.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
-    }
-    if (intent.networkPolicy) {
-      const spec = { ...intent.networkPolicy, podSelector: { matchLabels: { ...this.podSelector } } };
-      this.networkPolicy = new k8s.KubeNetworkPolicy(this, 'NetworkPolicy', {
-        metadata: { name: intent.name, namespace: intent.namespace, labels: { ...intent.labels } },
-        spec,
-      });
-    }
-    if (intent.localService) {
-      this.localService = new k8s.KubeService(this, 'LocalService', {
-        metadata: { name: intent.localService.name, namespace: intent.namespace, labels: { ...intent.labels } },
-        spec: {
-          type: 'ClusterIP',
-          selector: { ...this.podSelector },
-          internalTrafficPolicy: 'Local',
-          ports: intent.localService.ports,
-        },
-      });
-    }
-    // Every node service is checked against the rule catalogue at synth (once per app, whatever the number of services).
-    NodeServiceChecks.of(this);
+    const extras = this.createExtras(intent);
+    this.priorityClass = extras.priorityClass;
+    this.networkPolicy = extras.networkPolicy;
+    this.localService = extras.localService;
     registerNodeTax(this, {
       name: `${this.namespace}/${this.name}`,
       pools: this.pools,
@@ -269,6 +251,57 @@ export class NodeService extends Construct {
       daemonSets: this.daemonSets,
       updateStrategy: intent.updateStrategy,
     });
+  }
+
+  /** The PriorityClass, NetworkPolicy and node-local Service of the service, those its intent asks for. */
+  private createExtras(intent: ServiceIntent): {
+    priorityClass?: k8s.KubePriorityClass;
+    networkPolicy?: k8s.KubeNetworkPolicy;
+    localService?: k8s.KubeService;
+  } {
+    let priorityClass: k8s.KubePriorityClass | undefined;
+    let networkPolicy: k8s.KubeNetworkPolicy | undefined;
+    let localService: k8s.KubeService | undefined;
+    if (intent.priorityClass) {
+      const pc = intent.priorityClass;
+      priorityClass = new k8s.KubePriorityClass(this, 'PriorityClass', {
+        metadata: { name: pc.name, labels: { ...intent.labels } },
+        value: pc.value,
+        globalDefault: false,
+        preemptionPolicy: pc.preemptionPolicy ?? 'PreemptLowerPriority',
+        ...(pc.description ? { description: pc.description } : {}),
+      });
+      // Cluster-scoped: never the chart's namespace.
+      if (Chart.of(this).namespace) priorityClass.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
+    }
+    if (intent.networkPolicy) {
+      const spec = { ...intent.networkPolicy, podSelector: { matchLabels: { ...this.podSelector } } };
+      networkPolicy = new k8s.KubeNetworkPolicy(this, 'NetworkPolicy', {
+        metadata: { name: intent.name, namespace: intent.namespace, labels: { ...intent.labels } },
+        spec,
+      });
+    }
+    if (intent.localService) {
+      localService = new k8s.KubeService(this, 'LocalService', {
+        metadata: { name: intent.localService.name, namespace: intent.namespace, labels: { ...intent.labels } },
+        spec: {
+          type: 'ClusterIP',
+          selector: { ...this.podSelector },
+          internalTrafficPolicy: 'Local',
+          ports: intent.localService.ports,
+        },
+      });
+    }
+    return { priorityClass, networkPolicy, localService };
+  }
+
+  /**
+   * The DaemonSet. A service with invalid props builds none: reading it then throws the {@link NodeServiceError}
+   * listing the problems (which synthesis reports too).
+   */
+  public get daemonSet(): k8s.KubeDaemonSet {
+    if (this.builtDaemonSet === undefined) throw propsError(this) ?? new NodeServiceError(this.node.path, []);
+    return this.builtDaemonSet;
   }
 
   private createDaemonSet(

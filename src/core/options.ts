@@ -15,12 +15,20 @@ import { EnvSource, Mount, Probe, SeccompProfile } from './container';
 import { HostPath, HostPathType, MountPropagation } from './host-path';
 import { ImagePullSecret } from './image-pull-secret';
 import { NetworkPeer, NetworkPolicyOptions } from './network-policy';
-import { PreemptionPolicy, PriorityClassSpec } from './priority-class';
-import { NodeBudget } from './node-budget';
-import { NodePool, Taint } from './node-pool';
+import { PriorityClassSpec } from './priority-class';
+import { NodePool } from './node-pool';
 import { NodeAffinityTerm, NodeRequirement, TaintEffect, Toleration } from './placement';
 import { IntOrPercent, Rollout } from './rollout';
 import { bool, instance, int, json, list, map, object, oneOf, opt, req, ShapeTable, str } from './shape';
+import { MOUNTS_SHAPE, PROBE_OPTIONS_SHAPE, RESOURCES_SHAPE } from './container';
+import { CANARY_SHAPE } from './canary';
+import { POOL_SHAPE } from './node-pool';
+import { PRIORITY_CLASS_OPTIONS_SHAPE } from './priority-class';
+import { VARIANT_OPTIONS_SHAPE } from './variant';
+
+export { RESOURCES_SHAPE };
+/** Shape of a {@link NodePool} (shared with the fleet's cluster pools). @internal */
+export const poolShape = POOL_SHAPE;
 
 /** A rule of the policy catalogue switched off for this service, with the reason recorded in the manifest. */
 export interface RuleSuppression {
@@ -461,14 +469,7 @@ const hostPathShape = instance(HostPath, 'HostPath.readOnly(path) or HostPath.wr
 });
 const probeShape = instance(Probe, 'Probe.httpGet, Probe.tcpSocket, Probe.exec or Probe.grpc', {
   _handler: req(json),
-  options: req(
-    object('ProbeOptions', {
-      initialDelaySeconds: opt(int),
-      periodSeconds: opt(int),
-      timeoutSeconds: opt(int),
-      failureThreshold: opt(int),
-    }),
-  ),
+  options: req(PROBE_OPTIONS_SHAPE),
 });
 const requirementShape = instance(NodeRequirement, 'NodeRequirement.in, notIn, exists, doesNotExist, gt or lt', {
   key: req(str),
@@ -476,27 +477,7 @@ const requirementShape = instance(NodeRequirement, 'NodeRequirement.in, notIn, e
   values: opt(list(str)),
 });
 const taintEffect = oneOf('TaintEffect', Object.values(TaintEffect));
-/** Shape of a {@link NodePool} (shared with the fleet's cluster pools). @internal */
-export const poolShape = instance(NodePool, 'NodePool.of({ name, labels, taints }) or NodePool.all()', {
-  name: req(str),
-  labels: req(map(str)),
-  taints: req(
-    list(instance(Taint, 'Taint.noSchedule, noExecute or preferNoSchedule', { key: req(str), value: opt(str), effect: req(taintEffect) })),
-  ),
-  allocatable: opt(map(str)),
-  budget: opt(instance(NodeBudget, 'NodeBudget.of({ cpuPercent, memoryPercent })')),
-});
 const stringList = list(str);
-const mountsShape = list(
-  instance(Mount, 'Mount.emptyDir, Mount.configMap, Mount.secret or Mount.fromConfigMap', {
-    mountPath: req(str),
-    volumeName: req(str),
-    readOnly: req(bool),
-    subPath: opt(str),
-    _source: req(json),
-    _config: opt(json),
-  }),
-);
 const stringMap = map(str);
 const peerShape = instance(NetworkPeer, 'NetworkPeer.namespace, namespacesWithLabels, pods or cidr', { _peer: req(json) });
 
@@ -539,32 +520,6 @@ const intOrPercentShape = instance(IntOrPercent, 'IntOrPercent.count(n) or IntOr
   isPercent: req(bool),
 });
 
-/** Shape of {@link Resources}. @internal */
-export const RESOURCES_SHAPE: ShapeTable = {
-  cpuRequest: req(str),
-  memoryRequest: req(str),
-  memoryLimit: req(str),
-  cpuLimit: opt(str),
-  ephemeralStorageRequest: opt(str),
-  ephemeralStorageLimit: opt(str),
-  extended: opt(stringMap),
-};
-
-const canaryShape = instance(Canary, 'Canary.byNodeLabel(key, value, options)', {
-  key: req(str),
-  value: req(str),
-  options: req(
-    object('CanaryOptions', {
-      image: opt(str),
-      images: opt(stringMap),
-      args: opt(stringList),
-      env: opt(stringMap),
-      mounts: opt(mountsShape),
-      version: opt(str),
-    }),
-  ),
-});
-
 /** Shape of {@link RolloutOptions}. @internal */
 export const ROLLOUT_SHAPE: ShapeTable = {
   rollout: opt(
@@ -577,7 +532,7 @@ export const ROLLOUT_SHAPE: ShapeTable = {
   ),
   minReadySeconds: opt(int),
   revisionHistoryLimit: opt(int),
-  canary: opt(canaryShape),
+  canary: opt(CANARY_SHAPE),
   variants: opt(
     list(
       instance(
@@ -589,22 +544,7 @@ export const ROLLOUT_SHAPE: ShapeTable = {
           pool: opt(poolShape),
           key: opt(str),
           values: opt(stringList),
-          options: req(
-            object('VariantOptions', {
-              image: opt(str),
-              images: opt(stringMap),
-              args: opt(stringList),
-              env: opt(stringMap),
-              mounts: opt(mountsShape),
-              resources: opt(object('Resources', RESOURCES_SHAPE)),
-              version: opt(str),
-              canary: opt(canaryShape),
-              poolLabel: opt(str),
-              reason: opt(str),
-              command: opt(stringList),
-              runAsUserName: opt(str),
-            }),
-          ),
+          options: req(VARIANT_OPTIONS_SHAPE),
         },
       ),
     ),
@@ -619,14 +559,7 @@ export const POD_SHAPE: ShapeTable = {
   priorityClassName: opt(str),
   priorityClass: opt(
     instance(PriorityClassSpec, 'PriorityClassSpec.create({ name, value })', {
-      options: req(
-        object('PriorityClassOptions', {
-          name: req(str),
-          value: req(int),
-          preemptionPolicy: opt(oneOf('PreemptionPolicy', Object.values(PreemptionPolicy))),
-          description: opt(str),
-        }),
-      ),
+      options: req(PRIORITY_CLASS_OPTIONS_SHAPE),
     }),
   ),
   apiAccess: opt(
@@ -693,7 +626,7 @@ export const CONTAINER_PROCESS_SHAPE: ShapeTable = {
       }),
     ),
   ),
-  mounts: opt(mountsShape),
+  mounts: opt(MOUNTS_SHAPE),
   resources: opt(object('Resources', RESOURCES_SHAPE)),
   seccompProfile: opt(
     instance(SeccompProfile, 'SeccompProfile.runtimeDefault(), localhost(path) or unconfined(reason)', {

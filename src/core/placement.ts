@@ -2,6 +2,8 @@
  * Typed placement: tolerations and node-affinity requirements, rendered to the Kubernetes shapes.
  */
 
+import { checkArguments, int, list, object, oneOf, opt, req, str } from './shape';
+
 /** A taint effect. */
 export enum TaintEffect {
   /** New pods are not scheduled; running pods stay. */
@@ -26,15 +28,29 @@ export interface TolerationOptions {
   readonly tolerationSeconds?: number;
 }
 
+const TOLERATION_OPTIONS = opt(
+  object('TolerationOptions', { effect: opt(oneOf('TaintEffect', Object.values(TaintEffect))), tolerationSeconds: opt(int) }),
+);
+const KEY = req(str);
+
 /** A toleration. Create with the static factories. */
 export class Toleration {
   /** Tolerates taints with `key`, whatever their value. */
   public static exists(key: string, options: TolerationOptions = {}): Toleration {
+    checkArguments('Toleration.exists', arguments, [
+      ['key', KEY],
+      ['options', TOLERATION_OPTIONS],
+    ]);
     return new Toleration({ key, operator: 'Exists' }, options);
   }
 
   /** Tolerates taints with `key` and exactly `value`. */
   public static equal(key: string, value: string, options: TolerationOptions = {}): Toleration {
+    checkArguments('Toleration.equal', arguments, [
+      ['key', KEY],
+      ['value', req(str)],
+      ['options', TOLERATION_OPTIONS],
+    ]);
     return new Toleration({ key, operator: 'Equal', value }, options);
   }
 
@@ -43,11 +59,13 @@ export class Toleration {
    * (CNI, CSI, runtime security, node metrics); a log agent or GPU monitor should tolerate what its pools need.
    */
   public static all(): Toleration {
+    checkArguments('Toleration.all', arguments, []);
     return new Toleration({ operator: 'Exists' }, {});
   }
 
   /** Tolerates the control-plane taint (`node-role.kubernetes.io/control-plane:NoSchedule`): opts in to control-plane nodes. */
   public static controlPlane(): Toleration {
+    checkArguments('Toleration.controlPlane', arguments, []);
     return Toleration.exists('node-role.kubernetes.io/control-plane', { effect: TaintEffect.NO_SCHEDULE });
   }
 
@@ -91,31 +109,49 @@ export class Toleration {
 export class NodeRequirement {
   /** The label's value is one of `values`. */
   public static in(key: string, values: string[]): NodeRequirement {
+    checkArguments('NodeRequirement.in', arguments, [
+      ['key', KEY],
+      ['values', req(list(str))],
+    ]);
     return new NodeRequirement(key, 'In', values);
   }
 
   /** The label is absent or its value is none of `values`. */
   public static notIn(key: string, values: string[]): NodeRequirement {
+    checkArguments('NodeRequirement.notIn', arguments, [
+      ['key', KEY],
+      ['values', req(list(str))],
+    ]);
     return new NodeRequirement(key, 'NotIn', values);
   }
 
   /** The label exists. */
   public static exists(key: string): NodeRequirement {
+    checkArguments('NodeRequirement.exists', arguments, [['key', KEY]]);
     return new NodeRequirement(key, 'Exists', undefined);
   }
 
   /** The label does not exist. */
   public static doesNotExist(key: string): NodeRequirement {
+    checkArguments('NodeRequirement.doesNotExist', arguments, [['key', KEY]]);
     return new NodeRequirement(key, 'DoesNotExist', undefined);
   }
 
   /** The label's value, as an integer, is greater than `value`. */
   public static gt(key: string, value: number): NodeRequirement {
+    checkArguments('NodeRequirement.gt', arguments, [
+      ['key', KEY],
+      ['value', req(int)],
+    ]);
     return new NodeRequirement(key, 'Gt', [String(value)]);
   }
 
   /** The label's value, as an integer, is less than `value`. */
   public static lt(key: string, value: number): NodeRequirement {
+    checkArguments('NodeRequirement.lt', arguments, [
+      ['key', KEY],
+      ['value', req(int)],
+    ]);
     return new NodeRequirement(key, 'Lt', [String(value)]);
   }
 

@@ -2,6 +2,8 @@
  * A PriorityClass created by the app, for node services the built-in `system-*` classes do not fit.
  */
 
+import { checkArguments, int, object, oneOf, opt, req, str } from './shape';
+
 /** How pods of the class treat lower-priority pods when they do not fit. */
 export enum PreemptionPolicy {
   /** Evict lower-priority pods to make room (the Kubernetes default). */
@@ -28,10 +30,19 @@ export interface PriorityClassOptions {
   readonly description?: string;
 }
 
+/** Shape of {@link PriorityClassOptions}. @internal */
+export const PRIORITY_CLASS_OPTIONS_SHAPE = object('PriorityClassOptions', {
+  name: req(str),
+  value: req(int),
+  preemptionPolicy: opt(oneOf('PreemptionPolicy', Object.values(PreemptionPolicy))),
+  description: opt(str),
+});
+
 /** A PriorityClass the service creates and runs under. Create with {@link PriorityClassSpec.create}. */
 export class PriorityClassSpec {
   /** A PriorityClass created with the service (share it with other services through their `priorityClassName`). */
   public static create(options: PriorityClassOptions): PriorityClassSpec {
+    checkArguments('PriorityClassSpec.create', arguments, [['options', req(PRIORITY_CLASS_OPTIONS_SHAPE)]]);
     return new PriorityClassSpec(options ?? ({} as PriorityClassOptions));
   }
 

@@ -3,6 +3,11 @@
  * pod briefly side by side; never with host ports), or `OnDelete` for operators who roll nodes themselves.
  */
 
+import { checkArguments, num, req, str } from './shape';
+
+// The factories check that amounts are numbers; whether a count is a whole number and a percentage in range is checked
+// by the service that receives the rollout (with the factory to use instead).
+
 /**
  * A Kubernetes int-or-percent amount (`maxUnavailable`, `maxSurge`): a count of pods (`1`) or a percentage of the
  * target nodes (`10%`, rounded as the DaemonSet controller rounds it). Create with the static factories.
@@ -10,11 +15,13 @@
 export class IntOrPercent {
   /** A count of pods, a non-negative integer. */
   public static count(count: number): IntOrPercent {
+    checkArguments('IntOrPercent.count', arguments, [['count', req(num)]]);
     return new IntOrPercent(count, false);
   }
 
   /** A percentage of the nodes the DaemonSet targets, an integer from 0 to 100. */
   public static percent(percent: number): IntOrPercent {
+    checkArguments('IntOrPercent.percent', arguments, [['percent', req(num)]]);
     return new IntOrPercent(percent, true);
   }
 
@@ -50,6 +57,9 @@ export class Rollout {
    * one starts on each node.
    */
   public static maxUnavailable(count: number): Rollout {
+    checkArguments('Rollout.maxUnavailable', arguments, [
+      ['count', req(num), 'pass a count of pods; for a percentage, use Rollout.maxUnavailablePercent(10)'],
+    ]);
     return new Rollout('RollingUpdate', IntOrPercent.count(count), IntOrPercent.count(0), undefined);
   }
 
@@ -58,6 +68,9 @@ export class Rollout {
    * The old pod stops before the new one starts on each node.
    */
   public static maxUnavailablePercent(percent: number): Rollout {
+    checkArguments('Rollout.maxUnavailablePercent', arguments, [
+      ['percent', req(num), 'pass the percentage without %, e.g. Rollout.maxUnavailablePercent(10)'],
+    ]);
     return new Rollout('RollingUpdate', IntOrPercent.percent(percent), IntOrPercent.count(0), undefined);
   }
 
@@ -66,6 +79,9 @@ export class Rollout {
    * resources during the rollout and is unsafe with host ports or exclusive host resources.
    */
   public static surge(count: number): Rollout {
+    checkArguments('Rollout.surge', arguments, [
+      ['count', req(num), 'pass a count of pods; for a percentage, use Rollout.surgePercent(10)'],
+    ]);
     return new Rollout('RollingUpdate', IntOrPercent.count(0), IntOrPercent.count(count), undefined);
   }
 
@@ -74,6 +90,9 @@ export class Rollout {
    * once. Same cautions as {@link Rollout.surge}.
    */
   public static surgePercent(percent: number): Rollout {
+    checkArguments('Rollout.surgePercent', arguments, [
+      ['percent', req(num), 'pass the percentage without %, e.g. Rollout.surgePercent(10)'],
+    ]);
     return new Rollout('RollingUpdate', IntOrPercent.count(0), IntOrPercent.percent(percent), undefined);
   }
 
@@ -82,6 +101,7 @@ export class Rollout {
    * least 10 characters) says who rolls the nodes and how; it is recorded in the manifest.
    */
   public static onDelete(reason: string): Rollout {
+    checkArguments('Rollout.onDelete', arguments, [['reason', req(str)]]);
     return new Rollout('OnDelete', undefined, undefined, reason);
   }
 

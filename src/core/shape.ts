@@ -9,7 +9,7 @@
  */
 
 import { closestMatch } from '../k8s/capabilities';
-import { ProblemCollector } from './errors';
+import { NodeServiceError, PropProblem, ProblemCollector } from './errors';
 
 /** What a field holds. @internal */
 export type FieldShape =
@@ -17,7 +17,7 @@ export type FieldShape =
   | { readonly type: 'enum'; readonly values: readonly string[]; readonly name: string }
   | { readonly type: 'list'; readonly of: FieldShape }
   | { readonly type: 'map'; readonly of: FieldShape }
-  | { readonly type: 'object'; readonly fields: ShapeTable; readonly name: string }
+  | { readonly type: 'object'; readonly fields: ShapeTable; readonly name: string; readonly open?: boolean }
   | { readonly type: 'instance'; readonly cls: ClassRef; readonly fix: string; readonly fields?: ShapeTable };
 
 /** A class (constructors may be private: instances come from static factories). @internal */
@@ -65,6 +65,8 @@ export const str: FieldShape = { type: 'string' };
 export const bool: FieldShape = { type: 'boolean' };
 /** @internal */
 export const int: FieldShape = { type: 'integer' };
+/** A finite number. @internal */
+export const num: FieldShape = { type: 'number' };
 /** Any JSON value (the field's own grammar check decides). @internal */
 export const json: FieldShape = { type: 'json' };
 /** @internal */
@@ -82,6 +84,13 @@ export function oneOf(name: string, values: readonly string[]): FieldShape {
 /** @internal */
 export function object(name: string, fields: ShapeTable): FieldShape {
   return { type: 'object', fields, name };
+}
+/**
+ * An object that implements the interface `name` (e.g. a cdk8s-plus `IConfigMap`): the listed fields are checked,
+ * others are allowed (an implementation has more members than the library reads). @internal
+ */
+export function implementing(name: string, fields: ShapeTable): FieldShape {
+  return { type: 'object', fields, name, open: true };
 }
 /** @internal */
 export function instance(cls: ClassRef, fix: string, fields?: ShapeTable): FieldShape {
@@ -132,6 +141,7 @@ function fixFor(shape: FieldShape): string {
   if (shape.type === 'list' && shape.of.type === 'instance') return `pass a list, each element created with ${shape.of.fix}`;
   if (shape.type === 'list') return `pass a list (e.g. [${example(shape.of)}])`;
   if (shape.type === 'map') return `pass an object such as { "key": ${example(shape.of)} }`;
+  if (shape.type === 'object') return `pass an object (${shape.name}) with the fields ${Object.keys(shape.fields).join(', ')}`;
   return `pass ${describeShape(shape)}`;
 }
 
@@ -201,7 +211,7 @@ function checkValue(value: unknown, shape: FieldShape, field: string, problems: 
       if (!isRecord(value)) return wrong();
       // A plain object literal must not carry unknown fields; a class instance may (it satisfies the interface structurally).
       const proto = Object.getPrototypeOf(value);
-      return checkTable(value, shape.fields, field, problems, proto === Object.prototype || proto === null);
+      return checkTable(value, shape.fields, field, problems, !shape.open && (proto === Object.prototype || proto === null));
     }
     case 'instance':
       if (typeof value !== 'object' || value === null || !Object.prototype.isPrototypeOf.call(shape.cls.prototype, value)) return wrong();
@@ -309,4 +319,52 @@ export function wrongValueFor(shape: FieldShape): unknown {
     default:
       return 'not-the-right-type';
   }
+}
+
+/**
+ * The parameters of a public function or method, in order: each name (as documented), its shape and, optionally, the
+ * fix for a value of the wrong type (e.g. the factory that takes it). @internal
+ */
+export type ParamList = ReadonlyArray<readonly [string, FieldSpec, string?]>;
+
+const PARAMS = new Map<string, ParamList>();
+
+/**
+ * The boundary of a public factory or method (callers may be plain JavaScript, or other languages through jsii):
+ * checks every argument in `args` (the call's `arguments`) against `params` and throws one {@link NodeServiceError}
+ * listing every problem: a required argument missing, a value of the wrong type (a string where an options object
+ * goes), an unknown option, and an argument past the last parameter (which would be silently dropped). Fields are
+ * named as written, e.g. `Toleration.equal(value)`, `Toleration.exists(options.effect)`.
+ *
+ * Only types and arity are checked here; the Kubernetes grammar of the values is checked by the construct that
+ * receives them, with its construct path, together with its other problems. `params` may be a function (called once
+ * per `method`) where the shapes come from a module that imports this one's.
+ * @internal
+ */
+export function checkArguments(method: string, args: ArrayLike<unknown>, params: ParamList | (() => ParamList)): void {
+  let list = PARAMS.get(method);
+  if (list === undefined) {
+    list = typeof params === 'function' ? params() : params;
+    PARAMS.set(method, list);
+  }
+  const problems = new ProblemCollector();
+  list.forEach(([name, spec, fix], i) => {
+    const value = args[i];
+    if (value === undefined) {
+      if (spec.required) problems.add(name, value, 'is required', fixFor(spec.shape));
+      return;
+    }
+    const found = new ProblemCollector();
+    checkValue(value, spec.shape, name, found);
+    found.forEach((p) => problems.addRendered(fix !== undefined && p.field === name ? { ...p, fix } : p));
+  });
+  for (let i = list.length; i < args.length; i++) {
+    if (args[i] === undefined) continue;
+    const signature = `${method}(${list.map(([name]) => name).join(', ')})`;
+    problems.add(`arguments[${i}]`, args[i], `is past the last parameter of ${signature}`, 'remove it');
+  }
+  if (problems.empty) return;
+  const found: PropProblem[] = [];
+  problems.forEach((p) => found.push({ ...p, field: `${method}(${p.field})` }));
+  throw new NodeServiceError(method, found, 'arguments');
 }

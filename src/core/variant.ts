@@ -8,8 +8,37 @@
 
 import { NodeServiceKind } from '../policy/kinds';
 import type { Canary } from './canary';
+import { CANARY_SHAPE } from './canary';
 import type { Mount, Resources } from './container';
+import { MOUNTS_SHAPE, RESOURCES_SHAPE } from './container';
 import type { NodePool } from './node-pool';
+import { POOL_SHAPE } from './node-pool';
+import { checkArguments, list, map, object, opt, req, ShapeTable, str } from './shape';
+
+/** The fields of {@link VariantOptions}. */
+const VARIANT_OPTION_FIELDS: ShapeTable = {
+  image: opt(str),
+  images: opt(map(str)),
+  args: opt(list(str)),
+  env: opt(map(str)),
+  mounts: opt(MOUNTS_SHAPE),
+  resources: opt(object('Resources', RESOURCES_SHAPE)),
+  version: opt(str),
+  canary: opt(CANARY_SHAPE),
+};
+const POOL_VARIANT_OPTION_FIELDS: ShapeTable = { ...VARIANT_OPTION_FIELDS, poolLabel: opt(str) };
+const WINDOWS_VARIANT_OPTION_FIELDS: ShapeTable = {
+  ...VARIANT_OPTION_FIELDS,
+  reason: req(str),
+  command: opt(list(str)),
+  runAsUserName: opt(str),
+};
+/** Shape of a variant's options, whichever factory made it (the factory checked which fields it takes). @internal */
+export const VARIANT_OPTIONS_SHAPE = object('VariantOptions', {
+  ...POOL_VARIANT_OPTION_FIELDS,
+  ...WINDOWS_VARIANT_OPTION_FIELDS,
+  reason: opt(str),
+});
 
 /** What a variant changes; everything else is the service's. */
 export interface VariantOptions {
@@ -126,11 +155,22 @@ export class Variant {
    * The nodes of `pool` run the variant (`<poolLabel> In [<its value>]`). The pool must be one the service covers.
    */
   public static forPool(name: string, pool: NodePool, options: PoolVariantOptions = {}): Variant {
+    checkArguments('Variant.forPool', arguments, [
+      ['name', req(str)],
+      ['pool', req(POOL_SHAPE)],
+      ['options', opt(object('PoolVariantOptions', POOL_VARIANT_OPTION_FIELDS))],
+    ]);
     return new Variant(name, VariantType.POOL, pool, undefined, undefined, options ?? {});
   }
 
   /** Nodes whose label `key` has one of `values` run the variant (`key In values`). */
   public static byNodeLabel(name: string, key: string, values: string[], options: VariantOptions = {}): Variant {
+    checkArguments('Variant.byNodeLabel', arguments, [
+      ['name', req(str)],
+      ['key', req(str)],
+      ['values', req(list(str))],
+      ['options', opt(object('VariantOptions', VARIANT_OPTION_FIELDS))],
+    ]);
     return new Variant(name, VariantType.NODE_LABEL, undefined, key, values, options ?? {});
   }
 
@@ -140,6 +180,10 @@ export class Variant {
    * [windows]`. Only kinds whose agents ship Windows HostProcess builds may have one (see `Variant.WINDOWS_KINDS`).
    */
   public static windows(name: string, options: WindowsVariantOptions): Variant {
+    checkArguments('Variant.windows', arguments, [
+      ['name', req(str)],
+      ['options', req(object('WindowsVariantOptions', WINDOWS_VARIANT_OPTION_FIELDS))],
+    ]);
     return new Variant(name, VariantType.WINDOWS, undefined, 'kubernetes.io/os', ['windows'], options);
   }
 

@@ -13,7 +13,7 @@ import { NodeServiceError, ProblemCollector } from '../core/errors';
 import { NodePool } from '../core/node-pool';
 import { poolShape } from '../core/options';
 import { checkLabels } from '../core/pod';
-import { checkShape, instance, int, json, list, map, opt, req, ShapeTable, str } from '../core/shape';
+import { checkArguments, checkShape, instance, int, json, list, map, opt, req, ShapeTable, str } from '../core/shape';
 import { dns1123LabelError } from '../k8s';
 import { KubernetesVersion, kubernetesVersionError } from '../k8s/api-fields/versions';
 import { CLUSTER_VERSION_FILE } from '../manifests/cluster-version';
@@ -169,6 +169,7 @@ export class FleetCluster {
 
   /** Whether the cluster has a node pool called `name`. */
   public hasPool(name: string): boolean {
+    checkArguments('FleetCluster.hasPool', arguments, [['name', req(str)]]);
     return this.pools.some((p) => p.name === name);
   }
 
@@ -177,6 +178,7 @@ export class FleetCluster {
    * @throws when the cluster has no such pool; the message names the cluster and its pools
    */
   public pool(name: string): NodePool {
+    checkArguments('FleetCluster.pool', arguments, [['name', req(str)]]);
     const pool = this.pools.find((p) => p.name === name);
     if (pool === undefined) {
       throw new Error(
@@ -192,11 +194,16 @@ export class FleetCluster {
    * @param props the chart's props
    */
   public chart(id: string, props?: ChartProps): Chart {
+    checkArguments('FleetCluster.chart', arguments, [
+      ['id', req(str)],
+      ['props', opt(json)],
+    ]);
     return new Chart(this.app, id, props);
   }
 
   /** Whether the cluster carries every one of `labels`. */
   public matches(labels: { [key: string]: string }): boolean {
+    checkArguments('FleetCluster.matches', arguments, [['labels', req(map(str))]]);
     return Object.entries(labels).every(([k, v]) => this.labels[k] === v);
   }
 }
@@ -259,6 +266,7 @@ export class Fleet {
    * @throws NodeServiceError listing every problem of `options` (name, version, pools, labels, wave)
    */
   public addCluster(options: FleetClusterOptions): FleetCluster {
+    checkArguments('Fleet.addCluster', arguments, [['options', opt(json)]]);
     return this.addClusterAt(options, '');
   }
 
@@ -267,6 +275,7 @@ export class Fleet {
    * @throws when the fleet has no such cluster; the message lists its clusters
    */
   public cluster(name: string): FleetCluster {
+    checkArguments('Fleet.cluster', arguments, [['name', req(str)]]);
     const found = this.clusterList.find((c) => c.name === name);
     if (found === undefined) {
       throw new Error(
@@ -281,6 +290,10 @@ export class Fleet {
    * `options.matchLabels`), and for clusters added later. Errors it throws name the cluster.
    */
   public addServices(services: IFleetServices, options: FleetServicesOptions = {}): void {
+    checkArguments('Fleet.addServices', arguments, [
+      ['services', opt(json)],
+      ['options', opt(json)],
+    ]);
     const problems = new ProblemCollector();
     if (services === null || typeof services !== 'object' || typeof (services as IFleetServices).define !== 'function') {
       problems.add('services', services, 'must have a define(scope, cluster) method', 'pass { define: (scope, cluster) => { … } }');
@@ -300,6 +313,7 @@ export class Fleet {
    * @throws when a cluster fails its checks; the message starts with `cluster '<name>': `
    */
   public synth(): void {
+    checkArguments('Fleet.synth', arguments, []);
     for (const cluster of this.clusterList) {
       removeManifests(cluster.outdir);
       try {

@@ -7,7 +7,7 @@
 import { ApiObject, App, Chart } from 'cdk8s';
 import { ProblemCollector } from '../core/errors';
 import { ANNOTATION_PREFIX } from '../core/labels';
-import { bool, checkShape, int, opt, req, ShapeTable, str } from '../core/shape';
+import { bool, checkArguments, checkShape, int, json, opt, req, ShapeTable, str } from '../core/shape';
 import { dns1123LabelError } from '../k8s';
 
 const FLEET_WAVE_LABEL = `${ANNOTATION_PREFIX}/wave`;
@@ -174,6 +174,7 @@ export class GitOps {
    * @throws NodeServiceError listing every problem of `options`
    */
   public static argoCd(options: ArgoCdOptions): GitOps {
+    checkArguments('GitOps.argoCd', arguments, [['options', opt(json)]]);
     const problems = new ProblemCollector();
     const o = checkShape<ArgoCdOptions>(options, ARGO_SHAPE, problems, 'GitOps.argoCd');
     if (o.repoUrl !== undefined && (o.repoUrl.trim() === '' || /\s/.test(o.repoUrl))) {
@@ -209,6 +210,7 @@ export class GitOps {
    * @throws NodeServiceError listing every problem of `options`
    */
   public static flux(options: FluxOptions): GitOps {
+    checkArguments('GitOps.flux', arguments, [['options', opt(json)]]);
     const problems = new ProblemCollector();
     const o = checkShape<FluxOptions>(options, FLUX_SHAPE, problems, 'GitOps.flux');
     if (o.sourceName !== undefined)

@@ -230,14 +230,16 @@ export class NodeServiceGuardrails extends Construct {
     super(scope, id);
     const problems = new ProblemCollector();
     if (typeof props === 'object' && props !== null) props = checkShape(props, guardrailsPropsShape(), problems, 'NodeServiceGuardrails');
-    if (!props || typeof props !== 'object') {
+    else {
       problems.add(
         'props',
         props,
         'props are required',
         'pass at least { contact: "#platform-team", platformGroups: ["platform-admins"] }',
       );
-      problems.throwIfAny(this.node.path);
+      // The checks below then read no field, and report nothing more.
+      problems.mute('');
+      props = {} as NodeServiceGuardrailsProps;
     }
 
     const name = props.name ?? 'node-services';
@@ -354,7 +356,11 @@ export class NodeServiceGuardrails extends Construct {
         'use PolicyLoggers.stderr(), PolicyLoggers.silent() or { log: (m) => … }',
       );
     }
-    problems.throwIfAny(this.node.path);
+    if (problems.reportAtSynth(this)) {
+      // Invalid props: reported at synthesis with the App's other problems; no policy is built.
+      this.policyNames = [];
+      return;
+    }
 
     const settings: GuardrailSettings = {
       name,

@@ -250,7 +250,7 @@ function hostAccessPolicy(settings: GuardrailSettings): PolicyPair {
     },
     binding: untrustedBinding(name, settings),
     checks: HOST_ACCESS_CHECKS,
-    fix: `run it in a trusted namespace (NodeServicesNamespace, label ${TRUST_LABEL_KEY}=${TRUST_LABEL_VALUE}), or drop the host access`,
+    fix: `run it in a trusted namespace (NodeServiceNamespace, label ${TRUST_LABEL_KEY}=${TRUST_LABEL_VALUE}), or drop the host access`,
   };
 }
 

@@ -7,7 +7,7 @@
 import { ApiObject, JsonPatch, Lazy } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { ProblemCollector } from '../core/errors';
+import { NodeServiceError, ProblemCollector, propsError } from '../core/errors';
 import { checkShape } from '../core/shape';
 import { namespacePropsShape } from './shapes';
 import { ANNOTATION_PREFIX, recommendedLabels } from '../core/labels';
@@ -148,8 +148,8 @@ export class NodeServiceNamespace extends Construct {
 
   /** The namespace name. */
   public readonly name: string;
-  /** The Namespace object. */
-  public readonly namespace: k8s.KubeNamespace;
+  /** The Namespace object, unless the props are invalid. */
+  private readonly builtNamespace?: k8s.KubeNamespace;
   /** The critical-pods ResourceQuota, when `criticalPriorityClasses` is set. */
   public readonly criticalPodsQuota?: k8s.KubeResourceQuota;
   /** The node services whose Pod Security level sets `audit` / `warn` (empty when `services` was not given). */
@@ -160,10 +160,20 @@ export class NodeServiceNamespace extends Construct {
   private readonly trustLabels: { [key: string]: string };
   private readonly podSecurityVersion: string;
 
+  /**
+   * The Namespace. One with invalid props builds none: reading it then throws the {@link NodeServiceError} listing
+   * the problems (which synthesis reports too).
+   */
+  public get namespace(): k8s.KubeNamespace {
+    if (this.builtNamespace === undefined) throw propsError(this) ?? new NodeServiceError(this.node.path, []);
+    return this.builtNamespace;
+  }
+
   constructor(scope: Construct, id: string, props: NodeServiceNamespaceProps = {}) {
     super(scope, id);
     const problems = new ProblemCollector();
-    if (typeof props === 'object' && props !== null) props = checkShape(props, namespacePropsShape(), problems, 'NodeServiceNamespace');
+    // Props that are not an object are one problem (the rest is muted); the checks below then read no field.
+    props = checkShape(props, namespacePropsShape(), problems, 'NodeServiceNamespace');
 
     const name = props.name ?? DEFAULT_NAMESPACE;
     problems.check('name', name, dns1123LabelError(name), 'use a DNS-1123 label such as "node-services"');
@@ -290,19 +300,23 @@ export class NodeServiceNamespace extends Construct {
         );
       }
     }
-    problems.throwIfAny(this.node.path);
-
     this.name = name;
     this.services = services ?? [];
     this.explicitLevel = explicitLevel;
     this.podSecurityVersion = version;
+    if (problems.reportAtSynth(this)) {
+      // Invalid props: reported at synthesis with the App's other problems; no object is built.
+      this.extraLabels = {};
+      this.trustLabels = {};
+      return;
+    }
     this.extraLabels = {
       ...(props.labels ?? {}),
       ...recommendedLabels({ name, instance: name, component: 'namespace', partOf }),
     };
     this.trustLabels = (props.trusted ?? true) ? { [TRUST_LABEL_KEY]: TRUST_LABEL_VALUE } : {};
 
-    this.namespace = new k8s.KubeNamespace(this, 'Resource', {
+    this.builtNamespace = new k8s.KubeNamespace(this, 'Resource', {
       metadata: {
         name,
         // audit / warn resolve when the Namespace is synthesized, so the level reflects the DaemonSets as rendered.
@@ -310,7 +324,7 @@ export class NodeServiceNamespace extends Construct {
         annotations: props.annotations ? { ...props.annotations } : undefined,
       },
     });
-    dropChartNamespace(this.namespace);
+    dropChartNamespace(this.builtNamespace);
 
     if (classes.length > 0) {
       this.criticalPodsQuota = new k8s.KubeResourceQuota(this, 'CriticalPods', {

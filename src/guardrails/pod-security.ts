@@ -25,6 +25,7 @@
  * defaulted to `emptyDir` by the API server and is therefore allowed here too.
  */
 
+import { checkArguments, list as listOf, oneOf, req } from '../core/shape';
 import { InputError } from '../manifests/read';
 import { controlsAt, isSet, levelRank, obj, PodSecurityLevel, PodView } from './pod-security/index';
 
@@ -154,6 +155,9 @@ export class PodSecurity {
 
   /** The strictest level that every one of `levels` allows (restricted for none). */
   public static strictestCommonLevel(levels: PodSecurityLevel[]): PodSecurityLevel {
+    checkArguments('PodSecurity.strictestCommonLevel', arguments, [
+      ['levels', req(listOf(oneOf('PodSecurityLevel', Object.values(PodSecurityLevel))))],
+    ]);
     return strictestCommonLevel(levels);
   }
 

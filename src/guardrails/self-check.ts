@@ -57,7 +57,7 @@ export function checkAppAgainstGuardrails(guardrails: IConstruct, pairs: readonl
     const labels = namespaces.get(ns);
     if (labels === undefined) {
       checks._warn(
-        `guardrails-namespace-unknown: ${subject} runs in namespace ${ns}, which the App does not define, so whether the guardrails [${guardrails.node.path}] admit it depends on labels the App does not show (define the namespace in the App, e.g. with NodeServicesNamespace)`,
+        `guardrails-namespace-unknown: ${subject} runs in namespace ${ns}, which the App does not define, so whether the guardrails [${guardrails.node.path}] admit it depends on labels the App does not show (define the namespace in the App, e.g. with NodeServiceNamespace)`,
       );
       continue;
     }

@@ -153,15 +153,16 @@ export class NodeServiceAlerts extends Construct {
   constructor(scope: Construct, id: string, props: NodeServiceAlertsProps) {
     super(scope, id);
     const problems = new ProblemCollector();
-    if (typeof props === 'object' && props !== null) props = checkShape(props, alertsPropsShape(), problems, 'NodeServiceAlerts');
-    if (!props || typeof props !== 'object' || !Array.isArray(props.services) || props.services.length === 0) {
+    // Props that are not an object are one problem (the rest is muted); every other prop is checked even without services.
+    props = checkShape(props, alertsPropsShape(), problems, 'NodeServiceAlerts');
+    if (!Array.isArray(props.services) || props.services.length === 0) {
       problems.add(
         'services',
-        props?.services,
+        props.services,
         'at least one node service is required',
         'pass services: [{ name: "fluent-bit", namespace: "node-services", kind: "log-agent" }]',
       );
-      problems.throwIfAny(this.node.path);
+      props = { ...props, services: [] };
     }
 
     const layout = props.layout ?? AlertRuleLayout.PER_SERVICE;
@@ -254,7 +255,8 @@ export class NodeServiceAlerts extends Construct {
         );
       }
     }
-    problems.throwIfAny(this.node.path);
+    // Invalid props: reported at synthesis with the App's other problems; no rule or monitor is built.
+    if (problems.reportAtSynth(this)) return;
 
     const settings: AlertSettings = { kubeStateMetricsSelector: ksm.trim(), runbookBaseUrl: props.runbookBaseUrl };
     const objectNamespace = (s: NodeServiceAlertTarget) => props.ruleNamespace ?? s.namespace;

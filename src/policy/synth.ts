@@ -13,6 +13,19 @@ import { checkInputFingerprint, checkManifests, describeObject, Finding, ObjectR
 import { MIN_REASON_LENGTH, ON_DELETE_REASON_ANNOTATION } from './host-access';
 import { isValidReason, SUPPRESSION_ANNOTATION_PREFIX, suppressionAnnotationKey } from './suppression';
 import { Severity } from './types';
+import { checkArguments, implementing, json, list, map, object, opt, req, str } from '../core/shape';
+
+/** The shape of {@link NodeServiceChecksProps} (the levels, registries and version are checked by `resolveConfig`). */
+const CHECKS_PROPS = opt(
+  object('NodeServiceChecksProps', {
+    rules: opt(map(str)),
+    imageRegistries: opt(list(str)),
+    kubernetesVersion: opt(str),
+    logger: opt(implementing('IPolicyLogger', { log: req(json) })),
+  }),
+);
+/** A construct, as the checks take it. */
+const CONSTRUCT = req(implementing('IConstruct (a construct)', { node: req(json) }));
 
 /** Where synth-time warning summaries go. */
 export interface IPolicyLogger {
@@ -24,11 +37,13 @@ export interface IPolicyLogger {
 export class PolicyLoggers {
   /** Writes summaries to standard error. */
   public static stderr(): IPolicyLogger {
+    checkArguments('PolicyLoggers.stderr', arguments, []);
     return { log: (message: string) => void process.stderr.write(message.endsWith('\n') ? message : `${message}\n`) };
   }
 
   /** Discards summaries (for tests). */
   public static silent(): IPolicyLogger {
+    checkArguments('PolicyLoggers.silent', arguments, []);
     return { log: () => undefined };
   }
 
@@ -110,6 +125,27 @@ function copyReport(report: PolicyReport): PolicyReport {
 /** The App methods that run one synthesis each (and, inside it, the App's validations once per chart plus once). */
 const SYNTHESIS_METHODS = ['synth', 'synthYaml'] as const;
 
+/** How cdk8s starts the error that lists the validation errors of an App. */
+const VALIDATION_HEADER = 'Validation failed with the following errors:';
+
+/**
+ * Rewrites cdk8s's validation error so that it reads as one list: its entries (`[<construct path>] text`, continued by
+ * more deeply indented lines) sorted by construct path (in order of registration within one path), each once.
+ */
+function tidyValidationError(e: unknown): void {
+  if (!(e instanceof Error) || !e.message.startsWith(`${VALIDATION_HEADER}\n`)) return;
+  const entries: string[] = [];
+  for (const line of e.message.slice(VALIDATION_HEADER.length + 1).split('\n')) {
+    if (line.startsWith('  [') || entries.length === 0) entries.push(line);
+    else entries[entries.length - 1] += `\n${line}`;
+  }
+  const pathOf = (entry: string): string => /^ {2}\[([^\]]*)\]/.exec(entry)?.[1] ?? '';
+  const sorted = [...new Set(entries)].sort((a, b) => (pathOf(a) < pathOf(b) ? -1 : pathOf(a) > pathOf(b) ? 1 : 0));
+  const message = `${VALIDATION_HEADER}\n${sorted.join('\n')}`;
+  if (typeof e.stack === 'string') e.stack = e.stack.replace(e.message, message);
+  e.message = message;
+}
+
 /**
  * The policy checks of one cdk8s App. Obtain it with {@link NodeServiceChecks.of}; the first call registers one
  * validation on the App, later calls only merge configuration, so constructs may call it freely.
@@ -122,6 +158,10 @@ export class NodeServiceChecks {
    * @throws when the configuration names an unknown rule, an unknown level, or weakens an API-validity rule
    */
   public static of(scope: IConstruct, props?: NodeServiceChecksProps): NodeServiceChecks {
+    checkArguments('NodeServiceChecks.of', arguments, [
+      ['scope', CONSTRUCT],
+      ['props', CHECKS_PROPS],
+    ]);
     const root = scope.node.root;
     let checks = CHECKS.get(root);
     if (!checks) {
@@ -143,6 +183,7 @@ export class NodeServiceChecks {
    * version read it at construction, so declare the target before constructing them. Registers nothing.
    */
   public static kubernetesVersionOf(scope: IConstruct): KubernetesVersion {
+    checkArguments('NodeServiceChecks.kubernetesVersionOf', arguments, [['scope', CONSTRUCT]]);
     return CHECKS.get(scope.node.root)?.ruleConfig.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
   }
 
@@ -306,6 +347,9 @@ export class NodeServiceChecks {
     this.synthesisDepth++;
     try {
       return synthesize();
+    } catch (e) {
+      if (this.synthesisDepth === 1) tidyValidationError(e);
+      throw e;
     } finally {
       this.synthesisDepth--;
       if (this.synthesisDepth === 0) {
@@ -392,6 +436,7 @@ export class Suppressions {
 
   /** The annotation key that suppresses `ruleId` (`suppressionAnnotationKey`). */
   public static annotationKey(ruleId: string): string {
+    checkArguments('Suppressions.annotationKey', arguments, [['ruleId', req(str)]]);
     return suppressionAnnotationKey(ruleId);
   }
 
@@ -403,6 +448,11 @@ export class Suppressions {
    *   than 10 characters; the message names the construct path
    */
   public static add(construct: IConstruct, ruleId: string, reason: string): void {
+    checkArguments('Suppressions.add', arguments, [
+      ['construct', CONSTRUCT],
+      ['ruleId', req(str)],
+      ['reason', req(str)],
+    ]);
     const where = `[${construct.node.path}] Suppressions.add`;
     const rule = findRule(ruleId);
     if (!rule) throw new Error(`${where}: ${unknownRuleMessage(ruleId)}`);

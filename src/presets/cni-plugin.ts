@@ -15,7 +15,7 @@ import {
   StateDirOptions,
 } from '../core/options';
 import { Toleration } from '../core/placement';
-import { bool, opt, req } from '../core/shape';
+import { bool, opt, req, checkArguments } from '../core/shape';
 import { NodeServiceKind } from '../policy/kinds';
 import { Resources } from '../core/container';
 import { CNI_PLUGIN_CAPABILITIES, CNI_PLUGIN_RESOURCES, cniAgent } from './cni-agent';
@@ -28,7 +28,7 @@ import {
   CniInstaller,
   cniInstaller,
 } from './cni-installer';
-import { NodeServicePresetProps, PresetDefaults, presetServiceProps } from './common';
+import { NodeServicePresetProps, PresetDefaults, presetServiceProps, soundProps } from './common';
 
 /**
  * Props of {@link CniPlugin}. `healthPort` is the agent's HTTP health endpoint on the node (host network), declared as
@@ -93,6 +93,7 @@ export class CniPlugin extends NodeService {
 
   /** The least-privilege API access a CNI agent gets by default: nodes get/list/watch, nodes/status patch, pods get. */
   public static defaultApiAccess(): ApiPermission[] {
+    checkArguments('CniPlugin.defaultApiAccess', arguments, []);
     return [ApiPermission.read(['nodes']), ApiPermission.of('', ['nodes/status'], ['patch']), ApiPermission.of('', ['pods'], ['get'])];
   }
 
@@ -101,10 +102,11 @@ export class CniPlugin extends NodeService {
 
   constructor(scope: Construct, id: string, props: CniPluginProps) {
     super(scope, id, presetServiceProps(props, 'CniPlugin', CNI_PLUGIN_SHAPE, CniPlugin.defaults));
-    this.stateDir = CniPlugin.stateDirOf(props);
+    // With invalid props (reported at synthesis) the state dir is read from the sound ones.
+    this.stateDir = CniPlugin.stateDirOf(soundProps(props));
   }
 
-  private static stateDirOf(props: CniPluginProps): string {
+  private static stateDirOf(props: Partial<CniPluginProps>): string {
     return props.stateDir ?? `/run/${props.name ?? 'cni-plugin'}`;
   }
 

@@ -107,6 +107,16 @@ function realNodeRequirements(): NodeRequirement[] {
 }
 
 /**
+ * `props` when it is an object, else no props: what a preset reads of its props after the boundary, which reports
+ * props that are not an object at synthesis (each field's own type is checked there too; a preset reads only strings
+ * it would otherwise default).
+ * @internal
+ */
+export function soundProps<P extends object>(props: P): Partial<P> {
+  return typeof props === 'object' && props !== null ? props : {};
+}
+
+/**
  * The boundary of a preset: checks the type and shape of every prop (the shared option groups and the preset's own
  * `shape`), lets `build` compute the preset's defaults from the sound props, and lays the user's props over them.
  * Problems are not thrown here: they travel with the returned props to `NodeService`, which reports them with its own

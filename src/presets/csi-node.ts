@@ -10,11 +10,11 @@ import { ProblemCollector } from '../core/errors';
 import { NodeService } from '../core/node-service';
 import { Toleration } from '../core/placement';
 import { Rollout } from '../core/rollout';
-import { object, opt, req, str } from '../core/shape';
+import { object, opt, req, str, checkArguments } from '../core/shape';
 import { RESOURCES_SHAPE } from '../core/options';
 import { envNameError } from '../k8s';
 import { NodeServiceKind } from '../policy/kinds';
-import { NodeServicePresetProps, PresetDefaults, presetServiceProps } from './common';
+import { NodeServicePresetProps, PresetDefaults, presetServiceProps, soundProps } from './common';
 import { checkDriverName, CSI_DRIVER_RESOURCES, csiDriver } from './csi-driver';
 import {
   CSI_HEALTH_PORT,
@@ -116,6 +116,7 @@ export class CsiNode extends NodeService {
 
   /** The least-privilege API access a CSI node plugin gets by default: nodes get, csinodes get, volumeattachments get/list/watch. */
   public static defaultApiAccess(): ApiPermission[] {
+    checkArguments('CsiNode.defaultApiAccess', arguments, []);
     return [
       ApiPermission.of('', ['nodes'], ['get']),
       ApiPermission.of('storage.k8s.io', ['csinodes'], ['get']),
@@ -132,8 +133,9 @@ export class CsiNode extends NodeService {
 
   constructor(scope: Construct, id: string, props: CsiNodeProps) {
     super(scope, id, presetServiceProps(props, 'CsiNode', CSI_NODE_SHAPE, CsiNode.defaults));
-    this.driverName = props.driverName;
-    this.pluginDir = `${KUBELET_DIR}/plugins/${props.driverName}`;
+    // With invalid props (reported at synthesis) these are read from the sound ones.
+    this.driverName = soundProps(props).driverName ?? '';
+    this.pluginDir = `${KUBELET_DIR}/plugins/${this.driverName}`;
     this.socketPath = `${this.pluginDir}/csi.sock`;
   }
 

@@ -8,7 +8,7 @@ import { HostPath } from '../core/host-path';
 import { NodeService } from '../core/node-service';
 import { SERVICE_PORT_SHAPE, ServicePortOptions } from '../core/options';
 import { NodeAffinityTerm, NodeRequirement, TaintEffect, Toleration } from '../core/placement';
-import { bool, opt } from '../core/shape';
+import { bool, opt, checkArguments } from '../core/shape';
 import { NodeServiceKind } from '../policy/kinds';
 import { NodeServicePresetProps, PresetDefaults, presetServiceProps } from './common';
 
@@ -59,6 +59,7 @@ export class GpuMonitor extends NodeService {
 
   /** The default GPU-node selection: either GPU-present label (GPU operator, Node Feature Discovery). */
   public static gpuNodeAffinity(): NodeAffinityTerm[] {
+    checkArguments('GpuMonitor.gpuNodeAffinity', arguments, []);
     return [
       { requirements: [NodeRequirement.in('nvidia.com/gpu.present', ['true'])] },
       { requirements: [NodeRequirement.in('feature.node.kubernetes.io/pci-10de.present', ['true'])] },

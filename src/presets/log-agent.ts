@@ -10,7 +10,7 @@ import { NodeService } from '../core/node-service';
 import { SERVICE_PORT_SHAPE, ServicePortOptions, STATE_DIR_SHAPE, StateDirOptions } from '../core/options';
 import { bool, oneOf, opt } from '../core/shape';
 import { NodeServiceKind } from '../policy/kinds';
-import { NodeServicePresetProps, PresetDefaults, presetServiceProps } from './common';
+import { NodeServicePresetProps, PresetDefaults, presetServiceProps, soundProps } from './common';
 
 /** The container runtime whose log layout the agent reads. */
 export enum ContainerRuntime {
@@ -79,10 +79,11 @@ export class LogAgent extends NodeService {
       id,
       presetServiceProps(props, 'LogAgent', LOG_AGENT_SHAPE, (p) => LogAgent.defaults(p)),
     );
-    this.stateDir = LogAgent.stateDirOf(props);
+    // With invalid props (reported at synthesis) the state dir is read from the sound ones.
+    this.stateDir = LogAgent.stateDirOf(soundProps(props));
   }
 
-  private static stateDirOf(props: LogAgentProps): string {
+  private static stateDirOf(props: Partial<LogAgentProps>): string {
     return props.stateDir ?? `/var/lib/${props.name ?? 'log-agent'}`;
   }
 

@@ -10,9 +10,9 @@ import { HostPath } from '../core/host-path';
 import { NodeService } from '../core/node-service';
 import { HEALTH_ENDPOINT_SHAPE, HealthEndpointOptions, PRIVILEGE_SHAPE, PrivilegeOptions } from '../core/options';
 import { Toleration } from '../core/placement';
-import { bool, instance, list, oneOf, opt, str } from '../core/shape';
+import { bool, instance, list, oneOf, opt, str, checkArguments } from '../core/shape';
 import { NodeServiceKind } from '../policy/kinds';
-import { NodeServicePresetProps, PresetDefaults, presetServiceProps } from './common';
+import { NodeServicePresetProps, PresetDefaults, presetServiceProps, soundProps } from './common';
 import { Resources } from '../core/container';
 import { securityAgentContainer } from './security-container';
 import {
@@ -106,11 +106,13 @@ export class SecurityAgent extends NodeService {
 
   /** The read-only API access a runtime sensor gets by default: pods, namespaces and nodes get/list/watch. */
   public static defaultApiAccess(): ApiPermission[] {
+    checkArguments('SecurityAgent.defaultApiAccess', arguments, []);
     return [ApiPermission.read(['pods', 'namespaces', 'nodes'])];
   }
 
   /** The default host paths of the compliance scanner (all read-only, at the same path in the container). */
   public static defaultComplianceHostPaths(): HostPath[] {
+    checkArguments('SecurityAgent.defaultComplianceHostPaths', arguments, []);
     return defaultComplianceHostPaths();
   }
 
@@ -119,7 +121,7 @@ export class SecurityAgent extends NodeService {
 
   constructor(scope: Construct, id: string, props: SecurityAgentProps) {
     super(scope, id, presetServiceProps(props, 'SecurityAgent', SECURITY_AGENT_SHAPE, SecurityAgent.defaults));
-    this.mode = props.mode ?? SecurityAgentMode.RUNTIME;
+    this.mode = soundProps(props).mode ?? SecurityAgentMode.RUNTIME;
   }
 
   private static defaults(props: SecurityAgentProps, problems: ProblemCollector): PresetDefaults {

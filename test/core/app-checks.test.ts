@@ -7,14 +7,22 @@ const image = 'registry.example.com/agent:1.2.3';
 const container = { name: 'agent', image };
 
 describe('app-level problems at synth', () => {
-  test('GIVEN two services with the same name THEN synthesis fails naming both construct paths', () => {
+  test('GIVEN two services with the same name THEN synthesis fails once for the clash, naming both construct paths and every shared object', () => {
     const { app: a, chart } = app();
     new LogAgent(chart, 'logs', { image, name: 'fluent-bit' });
     new LogAgent(chart, 'logs2', { image, name: 'fluent-bit' });
     const message = synthError(a);
-    expect(message).toContain('[c/logs] duplicate object: DaemonSet node-services/fluent-bit is also defined by c/logs2');
-    expect(message).toContain('[c/logs2] duplicate object: ServiceAccount node-services/fluent-bit is also defined by c/logs');
-    expect(message).toContain('duplicate object: ClusterRole node-services-fluent-bit');
+    const lines = message.split('\n').filter((l) => l.includes('duplicate object'));
+    expect(lines).toEqual([
+      '  [c/logs2] duplicate objects: DaemonSet node-services/fluent-bit, ServiceAccount node-services/fluent-bit, ClusterRole node-services-fluent-bit, ClusterRoleBinding node-services-fluent-bit are also defined by c/logs. Fix: give one of the services another name (or instance and name), or put it in another namespace',
+    ]);
+  });
+
+  test('GIVEN a service and a plain ApiObject with the same identity THEN the service reports it, naming the object', () => {
+    const { app: a, chart } = app();
+    new NodeService(chart, 'a', { name: 'agent', containers: [container] });
+    new ApiObject(chart, 'raw', { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent', namespace: 'node-services' } });
+    expect(synthError(a)).toContain('[c/a] duplicate object: DaemonSet node-services/agent is also defined by c/raw.');
   });
 
   test('GIVEN the same name in two namespaces THEN it synthesizes', () => {
@@ -91,7 +99,7 @@ describe('app-level problems at synth', () => {
     new NodeService(chart, 'a', { name: 'agent', containers: [container] });
     expect(() => a.synthYaml()).not.toThrow();
     new NodeService(chart, 'b', { name: 'agent', containers: [container] });
-    expect(synthError(a)).toContain('[c/a] duplicate object: DaemonSet node-services/agent is also defined by c/b');
+    expect(synthError(a)).toContain('[c/b] duplicate object: DaemonSet node-services/agent is also defined by c/a');
   });
 
   test('GIVEN a PriorityClass defined after a synthesis that warned THEN the next synthesis no longer warns', () => {

@@ -52,20 +52,6 @@ describe('Rollout amounts', () => {
   });
 
   test.each<[string, Rollout, string, string, string]>([
-    [
-      'a percentage string given as a count',
-      Rollout.maxUnavailable('10%' as any),
-      'rollout.maxUnavailable',
-      '"10%"',
-      'Rollout.maxUnavailablePercent(10)',
-    ],
-    [
-      'a percentage string given to the percent factory',
-      Rollout.maxUnavailablePercent('10%' as any),
-      'rollout.maxUnavailable',
-      'the percentage without %',
-      'Rollout.maxUnavailablePercent(10)',
-    ],
     ['a fractional count', Rollout.maxUnavailable(1.5), 'rollout.maxUnavailable', 'non-negative integer', 'Rollout.maxUnavailable(1)'],
     ['a negative surge', Rollout.surge(-1), 'rollout.maxSurge', '-1', 'Rollout.surge(1)'],
     [
@@ -76,12 +62,43 @@ describe('Rollout amounts', () => {
       'Rollout.maxUnavailablePercent(10)',
     ],
     ['a percentage over 100', Rollout.surgePercent(150), 'rollout.maxSurge', 'more than 100%', 'Rollout.surgePercent(10)'],
-    ['a count given as a string', Rollout.surge('1' as any), 'rollout.maxSurge', 'a count of pods', 'Rollout.surgePercent(10)'],
   ])('%s is refused with the factory that takes it', (_name, rollout, field, detail, fix) => {
     const message = rejected({ rollout });
     expect(message).toContain(field);
     expect(message).toContain(detail);
     expect(message).toContain(fix);
+  });
+
+  test.each<[string, () => unknown, string]>([
+    [
+      'a percentage string given as a count',
+      () => Rollout.maxUnavailable('10%' as any),
+      '- Rollout.maxUnavailable(count) = "10%": must be a finite number',
+    ],
+    [
+      'a percentage string given to the percent factory',
+      () => Rollout.maxUnavailablePercent('10%' as any),
+      '- Rollout.maxUnavailablePercent(percent) = "10%"',
+    ],
+    ['a count given as a string', () => Rollout.surge('1' as any), '- Rollout.surge(count) = "1": must be a finite number'],
+  ])('%s is refused by the factory', (_name, make, line) => {
+    expect(make).toThrow(line);
+  });
+
+  test.each<[string, () => unknown, string]>([
+    [
+      'a number given as a port name',
+      () => Probe.httpGet('/ready', 8080 as any),
+      'Fix: for a port number, use Probe.httpGetOnPort(path, port)',
+    ],
+    [
+      'a name given as a port number',
+      () => Probe.httpGetOnPort('/ready', 'http' as any),
+      'Fix: for a named port, use Probe.httpGet(path, portName)',
+    ],
+    ['a grpc port given as a name', () => Probe.grpc('http' as any), 'from 1 to 65535'],
+  ])('%s is refused by the factory, naming the one that takes it', (_name, make, fix) => {
+    expect(make).toThrow(fix);
   });
 
   test('an IntOrPercent that is not ours is refused by shape', () => {
@@ -103,16 +120,8 @@ describe('probe ports', () => {
   });
 
   test.each<[string, Probe, string, string]>([
-    ['a number given as a port name', Probe.httpGet('/ready', 8080 as any), 'must be a port name', 'Probe.httpGetOnPort'],
-    [
-      'a name given as a port number',
-      Probe.httpGetOnPort('/ready', 'http' as any),
-      'must be a port number',
-      'Probe.httpGet(...) for a named port',
-    ],
     ['a tcp port out of range', Probe.tcpSocketOnPort(70000), '70000', 'from 1 to 65535'],
     ['an undeclared port name', Probe.tcpSocket('metrics'), 'names no port of this container', 'Probe.tcpSocketOnPort'],
-    ['a grpc port given as a name', Probe.grpc('http' as any), 'must be a port number', 'from 1 to 65535'],
   ])('%s is refused', (_name, readiness, detail, fix) => {
     const message = rejected({}, { readiness });
     expect(message).toContain('containers[0].readiness.port');

@@ -17,27 +17,20 @@ import {
   Mount,
   NodePool,
   NodeService,
-  NodeServiceError,
   NodeServiceGuardrails,
   NodeServiceProps,
   NodeServicesNamespace,
   SecurityAgent,
   Toleration,
 } from '../../src';
-import { synth, testChart } from '../support/synth';
+import { errorOf, propsErrorOf, synth, testChart } from '../support/synth';
 
 const image = 'registry.example.com/agent:1.2.3';
 const main: ContainerSpec = { name: 'main', image };
 
 /** The problems `build` throws: [field, value] pairs (fails on anything but a NodeServiceError). */
 function problems(build: (scope: Construct) => void): Array<[string, string]> {
-  try {
-    build(testChart());
-  } catch (e) {
-    if (!(e instanceof NodeServiceError)) throw e;
-    return e.problems.map((p) => [p.field, p.value]);
-  }
-  throw new Error('expected a NodeServiceError');
+  return propsErrorOf(build).problems.map((p) => [p.field, p.value]);
 }
 
 function service(
@@ -54,8 +47,8 @@ describe('crashes are now errors', () => {
     ['an undefined pool', service({ pools: [undefined as any] }), 'pools[0]'],
     [
       'HostPath.writable without options',
-      service({}, { hostPaths: [(HostPath.writable as any)('/var/lib/agent')] }),
-      'containers[0].hostPaths[0].reason',
+      (s) => service({}, { hostPaths: [(HostPath.writable as any)('/var/lib/agent')] })(s),
+      'HostPath.writable(options)',
     ],
     ['a single Toleration for a list', service({ tolerations: Toleration.all() as any }), 'tolerations'],
     ['pools: 0', service({ pools: 0 as any }), 'pools'],
@@ -65,8 +58,8 @@ describe('crashes are now errors', () => {
     ['a plain object for a Toleration', service({ tolerations: [{ key: 'a', operator: 'Exists' } as any] }), 'tolerations[0]'],
     [
       'a plain object for a Taint',
-      service({ pools: [NodePool.of({ name: 'p', taints: [{ key: 'a', effect: 'NoSchedule' } as any] })] }),
-      'pools[0].taints[0]',
+      (s) => service({ pools: [NodePool.of({ name: 'p', taints: [{ key: 'a', effect: 'NoSchedule' } as any] })] })(s),
+      'NodePool.of(props.taints[0])',
     ],
   ])('%s', (_, build, field) => {
     expect(problems(build).map(([f]) => f)).toEqual([field]);
@@ -146,11 +139,7 @@ describe('bad input no longer yields YAML', () => {
   });
 
   test('a capability misspelling suggests the capability', () => {
-    try {
-      service({}, { capabilities: ['NET_ADMN'] })(testChart());
-    } catch (e) {
-      expect((e as Error).message).toContain("is not a Linux capability (did you mean 'NET_ADMIN'?)");
-    }
+    expect(errorOf(service({}, { capabilities: ['NET_ADMN'] }))).toContain("is not a Linux capability (did you mean 'NET_ADMIN'?)");
   });
 });
 

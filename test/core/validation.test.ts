@@ -14,7 +14,7 @@ import {
   TaintEffect,
   Toleration,
 } from '../../src';
-import { errorOf } from '../support/synth';
+import { errorOf, propsErrorOf } from '../support/synth';
 
 const container: ContainerSpec = { name: 'main', image: 'registry.example.com/agent:1.2.3' };
 
@@ -64,7 +64,6 @@ const cases: Array<[string, Partial<NodeServiceProps>, Partial<ContainerSpec>, s
     'is above its limit',
   ],
   ['both maxUnavailable and maxSurge zero', { rollout: Rollout.maxUnavailable(0) }, {}, 'rollout', 'cannot both be zero'],
-  ['bad maxUnavailable percentage', { rollout: Rollout.maxUnavailable('10 percent' as any) }, {}, 'rollout.maxUnavailable', '"10 percent"'],
   ['maxUnavailable over 100%', { rollout: Rollout.maxUnavailablePercent(150) }, {}, 'rollout.maxUnavailable', 'more than 100%'],
   ['negative maxSurge', { rollout: Rollout.surge(-1) }, {}, 'rollout.maxSurge', '-1'],
   ['OnDelete without a reason', { rollout: Rollout.onDelete('ops') }, {}, 'rollout', 'reason'],
@@ -192,17 +191,22 @@ describe('NodeService rejects bad props before any YAML', () => {
     expect(message).toContain('duplicates containers[0].name');
   });
 
-  test('GIVEN several problems THEN all are reported at once in a NodeServiceError', () => {
-    let error: unknown;
-    try {
-      const { testChart } = require('../support/synth');
-      new NodeService(testChart(), 'svc', { name: 'Bad_Name', namespace: 'default', containers: [{ name: 'main', image: 'x:latest' }] });
-    } catch (e) {
-      error = e;
-    }
+  test('GIVEN several problems WHEN synthesized THEN all are reported at once in a NodeServiceError', () => {
+    const error = propsErrorOf(
+      (scope) =>
+        new NodeService(scope, 'svc', { name: 'Bad_Name', namespace: 'default', containers: [{ name: 'main', image: 'x:latest' }] }),
+    );
     expect(error).toBeInstanceOf(NodeServiceError);
     const err = error as NodeServiceError;
     expect(err.constructPath).toBe('test/svc');
     expect(err.problems.map((p) => p.field)).toEqual(['name', 'namespace', 'containers[0].image']);
+  });
+});
+
+describe('factory arguments', () => {
+  test('GIVEN Rollout.maxUnavailable("10 percent") from plain JavaScript THEN the factory names its argument', () => {
+    expect(() => Rollout.maxUnavailable('10 percent' as any)).toThrow(
+      '- Rollout.maxUnavailable(count) = "10 percent": must be a finite number. Fix: pass a count of pods; for a percentage, use Rollout.maxUnavailablePercent(10)',
+    );
   });
 });

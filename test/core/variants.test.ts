@@ -320,7 +320,6 @@ describe('variants: wrong input', () => {
             Variant.byNodeLabel('Bad_Name', 'example.com/size', ['xl']),
             Variant.forPool('edge', edge),
             Variant.forPool('all', NodePool.all()),
-            Variant.byNodeLabel('cmd', 'example.com/size', ['s'], { command: ['x'] } as any),
             Variant.windows('win', { reason: 'short' } as any),
             Variant.windows('win2', { image: 'x/y:1', reason: WINDOWS_REASON, runAsUserName: 'a\\b\\c' }),
           ],
@@ -335,14 +334,17 @@ describe('variants: wrong input', () => {
       'variants[4].name = "Bad_Name"',
       'variants[5].pool = "edge": is one of the excludePools',
       'variants[6].pool = "all-nodes": has no label that selects its nodes',
-      'variants[7].command = ["x"]: is an option of Variant.windows only',
-      'variants[8].image = undefined: is required for a Windows variant',
-      'variants[8].reason = "short"',
-      'variants[9] = "win2": is a second Windows variant (variants[8] is one)',
-      'variants[9].runAsUserName = "a\\\\b\\\\c": may contain at most one \'\\\'',
+      'variants[7].image = undefined: is required for a Windows variant',
+      'variants[7].reason = "short"',
+      'variants[8] = "win2": is a second Windows variant (variants[7] is one)',
+      'variants[8].runAsUserName = "a\\\\b\\\\c": may contain at most one \'\\\'',
     ])
       expect(message).toContain(expected);
     expect(message).toMatch(/Fix: add it to pools \(now "general"\)/);
+    // An option of another factory is named by the factory it was given to.
+    expect(() => Variant.byNodeLabel('cmd', 'example.com/size', ['s'], { command: ['x'] } as any)).toThrow(
+      '- Variant.byNodeLabel(options.command) = ["x"]: is not an option here',
+    );
   });
 
   test('GIVEN a pool with several labels THEN the variant must name its selecting label', () => {
@@ -448,19 +450,16 @@ describe('variants: wrong input', () => {
         new NodeService(scope, 'svc', {
           name: 'agent',
           containers: [main],
-          variants: [
-            'gpu',
-            { name: 'x' },
-            Variant.byNodeLabel('n', 'k', 'x' as any),
-            Variant.forPool('p', general, { resources: 'big', hostPaths: ['/var/log'] } as any),
-          ] as any,
+          variants: ['gpu', { name: 'x' }] as any,
         }),
     );
     expect(message).toContain('variants[0] = "gpu": must be a Variant');
     expect(message).toContain('variants[1]');
-    expect(message).toContain('variants[2].values = "x"');
-    expect(message).toContain('variants[3].options.resources = "big"');
-    expect(message).toContain('variants[3].options.hostPaths');
+    // The factories check their own arguments.
+    expect(() => Variant.byNodeLabel('n', 'k', 'x' as any)).toThrow('- Variant.byNodeLabel(values) = "x": must be a list of strings');
+    const forPool = errorOf(() => Variant.forPool('p', general, { resources: 'big', hostPaths: ['/var/log'] } as any));
+    expect(forPool).toContain('- Variant.forPool(options.resources) = "big"');
+    expect(forPool).toContain('- Variant.forPool(options.hostPaths)');
   });
 });
 
@@ -550,15 +549,15 @@ describe('variants: every option of the wrong type (plain JavaScript) is named',
   const variantFields = (ROLLOUT_SHAPE.variants.shape as any).of.fields.options.shape.fields as Record<string, { shape: any }>;
   test.each(Object.entries(variantFields).filter(([, spec]) => wrongValueFor(spec.shape) !== undefined))('options.%s', (field, spec) => {
     const wrong = wrongValueFor(spec.shape);
-    const message = errorOf(
-      (scope) =>
-        new NodeService(scope, 'svc', {
-          name: 'agent',
-          containers: [main],
-          variants: [Variant.byNodeLabel('v', 'example.com/size', ['s'], { [field]: wrong } as any)],
-        }),
-    );
-    expect(message).toContain(`variants[0].options.${field} = ${JSON.stringify(wrong)}: must be`);
+    // Each option is given to a factory that takes it (the factory checks its arguments).
+    const [factory, make] =
+      field === 'poolLabel'
+        ? ['Variant.forPool', () => Variant.forPool('v', general, { [field]: wrong } as any)]
+        : ['reason', 'command', 'runAsUserName'].includes(field)
+          ? ['Variant.windows', () => Variant.windows('v', { reason: WINDOWS_REASON, [field]: wrong } as any)]
+          : ['Variant.byNodeLabel', () => Variant.byNodeLabel('v', 'example.com/size', ['s'], { [field]: wrong } as any)];
+    const message = errorOf(() => make());
+    expect(message).toContain(`- ${factory}(options.${field}) = ${JSON.stringify(wrong)}: must be`);
     expect(message).not.toMatch(/TypeError|Cannot read/);
   });
 });

@@ -7,9 +7,9 @@
 import { Testing } from 'cdk8s';
 import { compileWorkload } from '../../src/coverage';
 import { nodeTax } from '../../src/coverage/node-tax';
-import { ContainerSpec, NodeBudget, NodePool, NodeService, NodeServiceError } from '../../src';
+import { ContainerSpec, NodeBudget, NodePool, NodeService } from '../../src';
 import { container, daemonSet } from './support';
-import { testChart } from '../support/synth';
+import { errorOf, testChart } from '../support/synth';
 
 const Mi = 2 ** 20;
 const vector = (cpu: number, memory: number) => ({ cpu, memory, ephemeralStorage: 0, scalars: undefined });
@@ -191,27 +191,23 @@ describe('the node tax at synth', () => {
   });
 
   test('the budget is checked at the boundary: one error lists every problem', () => {
-    const chart = testChart();
-    const bad = NodePool.of({ name: 'bad', labels: { pool: 'bad' }, budget: NodeBudget.of({ cpuPercent: 0, memoryPercent: '10' as any }) });
-    let error: unknown;
-    try {
-      new NodeService(chart, 'svc', { name: 'agent', pools: [bad], containers: [main('agent', '10m', '16Mi')] });
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(NodeServiceError);
-    const message = (error as Error).message;
+    const bad = NodePool.of({ name: 'bad', labels: { pool: 'bad' }, budget: NodeBudget.of({ cpuPercent: 0, memoryPercent: 150 }) });
+    const message = errorOf(
+      (scope) => new NodeService(scope, 'svc', { name: 'agent', pools: [bad], containers: [main('agent', '10m', '16Mi')] }),
+    );
     expect(message).toContain('pools[0].budget.cpuPercent = 0: must be a number of percent greater than 0 and at most 100');
-    expect(message).toContain('pools[0].budget.memoryPercent = "10": must be a number of percent greater than 0 and at most 100');
+    expect(message).toContain('pools[0].budget.memoryPercent = 150: must be a number of percent greater than 0 and at most 100');
     expect(message).toContain("pools[0].allocatable.cpu = undefined: is needed: the budget's cpuPercent is a share of it");
     expect(message).toContain('pools[0].allocatable.memory = undefined');
     const empty = NodePool.of({ name: 'e', allocatable: { cpu: '1', memory: '1Gi' }, budget: NodeBudget.of({}) });
     expect(
-      () => new NodeService(testChart(), 'svc', { name: 'agent', pools: [empty], containers: [main('agent', '10m', '16Mi')] }),
-    ).toThrow(/pools\[0\]\.budget = \{\}: sets no share/);
-    const notABudget = NodePool.of({ name: 'n', allocatable: { cpu: '1', memory: '1Gi' }, budget: { cpuPercent: 5 } as any });
-    expect(
-      () => new NodeService(testChart(), 'svc', { name: 'agent', pools: [notABudget], containers: [main('agent', '10m', '16Mi')] }),
-    ).toThrow(/pools\[0\]\.budget = \{"cpuPercent":5\}: must be a NodeBudget/);
+      errorOf((scope) => new NodeService(scope, 'svc', { name: 'agent', pools: [empty], containers: [main('agent', '10m', '16Mi')] })),
+    ).toMatch(/pools\[0\]\.budget = \{\}: sets no share/);
+    expect(() => NodeBudget.of({ cpuPercent: 5, memoryPercent: '10' as any })).toThrow(
+      '- NodeBudget.of(props.memoryPercent) = "10": must be a finite number',
+    );
+    expect(() => NodePool.of({ name: 'n', allocatable: { cpu: '1', memory: '1Gi' }, budget: { cpuPercent: 5 } as any })).toThrow(
+      /NodePool.of\(props.budget\) = \{"cpuPercent":5\}: must be a NodeBudget/,
+    );
   });
 });

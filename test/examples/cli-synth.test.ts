@@ -86,8 +86,9 @@ Suppressions.add(legacy, 'memory-limit-missing', 'the legacy agent is memory-bou
       `new NodeService(agents, 'bad', { name: 'Bad_Name', containers: [{ name: 'agent', image: 'registry.example.com/agent:latest' }] });`,
     );
     expect(r.status).not.toBe(0);
-    expect(r.output).toContain('NodeServiceError: [node-agents/bad] invalid props (2 problems):');
-    expect(r.output).toContain('  - name = "Bad_Name": must consist of lower-case alphanumeric characters');
+    expect(r.output).toContain('Validation failed with the following errors:');
+    expect(r.output).toContain('  [node-agents/bad] invalid props (2 problems):');
+    expect(r.output).toContain('    - name = "Bad_Name": must consist of lower-case alphanumeric characters');
     // No stack frame of the library or the app (the cdk8s CLI may add its own about the exit code).
     expect(r.output).not.toMatch(/^\s+at .*(src|\.cli-synth)\//m);
     expect(r.output).not.toContain('constructPath:');

@@ -16,6 +16,7 @@ import {
   GitOps,
   KubernetesVersion,
   LogAgent,
+  Toleration,
   NodeBudget,
   NodePool,
   NodeServiceChecks,
@@ -210,9 +211,9 @@ describe('Fleet: per-cluster verification at synth', () => {
     fs.rmSync(fixed.outdir, { recursive: true, force: true });
   });
 
-  test('GIVEN a service definition that throws for one cluster THEN the error names the cluster and keeps its class', () => {
+  test('GIVEN a service definition with invalid props for one cluster WHEN synthesized THEN the error names the cluster', () => {
     const fleet = new Fleet({ outdir: tmp(), clusters: [cluster('a'), cluster('b')] });
-    const e = synthError(() =>
+    const e = synthError(() => {
       fleet.addServices({
         define: (_scope, c) => {
           const chart = c.chart('x');
@@ -221,11 +222,24 @@ describe('Fleet: per-cluster verification at synth', () => {
             pools: c.pools,
           });
         },
+      });
+      fleet.synth();
+    });
+    expect(e.message).toMatch(/^cluster 'b': Validation failed with the following errors:\n {2}\[x\/logs\] invalid props/);
+    expect(e.message).toContain('- image = "NOT AN IMAGE"');
+  });
+
+  test('GIVEN a service definition that throws for one cluster THEN the error names the cluster and keeps its class', () => {
+    const fleet = new Fleet({ outdir: tmp(), clusters: [cluster('a'), cluster('b')] });
+    const e = synthError(() =>
+      fleet.addServices({
+        define: (_scope, c) => {
+          if (c.name === 'b') Toleration.equal('nvidia.com/gpu', undefined as any);
+        },
       }),
     );
     expect(e).toBeInstanceOf(NodeServiceError);
-    expect(e.message).toMatch(/^cluster 'b': \[x\/logs\] invalid props/);
-    expect(e.message).toContain('image');
+    expect(e.message).toMatch(/^cluster 'b': \[Toleration.equal\] invalid arguments/);
   });
 });
 

@@ -332,9 +332,9 @@ describe('platform groups that name whole namespaces of service accounts', () =>
   });
 
   test.each(['system:serviceaccounts', 'system:authenticated', 'system:unauthenticated'])(
-    'GIVEN the cluster-wide group %s WHEN constructed THEN it is refused (every tenant is a member)',
+    'GIVEN the cluster-wide group %s WHEN synthesized THEN it is refused (every tenant is a member)',
     (group) => {
-      expect(() => build({ platformGroups: ['platform-admins', group] })).toThrow(
+      expect(() => build({ platformGroups: ['platform-admins', group] }).synth()).toThrow(
         new RegExp(`platformGroups\\[1\\] = "${group}": is a group every tenant belongs to.*Fix: .*platformUsers`),
       );
     },
@@ -345,7 +345,7 @@ describe('platform groups that name whole namespaces of service accounts', () =>
     ['a user with spaces around', { platformGroups: ['a'], platformUsers: [' bob '] }, 'platformUsers[0]'],
     ['users without protection', { protectTrustLabel: false, platformUsers: ['bob'] }, 'platformUsers'],
     ['a duplicate user', { platformUsers: ['bob', 'bob'] }, 'twice'],
-  ])('GIVEN %s WHEN constructed THEN it is refused', (_t, props, fragment) => {
-    expect(() => build(props)).toThrow(fragment);
+  ])('GIVEN %s WHEN synthesized THEN it is refused', (_t, props, fragment) => {
+    expect(() => build(props).synth()).toThrow(fragment);
   });
 });

@@ -10,6 +10,7 @@ import { NodeServiceChecks, PolicyLoggers } from '../../src/policy/synth';
 import { NodeServiceError } from '../../src/core/errors';
 import { CORPUS_PROPS } from '../guardrails/fixtures';
 import { compliantDaemonSet, podOf } from '../policy/support';
+import { propsErrorIn } from '../support/synth';
 
 function chartIn(app: App): Chart {
   return new Chart(app, 'c', { namespace: 'node-services' });
@@ -19,13 +20,9 @@ describe('NodeServiceGuardrails apiVersion and the target version', () => {
   test('V1 without a target of 1.30 or later is refused, naming the prop and the version that serves it', () => {
     // GIVEN an App with the default target (1.28)
     const chart = chartIn(Testing.app());
-    // WHEN guardrails are asked for admissionregistration.k8s.io/v1
-    let error: unknown;
-    try {
-      new NodeServiceGuardrails(chart, 'g', { ...CORPUS_PROPS, apiVersion: AdmissionPolicyApiVersion.V1 });
-    } catch (e) {
-      error = e;
-    }
+    // WHEN guardrails are asked for admissionregistration.k8s.io/v1 (and the App is synthesized)
+    new NodeServiceGuardrails(chart, 'g', { ...CORPUS_PROPS, apiVersion: AdmissionPolicyApiVersion.V1 });
+    const error = propsErrorIn(chart);
     // THEN one NodeServiceError names apiVersion, the value, 1.30 and how to declare the target
     expect(error).toBeInstanceOf(NodeServiceError);
     expect((error as NodeServiceError).problems).toEqual([

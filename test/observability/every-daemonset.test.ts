@@ -2,7 +2,7 @@ import { Chart, Testing } from 'cdk8s';
 import { Canary, LogAgent, NetworkPeer, NodePool, Variant } from '../../src';
 import { NodeServiceAlerts } from '../../src/observability';
 import { alertTargetOf as pick } from '../support/app';
-import { testChart } from '../support/synth';
+import { errorOf, testChart } from '../support/synth';
 import { validatePodMonitor, validatePrometheusRule } from './monitoring-schema';
 import { promqlErrors, vectorSelectors } from './promql';
 
@@ -144,17 +144,13 @@ describe('every DaemonSet of a service is watched', () => {
   });
 
   test('wrong input: daemonSetNames of the wrong type, empty, or with an invalid name; podSelector with a bad label', () => {
-    const errorOf = (target: any): string => {
-      try {
-        new NodeServiceAlerts(testChart(), 'alerts', { services: [{ name: 'x', namespace: 'ns', kind: 'log-agent', ...target }] });
-      } catch (e) {
-        return (e as Error).message;
-      }
-      throw new Error('expected an error');
-    };
-    expect(errorOf({ daemonSetNames: 'x' })).toContain('services[0].daemonSetNames');
-    expect(errorOf({ daemonSetNames: [] })).toContain('must name at least one DaemonSet');
-    expect(errorOf({ daemonSetNames: ['x', 'Bad_Name'] })).toContain('services[0].daemonSetNames[1]');
-    expect(errorOf({ podSelector: { 'bad key!': 'v' } })).toContain('services[0].podSelector');
+    const alertsError = (target: any): string =>
+      errorOf(
+        (scope) => new NodeServiceAlerts(scope, 'alerts', { services: [{ name: 'x', namespace: 'ns', kind: 'log-agent', ...target }] }),
+      );
+    expect(alertsError({ daemonSetNames: 'x' })).toContain('services[0].daemonSetNames');
+    expect(alertsError({ daemonSetNames: [] })).toContain('must name at least one DaemonSet');
+    expect(alertsError({ daemonSetNames: ['x', 'Bad_Name'] })).toContain('services[0].daemonSetNames[1]');
+    expect(alertsError({ podSelector: { 'bad key!': 'v' } })).toContain('services[0].podSelector');
   });
 });
