@@ -2,7 +2,8 @@
  * Every TypeScript block of the README and of the guides in docs/ is complete as pasted: it type-checks (strict)
  * against the library as users import it, and runs — an app block synthesizes manifests, a jest block passes as a
  * jest test file — printing no warning unless the text announces it with `<!-- warns: <rule-id> … -->` on the line
- * before the block.
+ * before the block. A block of generated output, marked `<!-- output: <the test that checks it> -->` on the line
+ * before it, is left to that test (e.g. the app `node-services import` writes, compiled and run by its own test).
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
@@ -28,12 +29,25 @@ interface Block {
   file: string;
 }
 
-/** Every ```ts / ```typescript / ```js block of `document`. */
+/** The line before a fenced block that marks it as generated output checked by another test. */
+const OUTPUT_MARK = /^<!-- output: test\/\S+\.test\.ts\b.* -->$/;
+
+/** The line of text before the block that starts at `index`. */
+function lineBefore(text: string, index: number): string {
+  return text.slice(0, index).trimEnd().split('\n').pop() ?? '';
+}
+
+/** Every ```ts / ```typescript / ```js block of `document` (but generated output marked as such). */
 function blocksOf(document: string): Block[] {
   const text = fs.readFileSync(path.join(ROOT, document), 'utf8');
-  return [...text.matchAll(/```(ts|typescript|js|javascript)\n([\s\S]*?)```/g)].map((m) => {
+  const fenced = [...text.matchAll(/```(ts|typescript|js|javascript)\n([\s\S]*?)```/g)];
+  for (const m of fenced.filter((m) => OUTPUT_MARK.test(lineBefore(text, m.index)))) {
+    const test = /test\/\S+\.test\.ts/.exec(lineBefore(text, m.index))![0];
+    if (!fs.existsSync(path.join(ROOT, test))) throw new Error(`${document}: a block is left to ${test}, which does not exist`);
+  }
+  return fenced.filter((m) => !OUTPUT_MARK.test(lineBefore(text, m.index))).map((m) => {
     const line = text.slice(0, m.index).split('\n').length;
-    const before = text.slice(0, m.index).trimEnd().split('\n').pop() ?? '';
+    const before = lineBefore(text, m.index);
     const warns =
       /^<!-- warns: (.*) -->$/
         .exec(before)?.[1]

@@ -16,7 +16,7 @@ function words(name: string): string[] {
 }
 
 /** `PascalCase` of a name, never starting with a digit. */
-export function pascalName(name: string): string {
+function pascalName(name: string): string {
   const text = words(name)
     .map((w) => w[0].toUpperCase() + w.slice(1))
     .join('');
@@ -24,13 +24,13 @@ export function pascalName(name: string): string {
 }
 
 /** `camelCase` of a name. */
-export function camelName(name: string): string {
+function camelName(name: string): string {
   const p = pascalName(name);
   return p[0].toLowerCase() + p.slice(1);
 }
 
 /** A file name for a module (`fluent-bit.ts`). */
-export function moduleFileName(name: string): string {
+function moduleFileName(name: string): string {
   return `${words(name.toLowerCase()).join('-') || 'service'}.ts`;
 }
 
@@ -42,7 +42,7 @@ function uniqueName(base: string, taken: Set<string>): string {
 }
 
 /** Keeps objects as `ApiObject`s with unique variables and construct ids. */
-export function keepObjects(objects: readonly InputObject[], comment: (o: InputObject) => string, taken = new Set<string>()): KeptObject[] {
+function keepObjects(objects: readonly InputObject[], comment: (o: InputObject) => string, taken = new Set<string>()): KeptObject[] {
   const ids = new Set<string>();
   return objects.map((o) => {
     const kind = String(asObject(o.object).kind ?? 'object');
@@ -73,7 +73,7 @@ export interface BuiltService {
 }
 
 /** The host access of `ds` that the kind's allowlists refuse (host paths with their access, capabilities). */
-export function accessOutsideKind(ds: Record<string, any>, kind: NodeServiceKind): string[] {
+function accessOutsideKind(ds: Record<string, any>, kind: NodeServiceKind): string[] {
   const profile = kindProfile(kind);
   const pod = asObject(asObject(asObject(ds.spec).template).spec);
   const volumes = new Map<string, Record<string, any>>();

@@ -37,7 +37,7 @@ export interface CheckResult {
 }
 
 /** The classified leaf differences between an input DaemonSet and its synthesized version. */
-export function classifyDaemonSet(input: unknown, output: unknown): ClassifiedChange[] {
+function classifyDaemonSet(input: unknown, output: unknown): ClassifiedChange[] {
   return leafChanges(input, output).flatMap(expandChange).map(daemonSetClassifier(input));
 }
 

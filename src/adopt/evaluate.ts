@@ -27,7 +27,7 @@ function exported(runtime: AdoptRuntime, name: string): any {
 }
 
 /** The value of an expression. */
-export function evaluateExpr(expr: Expr, runtime: AdoptRuntime, variables: ReadonlyMap<string, unknown>): unknown {
+function evaluateExpr(expr: Expr, runtime: AdoptRuntime, variables: ReadonlyMap<string, unknown>): unknown {
   switch (expr.type) {
     case 'literal':
       return structuredClone(expr.value);
@@ -63,7 +63,7 @@ function keep(scope: unknown, kept: KeptObject, runtime: AdoptRuntime): unknown 
 }
 
 /** Builds one service module's construct in `scope` (what `new <ClassName>(scope, id)` does). */
-export function evaluateModule(scope: unknown, module: ServiceModule, runtime: AdoptRuntime): unknown {
+function evaluateModule(scope: unknown, module: ServiceModule, runtime: AdoptRuntime): unknown {
   const Construct = exported(runtime, 'Construct') as Ctor;
   const JsonPatch = exported(runtime, 'JsonPatch');
   const construct = new Construct(scope, module.id);

@@ -7,9 +7,7 @@ import type * as Prettier from 'prettier';
 
 /** Formats TypeScript source text. */
 export async function formatTypeScript(text: string): Promise<string> {
-  /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use: the other commands never pay for prettier */
   const prettier: typeof Prettier = require('prettier/standalone');
   const plugins = [require('prettier/plugins/typescript'), require('prettier/plugins/estree')];
-  /* eslint-enable @typescript-eslint/no-require-imports */
   return prettier.format(text, { parser: 'typescript', plugins });
 }

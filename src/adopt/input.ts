@@ -117,7 +117,7 @@ export function chooseKind(daemonSet: unknown, requested?: NodeServiceKind): Kin
 }
 
 /** The ConfigMaps and Secrets a pod spec mounts or reads, by name. */
-export function configNames(podSpec: unknown): { configMaps: Set<string>; secrets: Set<string> } {
+function configNames(podSpec: unknown): { configMaps: Set<string>; secrets: Set<string> } {
   const spec = asObject(podSpec);
   const configMaps = new Set<string>();
   const secrets = new Set<string>();

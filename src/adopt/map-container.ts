@@ -250,4 +250,4 @@ function resourcesExpr(container: Record<string, any>): Expr | undefined {
   ]);
 }
 
-export { ENV_FIELDS, HOST_PATH_TYPES, PULL_POLICIES, strings, envProps, envFromExpr, portsExpr, mountProps, resourcesExpr };
+export { HOST_PATH_TYPES, PULL_POLICIES, strings, envProps, envFromExpr, portsExpr, mountProps, resourcesExpr };

@@ -14,7 +14,7 @@ function timing(probe: Record<string, any>, extra: Array<Property | undefined> =
 }
 
 /** A probe as a factory call, or `undefined` when no factory makes it. */
-export function probeExpr(value: unknown, name: string, ctx: ContainerContext): Expr | undefined {
+function probeExpr(value: unknown, name: string, ctx: ContainerContext): Expr | undefined {
   if (!isObject(value)) return undefined;
   const probe = value;
   const port = (p: unknown) => (typeof p === 'number' ? ctx.number(constantName(name, 'probe', 'port'), p) : undefined);

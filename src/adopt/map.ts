@@ -12,7 +12,7 @@ import { lifecycleProps, securityProps } from './map-probe';
 import { arr, call, constant, Expr, lit, member, obj, prop, Property } from './model';
 
 /** The labels the library sets itself from props (`name`, `instance`, `version`, `component`, `partOf`). */
-export const RECOMMENDED_LABEL_PROPS: Readonly<Record<string, string>> = {
+const RECOMMENDED_LABEL_PROPS: Readonly<Record<string, string>> = {
   'app.kubernetes.io/instance': 'instance',
   'app.kubernetes.io/version': 'version',
   'app.kubernetes.io/component': 'component',
@@ -20,7 +20,7 @@ export const RECOMMENDED_LABEL_PROPS: Readonly<Record<string, string>> = {
 };
 
 /** Recommended label keys the library always writes (they are never extra labels). */
-export const LIBRARY_LABELS: readonly string[] = [
+const LIBRARY_LABELS: readonly string[] = [
   'app.kubernetes.io/name',
   'app.kubernetes.io/managed-by',
   ...Object.keys(RECOMMENDED_LABEL_PROPS),
@@ -70,7 +70,7 @@ function stringMap(value: unknown, skip: readonly string[] = []): Expr | undefin
 }
 
 /** One container (or init container) as a `ContainerSpec`. */
-export function containerExpr(container: Record<string, any>, ctx: ContainerContext): Expr {
+function containerExpr(container: Record<string, any>, ctx: ContainerContext): Expr {
   const pull = typeof container.imagePullPolicy === 'string' ? PULL_POLICIES[container.imagePullPolicy] : undefined;
   const props: Array<Property | undefined> = [
     prop('name', lit(container.name)),

@@ -9,7 +9,7 @@ import { Expr, KeptObject, ServiceModule, AppModel, lit, obj } from './model';
 import { CHART_ID } from './evaluate';
 
 /** The package the generated code imports. */
-export const LIBRARY_PACKAGE = 'cdk8s-node-services';
+const LIBRARY_PACKAGE = 'cdk8s-node-services';
 
 function key(name: string): string {
   if (name === '__proto__') return '["__proto__"]';
@@ -26,14 +26,14 @@ function comment(text: string | undefined): string {
 }
 
 /** A plain JSON value as an expression (objects become object literals, so keys print safely). */
-export function jsonExpr(value: unknown): Expr {
+function jsonExpr(value: unknown): Expr {
   if (Array.isArray(value)) return { type: 'array', items: value.map(jsonExpr) };
   if (typeof value === 'object' && value !== null) return obj(Object.entries(value).map(([k, v]) => ({ key: k, value: jsonExpr(v) })));
   return lit(value);
 }
 
 /** TypeScript text of an expression. */
-export function printExpr(expr: Expr): string {
+function printExpr(expr: Expr): string {
   switch (expr.type) {
     case 'literal':
       if (expr.value === undefined) return 'undefined';

@@ -8,9 +8,8 @@
 
 import * as path from 'path';
 import { Command, Option } from 'commander';
-import type { ExitCode } from './main';
 import { refusalsHelp } from './refusals';
-import { CliIo, InputError, progressOf, readClusterManifests, readList } from './io';
+import { CliIo, InputError, progressOf, readClusterManifests, readList, ExitCode } from './io';
 import { kindsOf, nothingToCheck } from '../manifests/contract';
 import { slimNode, slimPod } from '../manifests/slim';
 import { NodeLayout, analyzeCoverage, nodeLayout } from '../coverage/analyze';

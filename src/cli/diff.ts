@@ -6,9 +6,8 @@
 
 import * as path from 'path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import type { ExitCode } from './main';
 import { refusalsHelp } from './refusals';
-import { CliIo, InputError, readClusterManifests, readList, SourcedObject } from './io';
+import { CliIo, InputError, readClusterManifests, readList, SourcedObject, ExitCode } from './io';
 import { clusterFiles, clusterFolders, throwProblems } from './clusters';
 import { ChangeKind, DiffReport, diffManifests, diffMatches } from '../day2/diff';
 import { formatDiffJson, formatDiffMarkdown, formatDiffSarif, formatDiffText } from '../day2/format';

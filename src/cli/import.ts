@@ -8,8 +8,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { Command, Option } from 'commander';
-import type { ExitCode } from './main';
-import { CliIo, InputError, readClusterManifests } from './io';
+import { CliIo, InputError, readClusterManifests, ExitCode } from './io';
 import type { AdoptRuntime } from '../adopt';
 import { formatReportJson, formatReportMarkdown, importManifests, ImportReport, REPORT_FILE } from '../adopt';
 import { NodeServiceKind } from '../policy/kinds';
@@ -25,9 +24,7 @@ interface ImportFlags {
 function loadRuntime(): AdoptRuntime {
   const entry = path.join(__dirname, '..', 'index');
   try {
-    /* eslint-disable @typescript-eslint/no-require-imports -- loaded only by this command */
     return { library: require(entry), cdk8s: require('cdk8s'), constructs: require('constructs') };
-    /* eslint-enable @typescript-eslint/no-require-imports */
   } catch (e) {
     throw new InputError(
       `import needs the peer dependencies cdk8s, cdk8s-plus-28 and constructs installed next to cdk8s-node-services (${(e as Error).message.split('\n')[0]})`,

@@ -11,6 +11,12 @@ import type { ChunkSource } from '../manifests/node-stream';
 
 export { InputError, parseObjects, SourcedObject } from '../manifests';
 
+/** Exit code holder shared by subcommands. */
+export interface ExitCode {
+  /** The exit code to finish with. */
+  code: number;
+}
+
 /** Where the CLI writes and reads; injected so that commands can be tested in-process. */
 export interface CliIo {
   /** Writes to standard output. */

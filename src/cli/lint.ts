@@ -8,9 +8,8 @@
 import { Command, Option } from 'commander';
 import { KUBERNETES_VERSION_RANGE, parseKubernetesVersion } from '../k8s/api-fields/versions';
 import { KIND_ANNOTATION } from '../policy/kinds';
-import type { ExitCode } from './main';
 import { refusalsHelp } from './refusals';
-import { CliIo, InputError, parseObjects, readText } from './io';
+import { CliIo, InputError, parseObjects, readText, ExitCode } from './io';
 
 /** Options of `node-services lint`. */
 interface LintOptions {

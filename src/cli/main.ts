@@ -8,15 +8,9 @@ import { Command, CommanderError } from 'commander';
 import { registerCoverageCommand } from './coverage';
 import { registerDiffCommand } from './diff';
 import { registerImportCommand } from './import';
-import { CliIo, InputError, processIo } from './io';
+import { CliIo, ExitCode, InputError, processIo } from './io';
 import { registerLintCommand } from './lint';
 import { registerPlanCommand } from './plan';
-
-/** Exit code holder shared by subcommands. */
-export interface ExitCode {
-  /** The exit code to finish with. */
-  code: number;
-}
 
 /** Runs the CLI with `argv` (without the `node` and script entries) and returns the exit code. */
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {

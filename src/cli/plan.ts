@@ -7,9 +7,8 @@
 
 import * as path from 'path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import type { ExitCode } from './main';
 import { refusalsHelp } from './refusals';
-import { CliIo, InputError, progressOf, readClusterManifests, readList, SourcedObject } from './io';
+import { CliIo, InputError, progressOf, readClusterManifests, readList, SourcedObject, ExitCode } from './io';
 import { checkStdin } from './diff';
 import { kindsOf, nothingToCheck, OneClusterInput } from '../manifests/contract';
 import { clusterFiles, clusterFolders, throwProblems } from './clusters';

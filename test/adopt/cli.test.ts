@@ -1,5 +1,7 @@
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
+import * as ts from 'typescript';
 import { runCli } from '../support/cli';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -30,6 +32,43 @@ describe('node-services import', () => {
       expect({ file, text: blockAfter(`\`imported/${file}\`:`) }).toEqual({ file, text: fs.readFileSync(path.join(OUT, file), 'utf8') });
     }
     expect(fs.readdirSync(OUT).sort()).toEqual(['IMPORT-REPORT.md', 'log-agent.ts', 'main.ts']);
+  }, 60_000);
+
+  test('GIVEN the generated app docs/import.md shows WHEN compiled (strict) and run THEN it synthesizes the DaemonSet', () => {
+    // GIVEN the page's main.ts and module, as a reader copies them
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'import-doc-'));
+    const files = ['main.ts', 'log-agent.ts'].map((file) => {
+      fs.writeFileSync(path.join(dir, file), blockAfter(`\`imported/${file}\`:`));
+      return path.join(dir, file);
+    });
+    // WHEN compiled strictly against the library
+    const program = ts.createProgram(files, {
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      module: ts.ModuleKind.CommonJS,
+      target: ts.ScriptTarget.ES2022,
+      moduleResolution: ts.ModuleResolutionKind.Node10,
+      types: ['node'],
+      typeRoots: [path.join(ROOT, 'node_modules', '@types')],
+      baseUrl: ROOT,
+      paths: { 'cdk8s-node-services': ['src/index.ts'] },
+    });
+    const diagnostics = ts.getPreEmitDiagnostics(program).filter((d) => d.file && files.includes(path.resolve(d.file.fileName)));
+    expect(diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))).toEqual([]);
+    // THEN running main.ts writes the DaemonSet
+    const outdir = path.join(dir, 'dist');
+    const previous = process.env.CDK8S_OUTDIR;
+    process.env.CDK8S_OUTDIR = outdir;
+    try {
+      jest.isolateModules(() => require(files[0]));
+    } finally {
+      if (previous === undefined) delete process.env.CDK8S_OUTDIR;
+      else process.env.CDK8S_OUTDIR = previous;
+    }
+    const yaml = fs.readdirSync(outdir).map((f) => fs.readFileSync(path.join(outdir, f), 'utf8')).join('\n');
+    expect(yaml).toMatch(/^kind: DaemonSet$/m);
+    fs.rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 
   test('GIVEN --format json WHEN imported with --check THEN the report is JSON with the chosen kind and zero unexplained', async () => {
