@@ -25,6 +25,11 @@ interface Block {
   readonly warns: string[];
   /** Whether the block is a jest test file (`test(…)` at the top level). */
   readonly jest: boolean;
+  /**
+   * What the block prints, when the text shows it: the ```text block right after a line ending in "prints:" or
+   * "prints one error:" that follows the block. Such a block demonstrates a refusal: it writes no manifest.
+   */
+  readonly prints?: string;
   /** The file the block is written to. */
   file: string;
 }
@@ -45,16 +50,19 @@ function blocksOf(document: string): Block[] {
     const test = /test\/\S+\.test\.ts/.exec(lineBefore(text, m.index))![0];
     if (!fs.existsSync(path.join(ROOT, test))) throw new Error(`${document}: a block is left to ${test}, which does not exist`);
   }
-  return fenced.filter((m) => !OUTPUT_MARK.test(lineBefore(text, m.index))).map((m) => {
-    const line = text.slice(0, m.index).split('\n').length;
-    const before = lineBefore(text, m.index);
-    const warns =
-      /^<!-- warns: (.*) -->$/
-        .exec(before)?.[1]
-        .split(/[\s,]+/)
-        .filter(Boolean) ?? [];
-    return { where: `${document}:${line}`, code: m[2], warns, jest: /^test\(/m.test(m[2]), file: '' };
-  });
+  return fenced
+    .filter((m) => !OUTPUT_MARK.test(lineBefore(text, m.index)))
+    .map((m) => {
+      const line = text.slice(0, m.index).split('\n').length;
+      const before = lineBefore(text, m.index);
+      const warns =
+        /^<!-- warns: (.*) -->$/
+          .exec(before)?.[1]
+          .split(/[\s,]+/)
+          .filter(Boolean) ?? [];
+      const after = /^\s*\n[^\n`]*\bprints(?: one error)?:\n\n```text\n([\s\S]*?)```/.exec(text.slice(m.index + m[0].length));
+      return { where: `${document}:${line}`, code: m[2], warns, jest: /^test\(/m.test(m[2]), prints: after?.[1], file: '' };
+    });
 }
 
 const blocks = DOCUMENTS.flatMap(blocksOf);
@@ -67,11 +75,12 @@ blocks.forEach((b, i) => {
 });
 
 /** Runs `block` in this process with its own outdir; returns what it wrote to stderr and the files it synthesized. */
-function run(block: Block): { stderr: string; written: string[]; outdir: string } {
+function run(block: Block): { stderr: string; stdout: string; written: string[]; outdir: string } {
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-synth-'));
   const previous = process.env.CDK8S_OUTDIR;
   process.env.CDK8S_OUTDIR = outdir;
   let stderr = '';
+  let stdout = '';
   const write = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: any) => {
     stderr += String(chunk);
     return true;
@@ -79,6 +88,7 @@ function run(block: Block): { stderr: string; written: string[]; outdir: string 
   const spies = (['warn', 'error', 'log'] as const).map((level) =>
     jest.spyOn(console, level).mockImplementation((...args: unknown[]) => {
       if (level !== 'log') stderr += `${args.join(' ')}\n`;
+      else stdout += `${args.join(' ')}\n`;
     }),
   );
   try {
@@ -90,7 +100,7 @@ function run(block: Block): { stderr: string; written: string[]; outdir: string 
     else process.env.CDK8S_OUTDIR = previous;
   }
   const written = (fs.readdirSync(outdir, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(outdir, f)).isFile());
-  return { stderr, written, outdir };
+  return { stderr, stdout, written, outdir };
 }
 
 describe('the code blocks of the README and the guides', () => {
@@ -139,10 +149,14 @@ describe('the code blocks of the README and the guides', () => {
   test.each(apps.map((b) => [b.where, b] as const))(
     'GIVEN the block at %s WHEN run THEN it synthesizes manifests and prints only the warnings the text announces',
     (_where, block) => {
-      const { stderr, written, outdir } = run(block);
+      const { stderr, stdout, written, outdir } = run(block);
       try {
         const yaml = written.map((f) => fs.readFileSync(path.join(outdir, f), 'utf8')).join('\n');
-        expect(yaml).toMatch(/^kind: /m);
+        if (block.prints !== undefined) {
+          // A refusal shown in the text: exactly what the text shows is printed, and no manifest is written.
+          expect(stdout).toBe(block.prints);
+          expect(written).toEqual([]);
+        } else expect(yaml).toMatch(/^kind: /m);
         if (block.warns.length === 0) expect(stderr).toBe('');
         else for (const id of block.warns) expect(stderr).toContain(`${id}:`);
       } finally {

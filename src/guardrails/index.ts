@@ -9,8 +9,8 @@ export {
   POD_SECURITY_LABEL_PREFIX,
   DEFAULT_CRITICAL_PODS_LIMIT,
 } from './namespace';
+export { PodSecurity } from './pod-security-class';
 export {
-  PodSecurity,
   PodSecurityLevel,
   PodSecurityViolation,
   PodSecurityEvaluation,

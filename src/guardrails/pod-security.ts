@@ -25,7 +25,6 @@
  * defaulted to `emptyDir` by the API server and is therefore allowed here too.
  */
 
-import { checkArguments, list as listOf, oneOf, req } from '../core/shape';
 import { InputError } from '../manifests/read';
 import { controlsAt, isSet, levelRank, obj, PodSecurityLevel, PodView } from './pod-security/index';
 
@@ -137,29 +136,4 @@ export function evaluatePodSecurity(object: any): PodSecurityEvaluation {
  */
 export function strictestCommonLevel(levels: PodSecurityLevel[]): PodSecurityLevel {
   return levels.reduce((a, b) => (levelRank(b) < levelRank(a) ? b : a), PodSecurityLevel.RESTRICTED);
-}
-
-/**
- * The Pod Security Standards evaluator as static members, for every language (jsii carries classes, not free
- * functions): the same as {@link evaluatePodSecurity}, {@link strictestCommonLevel} and
- * {@link POD_SECURITY_POLICY_VERSION}.
- */
-export class PodSecurity {
-  /** The policy version evaluated (`POD_SECURITY_POLICY_VERSION`). */
-  public static readonly POLICY_VERSION: string = POD_SECURITY_POLICY_VERSION;
-
-  /** The strictest level a Pod, pod template or workload meets, with the violations of the stricter levels. */
-  public static evaluate(object: any): PodSecurityEvaluation {
-    return evaluatePodSecurity(object);
-  }
-
-  /** The strictest level that every one of `levels` allows (restricted for none). */
-  public static strictestCommonLevel(levels: PodSecurityLevel[]): PodSecurityLevel {
-    checkArguments('PodSecurity.strictestCommonLevel', arguments, [
-      ['levels', req(listOf(oneOf('PodSecurityLevel', Object.values(PodSecurityLevel))))],
-    ]);
-    return strictestCommonLevel(levels);
-  }
-
-  private constructor() {}
 }

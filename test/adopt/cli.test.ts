@@ -1,5 +1,4 @@
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import * as ts from 'typescript';
 import { runCli } from '../support/cli';
@@ -36,7 +35,10 @@ describe('node-services import', () => {
 
   test('GIVEN the generated app docs/import.md shows WHEN compiled (strict) and run THEN it synthesizes the DaemonSet', () => {
     // GIVEN the page's main.ts and module, as a reader copies them
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'import-doc-'));
+    // (inside the repository, so that cdk8s and constructs resolve from its node_modules)
+    const dir = path.join(ROOT, 'test', '.adopt', 'doc-app');
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true });
     const files = ['main.ts', 'log-agent.ts'].map((file) => {
       fs.writeFileSync(path.join(dir, file), blockAfter(`\`imported/${file}\`:`));
       return path.join(dir, file);
@@ -66,7 +68,10 @@ describe('node-services import', () => {
       if (previous === undefined) delete process.env.CDK8S_OUTDIR;
       else process.env.CDK8S_OUTDIR = previous;
     }
-    const yaml = fs.readdirSync(outdir).map((f) => fs.readFileSync(path.join(outdir, f), 'utf8')).join('\n');
+    const yaml = fs
+      .readdirSync(outdir)
+      .map((f) => fs.readFileSync(path.join(outdir, f), 'utf8'))
+      .join('\n');
     expect(yaml).toMatch(/^kind: DaemonSet$/m);
     fs.rmSync(dir, { recursive: true, force: true });
   }, 60_000);
