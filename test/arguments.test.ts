@@ -20,10 +20,13 @@ const TAKES_ANY: { [where: string]: string } = {
   'PodSecurity.evaluate': 'evaluates any manifest: a value that holds no pod spec is its own answer (an error naming it)',
   'ApiFields.unknownFields': 'reads any manifest; it answers for every value, like the CLI does on arbitrary YAML',
   'ApiFields.versionProblems': 'reads any manifest; it answers for every value, like the CLI does on arbitrary YAML',
+  'ApiFields.wrongTypeFields': 'reads any manifest; it answers for every value, like the CLI does on arbitrary YAML',
+  'NodeServiceKinds.all':
+    'the kind table is a pure module (it must not import the construct library, where the argument checker lives); it takes nothing',
   'PolicyEngine.check': 'checks any list of manifests: what is not a manifest is reported as a finding',
   'NodeServiceKinds.profile': 'a lookup by kind name: any value that names no kind gets the generic profile',
   'RuleCatalogue.find': 'a lookup by rule id: any value that names no rule answers undefined',
-  'NodeServicesValidation.validate': 'called by the cdk8s validation plugin machinery with its own context',
+  'NodeServiceValidation.validate': 'called by the cdk8s validation plugin machinery with its own context',
   'RuleCatalogue.all':
     'the rule catalogue is a pure module (it must not import the construct library, where the argument checker lives); it takes nothing',
   'Fleet.addCluster(options)': 'checked as props (every field, with the fleet path), see test/fleet',
@@ -56,7 +59,7 @@ const SAMPLES: { [typeName: string]: () => unknown } = {
   IFleetServices: () => ({ define: () => undefined }),
   ArgoCdOptions: () => ({ repoUrl: 'https://git.example.com/platform.git' }),
   FluxOptions: () => ({ sourceName: 'platform' }),
-  NodeServicesValidationProps: () => ({}),
+  NodeServiceValidationProps: () => ({}),
 };
 let clusters = 0;
 
@@ -66,7 +69,7 @@ const PARAM_SAMPLES: { [where: string]: unknown } = {
   'Suppressions.add(reason)': 'the agent keeps its state on the node',
   'Fleet.cluster(name)': 'a',
   'FleetCluster.pool(name)': 'pool',
-  'NodeServicesValidation.validate(context)': {},
+  'NodeServiceValidation.validate(context)': {},
   'PodSecurity.evaluate(object)': { spec: { containers: [{ name: 'c', image: 'x:1' }] } },
 };
 
@@ -85,7 +88,7 @@ const INSTANCES: { [cls: string]: () => any } = {
   ApiPermission: () => api.ApiPermission.read(['nodes']),
   Taint: () => api.Taint.noSchedule('k'),
   NodePool: () => api.NodePool.all(),
-  NodeServicesValidation: () => new api.NodeServicesValidation(),
+  NodeServiceValidation: () => new api.NodeServiceValidation(),
 };
 
 /** Methods without parameters whose extra arguments are not checked, each with why. */
@@ -258,7 +261,7 @@ describe('every public method checks its arguments (generated from the signature
 
   describe.each(methods.map((m) => [label(m), m] as const))('%s', (name, method) => {
     const exempt = TAKES_ANY[name];
-    if (name !== 'NodeServicesValidation.validate') {
+    if (name !== 'NodeServiceValidation.validate') {
       test('GIVEN valid arguments THEN it answers', () => {
         expect(() => call(method, validArgs(method))).not.toThrow();
       });

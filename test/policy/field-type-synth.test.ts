@@ -73,8 +73,7 @@ describe('the constructs still refuse a node affinity threshold that never match
     } catch (e) {
       message = (e as Error).message;
     }
-    // THEN the error names the requirement's values and says why
-    expect(message).toMatch(/nodeAffinity\[0\]\.requirements\[0\]\.values/);
-    expect(message).toMatch(/never matches a node/);
+    // THEN the factory refuses it where it is called, naming its argument and the fix
+    expect(message).toMatch(/NodeRequirement\.gt\(value\) = 1\.5: must be a whole number/);
   });
 });
