@@ -26,7 +26,6 @@ import { POOL_SHAPE } from './node-pool';
 import { PRIORITY_CLASS_OPTIONS_SHAPE } from './priority-class';
 import { VARIANT_OPTIONS_SHAPE } from './variant';
 
-export { RESOURCES_SHAPE };
 /** Shape of a {@link NodePool} (shared with the fleet's cluster pools). @internal */
 export const poolShape = POOL_SHAPE;
 

@@ -13,14 +13,8 @@ import { ANNOTATION_PREFIX, recommendedLabels } from '../core/labels';
 import { dns1123LabelError, hostPathError, labelValueError, normalizeHostPath, parseImage } from '../k8s';
 import { kindServedFrom } from '../k8s/api-fields';
 import { IPolicyLogger, NodeServiceChecks, PolicyLoggers } from '../policy/synth';
-import {
-  BASELINE_VOLUME_SOURCES,
-  GuardrailSettings,
-  guardrailPolicies,
-  PolicyPair,
-  RESTRICTED_VOLUME_SOURCES,
-  VOLUME_SOURCES_128,
-} from './admission-spec';
+import { BASELINE_VOLUME_SOURCES, GuardrailSettings, guardrailPolicies, PolicyPair } from './admission-spec';
+import { RESTRICTED_VOLUME_SOURCES, VOLUME_SOURCES_128 } from './pod-security/restricted-volumes';
 import { GUARDRAIL_SETTINGS_ANNOTATION } from './admit';
 import { dropChartNamespace, TRUST_LABEL_KEY, TRUST_LABEL_VALUE } from './namespace';
 import { checkAppAgainstGuardrails } from './self-check';

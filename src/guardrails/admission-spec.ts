@@ -25,7 +25,8 @@ import {
   systemPriorityClass,
 } from './admission-checks';
 import { celString, celStringList } from './cel';
-import { controlsAt, POD_SECURITY_CONTROLS, PodSecurityLevel, RESTRICTED_VOLUME_SOURCES } from './pod-security/index';
+import { controlsAt, POD_SECURITY_CONTROLS, PodSecurityLevel } from './pod-security/index';
+import { RESTRICTED_VOLUME_SOURCES } from './pod-security/restricted-volumes';
 import { TRUST_LABEL_KEY, TRUST_LABEL_VALUE } from './trust-label';
 
 /** A CEL variable of a policy. @internal */
@@ -127,8 +128,6 @@ export interface GuardrailSettings {
   /** `failurePolicy` of the host-access, Pod Security and allowlist policies. */
   readonly failurePolicy: string;
 }
-
-export { RESTRICTED_VOLUME_SOURCES, VOLUME_SOURCES_128 } from './pod-security/index';
 
 /**
  * The volume sources tenants may use at `baseline` by default: the `restricted` set plus the cloud disks that 1.28

@@ -11,7 +11,7 @@ import { NodeService } from '../core/node-service';
 import { Toleration } from '../core/placement';
 import { Rollout } from '../core/rollout';
 import { object, opt, req, str, checkArguments } from '../core/shape';
-import { RESOURCES_SHAPE } from '../core/options';
+import { RESOURCES_SHAPE } from '../core/container';
 import { envNameError } from '../k8s';
 import { NodeServiceKind } from '../policy/kinds';
 import { NodeServicePresetProps, PresetDefaults, presetServiceProps, soundProps } from './common';

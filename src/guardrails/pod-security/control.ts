@@ -3,7 +3,6 @@
  * `k8s.io/pod-security-admission/policy/check_*.go`): its id, level and policy version, the JS check the evaluator
  * (`evaluatePodSecurity`) and the synth-time admission check run, and the CEL the admission policies render for it.
  * One definition: the evaluator and the admission policies are both derived from the list in `index.ts`.
- * @internal
  */
 
 /** The Pod Security Standards level a Pod Security Admission mode applies. */

@@ -1,7 +1,6 @@
 /**
  * The Pod Security controls of policy v1.28, one file each, in the order upstream evaluates them: the one list the
  * evaluator (`evaluatePodSecurity`) and the admission policies (`admission-spec.ts`) are derived from.
- * @internal
  */
 
 import { allowPrivilegeEscalation } from './allow-privilege-escalation';
@@ -24,7 +23,6 @@ import { sysctls } from './sysctls';
 import { windowsHostProcess } from './windows-host-process';
 
 export * from './control';
-export { RESTRICTED_VOLUME_SOURCES, VOLUME_SOURCES_128 } from './restricted-volumes';
 
 /** Every control, baseline first. @internal */
 export const POD_SECURITY_CONTROLS: readonly PodSecurityControl[] = [
