@@ -13,12 +13,14 @@ import { fixpoint } from './fixpoint';
 import { formatTypeScript } from './format';
 import { describeObject, gatherObjects, StrippedField, stripServerFields } from './input';
 import { printMain, printModule } from './print';
+import { lintOutput } from './lint';
 import { buildReport, ImportReport } from './report';
 
 export { AdoptRuntime } from './evaluate';
 export { ImportReport, ServiceReport, formatReportJson, formatReportMarkdown } from './report';
 export { DifferenceClass, ClassifiedChange } from './classify';
 export { StrippedField } from './input';
+export { LintResult, LintError, CarriedLintError } from './lint';
 
 /** Options of {@link importManifests}. */
 export interface ImportOptions {
@@ -56,12 +58,19 @@ export async function importManifests(objects: readonly InputObject[], options: 
   files.set('main.ts', await formatTypeScript(printMain(model)));
   for (const m of model.services) files.set(m.fileName, await formatTypeScript(printModule(m)));
   const problems = fixed.failure !== undefined ? [`the generated app does not synthesize: ${fixed.failure}`] : [];
-  const check = options.check && fixed.failure === undefined ? checkImport(inputs, fixed.output) : undefined;
+  const checked = options.check && fixed.failure === undefined;
+  const check = checked ? checkImport(inputs, fixed.output) : undefined;
+  const lint = checked
+    ? lintOutput(
+        inputs.map((o) => o.object),
+        fixed.output.map((o) => o.object),
+      )
+    : undefined;
   const report = buildReport(
     fixed.services,
     others.map((o) => describeObject(o.object)),
     stripped,
-    check,
+    { check, lint },
     options.check ? problems : [],
   );
   return { files, report, synthesized: fixed.output.map((o) => o.object) };
