@@ -9,6 +9,7 @@ import { NodeServiceKind } from '../policy/kinds';
 import { buildModel, buildService } from './build';
 import { checkImport } from './check';
 import { AdoptRuntime } from './evaluate';
+import { omitDefaults } from './defaults';
 import { fixpoint } from './fixpoint';
 import { formatTypeScript } from './format';
 import { describeObject, gatherObjects, StrippedField, stripServerFields } from './input';
@@ -52,7 +53,11 @@ export async function importManifests(objects: readonly InputObject[], options: 
   const { services, others } = gatherObjects(inputs);
   const taken = new Set<string>();
   const built = services.map((s) => buildService(s, { kind: options.kind }, taken));
-  const fixed = fixpoint(built, others, options.runtime);
+  const fixpointResult = fixpoint(built, others, options.runtime);
+  const fixed =
+    fixpointResult.failure === undefined
+      ? { ...fixpointResult, services: omitDefaults(fixpointResult.services, options.runtime) }
+      : fixpointResult;
   const model = buildModel(fixed.services, others);
   const files = new Map<string, string>();
   files.set('main.ts', await formatTypeScript(printMain(model)));
