@@ -82,7 +82,8 @@ function accessOutsideKind(ds: Record<string, any>, kind: NodeServiceKind): stri
   for (const c of [...asArray(pod.initContainers), ...asArray(pod.containers)].map(asObject)) {
     for (const m of asArray(c.volumeMounts).map(asObject)) {
       const path = asObject(volumes.get(String(m.name))?.hostPath).path;
-      if (typeof path !== 'string' || !path.startsWith('/')) continue;
+      // A Windows path (`C:\k`) is on no allowlist either.
+      if (typeof path !== 'string' || path === '') continue;
       const writable = m.readOnly !== true;
       if (!isHostPathAllowed(profile, path, writable)) out.add(`host path ${path} (${writable ? 'writable' : 'read-only'})`);
     }

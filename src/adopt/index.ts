@@ -9,16 +9,19 @@ import { NodeServiceKind } from '../policy/kinds';
 import { buildModel, buildService } from './build';
 import { checkImport } from './check';
 import { AdoptRuntime } from './evaluate';
+import { omitDefaults } from './defaults';
 import { fixpoint } from './fixpoint';
 import { formatTypeScript } from './format';
 import { describeObject, gatherObjects, StrippedField, stripServerFields } from './input';
 import { printMain, printModule } from './print';
+import { lintOutput } from './lint';
 import { buildReport, ImportReport } from './report';
 
 export { AdoptRuntime } from './evaluate';
 export { ImportReport, ServiceReport, formatReportJson, formatReportMarkdown } from './report';
 export { DifferenceClass, ClassifiedChange } from './classify';
 export { StrippedField } from './input';
+export { LintResult, LintError, CarriedLintError } from './lint';
 
 /** Options of {@link importManifests}. */
 export interface ImportOptions {
@@ -50,18 +53,29 @@ export async function importManifests(objects: readonly InputObject[], options: 
   const { services, others } = gatherObjects(inputs);
   const taken = new Set<string>();
   const built = services.map((s) => buildService(s, { kind: options.kind }, taken));
-  const fixed = fixpoint(built, others, options.runtime);
+  const fixpointResult = fixpoint(built, others, options.runtime);
+  const fixed =
+    fixpointResult.failure === undefined
+      ? { ...fixpointResult, services: omitDefaults(fixpointResult.services, options.runtime) }
+      : fixpointResult;
   const model = buildModel(fixed.services, others);
   const files = new Map<string, string>();
   files.set('main.ts', await formatTypeScript(printMain(model)));
   for (const m of model.services) files.set(m.fileName, await formatTypeScript(printModule(m)));
   const problems = fixed.failure !== undefined ? [`the generated app does not synthesize: ${fixed.failure}`] : [];
-  const check = options.check && fixed.failure === undefined ? checkImport(inputs, fixed.output) : undefined;
+  const checked = options.check && fixed.failure === undefined;
+  const check = checked ? checkImport(inputs, fixed.output) : undefined;
+  const lint = checked
+    ? lintOutput(
+        inputs.map((o) => o.object),
+        fixed.output.map((o) => o.object),
+      )
+    : undefined;
   const report = buildReport(
     fixed.services,
     others.map((o) => describeObject(o.object)),
     stripped,
-    check,
+    { check, lint },
     options.check ? problems : [],
   );
   return { files, report, synthesized: fixed.output.map((o) => o.object) };

@@ -10,6 +10,7 @@ import { CheckResult } from './check';
 import { ClassifiedChange, DifferenceClass } from './classify';
 import { FixedService } from './fixpoint';
 import { StrippedField } from './input';
+import { LintError, LintResult } from './lint';
 
 /** The report of one imported DaemonSet. */
 export interface ServiceReport {
@@ -55,6 +56,21 @@ export interface ImportReport {
   readonly problems: string[];
   /** Objects the generated app adds. */
   readonly objectsAdded: string[];
+  /** `lint` at error level over the synthesized app (absent without `--check`, or when it does not synthesize). */
+  readonly lint?: LintResult;
+}
+
+/** What the check found: the comparison with the input, and the lint of the output. */
+export interface ReportChecks {
+  /** The comparison. */
+  readonly check?: CheckResult;
+  /** The lint at error level. */
+  readonly lint?: LintResult;
+}
+
+/** A lint error of the output as a problem line. */
+function lintProblem(e: LintError): string {
+  return `lint: ${e.ruleId} (error) on ${e.object} at ${e.path}: ${e.message}`;
 }
 
 /** Builds the report. */
@@ -62,9 +78,11 @@ export function buildReport(
   services: readonly FixedService[],
   others: string[],
   stripped: StrippedField[],
-  check?: CheckResult,
+  checks: ReportChecks = {},
   problems: string[] = [],
 ): ImportReport {
+  const { check, lint } = checks;
+  const all = [...problems, ...(lint?.errors ?? []).map(lintProblem)];
   const out = services.map((s): ServiceReport => {
     const ds = s.input.daemonSet.object;
     const key = `${ds?.metadata?.namespace ?? 'default'}/${ds?.metadata?.name}`;
@@ -89,9 +107,10 @@ export function buildReport(
     others,
     stripped,
     checked: check !== undefined,
-    unexplained: (check?.unexplained ?? 0) + problems.length,
-    problems: [...(check?.objectProblems ?? []), ...problems],
+    unexplained: (check?.unexplained ?? 0) + all.length,
+    problems: [...(check?.objectProblems ?? []), ...all],
     objectsAdded: check?.objectsAdded ?? [],
+    lint,
   };
 }
 
@@ -147,6 +166,23 @@ function serviceMarkdown(s: ServiceReport): string[] {
   return lines;
 }
 
+/** The lint section: passes, or the errors left; the errors carried from the input with their reason. */
+function lintMarkdown(lint: LintResult | undefined): string[] {
+  if (lint === undefined) return [];
+  const verdict =
+    lint.errors.length === 0
+      ? 'The synthesized app passes `lint` at error level.'
+      : `The synthesized app has **${lint.errors.length} lint error(s)** (listed above).`;
+  const carried = lint.carried.map((c) => `- \`${c.ruleId}\` on ${c.object} at \`${c.path}\`: ${c.reason}`);
+  return [
+    '## Lint at error level',
+    '',
+    verdict,
+    '',
+    ...(carried.length > 0 ? ['Errors carried from the input, suppressed with a reason:', '', ...carried, ''] : []),
+  ];
+}
+
 /** The report as Markdown. */
 export function formatReportMarkdown(report: ImportReport): string {
   const lines = ['# Import report', ''];
@@ -171,5 +207,6 @@ export function formatReportMarkdown(report: ImportReport): string {
   if (report.others.length > 0)
     lines.push('## Other objects', '', 'Kept as they are in `main.ts`:', '', ...report.others.map((o) => `- ${o}`), '');
   if (report.objectsAdded.length > 0) lines.push('## Objects the generated app adds', '', ...report.objectsAdded.map((o) => `- ${o}`), '');
+  lines.push(...lintMarkdown(report.lint));
   return `${lines.join('\n').trimEnd()}\n`;
 }

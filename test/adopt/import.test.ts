@@ -7,7 +7,9 @@ import * as tsPlugin from 'prettier/plugins/typescript';
 import * as ts from 'typescript';
 import { ImportResult } from '../../src/adopt';
 import { parseObjects } from '../../src/manifests';
-import { importFixture, REAL_WORLD, writeFiles } from './support';
+import { checkManifests, Finding } from '../../src/policy/engine';
+import { Severity } from '../../src/policy/types';
+import { fixtureObjects, importFixture, REAL_WORLD, writeFiles } from './support';
 
 const ROOT = path.join(__dirname, '..', '..');
 const OUT = path.join(ROOT, 'test', '.adopt');
@@ -37,6 +39,25 @@ describe('import of every real-world fixture', () => {
     expect(unexplained).toEqual([]);
     expect(report.unexplained).toBe(0);
   });
+
+  test.each(fixtures.filter((f) => !(f in KNOWN_GAPS)))(
+    'GIVEN %s WHEN imported with --check THEN its synthesized app passes lint at error level, or the error is carried from the input with its reason',
+    (f) => {
+      const { report, synthesized } = results.get(f)!;
+      // Linted here again, apart from the report: no error is left, and each suppressed one the input had too.
+      const errors = checkManifests(synthesized).findings.filter((x) => x.severity === Severity.ERROR);
+      // (at any level: a kind the input's shape shows is held to its allowlists less strictly than a declared one)
+      const inputFindings = checkManifests(fixtureObjects(path.join(REAL_WORLD, f)).map((o) => o.object)).findings;
+      const id = (x: Finding) => `${x.ruleId} ${x.object.kind} ${x.object.name}`;
+      expect(errors.filter((x) => !x.suppressed).map(id)).toEqual([]);
+      const carried = errors.filter((x) => x.suppressed);
+      expect(carried.map(id).filter((c) => !inputFindings.map(id).includes(c))).toEqual([]);
+      for (const c of carried) expect(c.suppressionReason).toMatch(/^carried from /);
+      // The report says the same.
+      expect(report.lint?.errors).toEqual([]);
+      expect(report.lint?.carried.map((c) => `${c.ruleId} ${c.reason}`)).toEqual(carried.map((c) => `${c.ruleId} ${c.suppressionReason}`));
+    },
+  );
 
   test.each(Object.keys(KNOWN_GAPS))(
     'GIVEN the known gap %s WHEN imported with --check THEN the check fails (exit 1), not silently',
