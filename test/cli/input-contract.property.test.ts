@@ -38,6 +38,50 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 function independentObjects(bytes: Buffer): any[] | undefined {
   const text = bytes.toString('utf8');
   if (text.includes('\u0000') || text.includes('\ufffd')) return undefined;
+  return yamlObjects(text) ?? jsonStreamObjects(text);
+}
+
+/**
+ * The objects of a stream of JSON values separated by white space (JSON lines, or `kubectl get -w -o json`), which
+ * YAML cannot read as one document; undefined when the text is not such a stream of objects.
+ */
+function jsonStreamObjects(text: string): any[] | undefined {
+  const out: any[] = [];
+  let start = -1;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (depth === 0 && /\s/.test(c)) continue;
+    if (depth === 0 && c !== '{') return undefined;
+    if (c === '"') inString = true;
+    else if (c === '{' || c === '[') {
+      if (depth++ === 0) start = i;
+    } else if (c === '}' || c === ']') {
+      if (--depth === 0) {
+        try {
+          const value = JSON.parse(text.slice(start, i + 1));
+          if (typeof value === 'object' && value !== null && typeof value.kind === 'string' && value.kind.endsWith('List')) {
+            if (!Array.isArray(value.items) || !value.items.every((v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v)))
+              return undefined;
+            out.push(...value.items);
+          } else out.push(value);
+        } catch {
+          return undefined;
+        }
+      }
+    }
+  }
+  return depth === 0 && out.length > 0 ? out : undefined;
+}
+
+/** The objects of `text` read as YAML 1.1 documents (JSON included), or undefined (see {@link independentObjects}). */
+function yamlObjects(text: string): any[] | undefined {
   const docs = parseAllDocuments(text, { version: '1.1', merge: true });
   if (!Array.isArray(docs)) return undefined;
   const out: any[] = [];
