@@ -276,7 +276,7 @@ export class NodeServiceChecks {
     this.publishedReport = undefined;
     const warnings = new Map<string, { count: number; text: string }>();
     for (const f of report.findings) {
-      if (f.suppressed) continue;
+      if (f.suppressed || reportedByOwner(objects[f.objectIndex], f.ruleId)) continue;
       const path = ownerOf(objects[f.objectIndex]).node.path;
       if (f.severity === Severity.ERROR) {
         errors.push(`[${path}] ${f.ruleId}: ${f.message} at ${f.path}. Fix: ${f.fix}`);
@@ -290,7 +290,8 @@ export class NodeServiceChecks {
     let summary: string | undefined;
     if (warnings.size > 0) {
       const lines = [...warnings.values()].map((w) => `  ${w.text}${w.count > 1 ? ` (${w.count} findings)` : ''}`);
-      summary = `node-services: ${report.warningCount} policy warning${report.warningCount === 1 ? '' : 's'} (synthesis continues; run \`node-services lint\` on the output for details):\n${lines.join('\n')}\n`;
+      const count = [...warnings.values()].reduce((n, w) => n + w.count, 0);
+      summary = `node-services: ${count} policy warning${count === 1 ? '' : 's'} (synthesis continues; run \`node-services lint\` on the output for details):\n${lines.join('\n')}\n`;
     }
     if (this.synthesisDepth > 0) {
       this.pendingSummary = summary;
@@ -462,6 +463,30 @@ function suppressionRefused(construct: IConstruct, ruleId: string, reason: strin
   if (problems.length === 0) return false;
   construct.node.addValidation({ validate: () => [problemList('arguments', problems, '    ')] });
   return true;
+}
+
+/** For an object, the rules whose finding the construct that built it reports itself, and when it does. */
+const OWNER_REPORTS = new WeakMap<ApiObject, Map<string, () => boolean>>();
+
+/**
+ * Declares that the construct that built `object` reports the finding of rule `ruleId` on it itself, as a synthesis
+ * error, whenever `reports()` holds (its own check, with a message that names its props): synthesis then shows that
+ * error alone, not the rule's finding beside it. `lastReport` still holds the finding.
+ * @internal
+ */
+export function reportAtSynthByOwner(object: ApiObject, ruleId: string, reports: () => boolean): void {
+  let rules = OWNER_REPORTS.get(object);
+  if (!rules) {
+    rules = new Map();
+    OWNER_REPORTS.set(object, rules);
+  }
+  rules.set(ruleId, reports);
+}
+
+/** Whether the construct that built `object` reports `ruleId`'s finding on it itself (see {@link reportAtSynthByOwner}). */
+function reportedByOwner(object: ApiObject, ruleId: string): boolean {
+  const reports = OWNER_REPORTS.get(object)?.get(ruleId);
+  return reports !== undefined && reports();
 }
 
 /** Suppressions of policy findings, recorded as annotations on the objects so that reviewers and the CLI see them. */
