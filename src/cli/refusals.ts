@@ -17,7 +17,7 @@ function manifests(command: CommandName): string {
     command === 'lint'
       ? ''
       : `,\n    a fleet's folder (cluster folders inside, e.g. dist/: use ${clusters}), the same object twice,\n` +
-        '    a DaemonSet without a pod template';
+        `    a DaemonSet without a pod template${command === 'diff' ? '' : ', a value of the wrong JSON type (hostNetwork: "true")'}`;
   return (
     '  manifests: a missing, unreadable or binary file, malformed YAML or JSON, an unrendered Helm template, a named\n' +
     '    file (or standard input) that is empty or holds no Kubernetes object, a kubectl get table, Node objects' +
