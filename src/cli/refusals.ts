@@ -9,7 +9,7 @@ export type CommandName = 'lint' | 'coverage' | 'diff' | 'plan';
 const LISTS =
   '  --nodes, --pods: an empty file (0 bytes, only whitespace or comments), a kubectl get table (save the list with\n' +
   '    -o json), values that are not objects, objects or lists of another kind, a node or pod without a name, a node\n' +
-  '    listed twice\n';
+  '    or pod listed twice\n';
 
 function manifests(command: CommandName): string {
   const clusters = command === 'diff' ? 'diff --clusters OLD/clusters NEW/clusters' : `${command} --clusters DIR/clusters`;

@@ -245,6 +245,11 @@ describe('--pods: refused inputs', () => {
       content: () => ({ kind: 'List', items: [{ kind: 'Pod', spec: { nodeName: 'n1' } }] }),
       message: /a Pod has no metadata\.name/,
     },
+    {
+      name: 'a pod listed twice',
+      content: () => ({ kind: 'List', items: [podOf(AGENT, 'n1'), podOf(AGENT, 'n2'), podOf(AGENT, 'n1')] }),
+      message: /pod "ops\/agent-n1" is listed twice \(first at line \d+\); a pod list is one cluster's pods, each once/,
+    },
   ];
   const readers: ReadonlyArray<readonly [string, (pods: string) => string[]]> = [
     ['coverage', (pods) => ['coverage', '--nodes', GOOD_NODES, '--pods', pods, MANIFESTS]],
@@ -258,6 +263,14 @@ describe('--pods: refused inputs', () => {
       expectRefused(await runCli(args(file)), c.message);
     },
   );
+  test('GIVEN pods of the same name in two namespaces WHEN coverage reads them THEN they are two pods: accepted', async () => {
+    const other = { ...podOf(AGENT, 'n1'), metadata: { ...podOf(AGENT, 'n1').metadata, namespace: 'other' } };
+    const file = write('pods/two-namespaces.json', { kind: 'List', items: [podOf(AGENT, 'n1'), other] });
+    const run = await runCli(['coverage', '--nodes', GOOD_NODES, '--pods', file, MANIFESTS]);
+    expect(run.err).not.toContain('listed twice');
+    expect(run.code).not.toBe(2);
+  });
+
   test('an empty pod list is a valid answer', async () => {
     const file = write('pods/empty-list.json', { kind: 'List', items: [] });
     const run = await runCli(['coverage', '--fail-on-missing', '--nodes', GOOD_NODES, '--pods', file, MANIFESTS]);
