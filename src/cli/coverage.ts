@@ -39,6 +39,7 @@ interface CoverageFlags {
 async function readManifests(inputs: readonly string[], io: CliIo): Promise<any[]> {
   const objects = await readClusterManifests(inputs, io, {
     nodesFlag: '--nodes',
+    refuseWrongTypes: true,
     clustersCommand: (root) => `coverage --clusters ${root} --nodes <folder with one nodes file per cluster>`,
   });
   return objects.map((o) => o.object);

@@ -41,6 +41,7 @@ function manifestsOf(flag: string): OneClusterInput {
   return {
     flag,
     nodesFlag: '--nodes',
+    refuseWrongTypes: true,
     clustersCommand: (root) =>
       `plan --clusters ${root} --nodes <folder with one nodes file per cluster>${flag === '--old' ? ' --old <old>/clusters' : ''}`,
   };

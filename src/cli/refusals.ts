@@ -9,7 +9,7 @@ export type CommandName = 'lint' | 'coverage' | 'diff' | 'plan';
 const LISTS =
   '  --nodes, --pods: an empty file (0 bytes, only whitespace or comments), a kubectl get table (save the list with\n' +
   '    -o json), values that are not objects, objects or lists of another kind, a node or pod without a name, a node\n' +
-  '    listed twice\n';
+  '    or pod listed twice\n';
 
 function manifests(command: CommandName): string {
   const clusters = command === 'diff' ? 'diff --clusters OLD/clusters NEW/clusters' : `${command} --clusters DIR/clusters`;
@@ -17,7 +17,7 @@ function manifests(command: CommandName): string {
     command === 'lint'
       ? ''
       : `,\n    a fleet's folder (cluster folders inside, e.g. dist/: use ${clusters}), the same object twice,\n` +
-        '    a DaemonSet without a pod template';
+        `    a DaemonSet without a pod template${command === 'diff' ? '' : ', a value of the wrong JSON type (hostNetwork: "true")'}`;
   return (
     '  manifests: a missing, unreadable or binary file, malformed YAML or JSON, an unrendered Helm template, a named\n' +
     '    file (or standard input) that is empty or holds no Kubernetes object, a kubectl get table, Node objects' +

@@ -9,8 +9,9 @@ import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { checkPodOnNode } from '../coverage';
 import { BUILT_IN_PRIORITY_CLASSES } from '../k8s';
-import { NodeServiceChecks } from '../policy/synth';
-import { describeSurgeConflict, surgeConflict } from '../day2/surge';
+import { surgeWithHostPorts } from '../policy/rules/surge-with-host-ports';
+import { NodeServiceChecks, reportAtSynthByOwner } from '../policy/synth';
+import { describeSurgeConflict, SurgeConflict, surgeConflict } from '../day2/surge';
 import { isZeroIntOrPercent } from '../k8s/intstr';
 import { NodePool } from './node-pool';
 
@@ -144,11 +145,9 @@ function controlPlaneContradiction(facts: ServiceFacts): string | undefined {
  * (the same condition `node-services plan` reports as stuck). One error per DaemonSet of the service.
  */
 function surgeDeadlocks(facts: ServiceFacts): string[] {
-  const strategy = facts.updateStrategy;
-  if ((strategy?.type ?? 'RollingUpdate') !== 'RollingUpdate' || isZeroIntOrPercent(strategy?.rollingUpdate?.maxSurge)) return [];
   const out: string[] = [];
   for (const ds of facts.daemonSets ?? [facts.daemonSet]) {
-    const conflict = surgeConflict(ds.toJson());
+    const conflict = surgeDeadlock(facts, ds);
     if (conflict === undefined) continue;
     out.push(
       `surge-deadlock: DaemonSet ${ds.metadata.namespace ?? 'default'}/${ds.name} surges (maxSurge ${conflict.maxSurge}) with ${describeSurgeConflict(conflict)}: ` +
@@ -159,9 +158,28 @@ function surgeDeadlocks(facts: ServiceFacts): string[] {
   return out;
 }
 
+/** The collision of `ds`'s surge rollout when the service declares a surge (only then is `ds` rendered for it). */
+function surgeDeadlock(facts: ServiceFacts, ds: ApiObject): SurgeConflict | undefined {
+  const strategy = facts.updateStrategy;
+  if ((strategy?.type ?? 'RollingUpdate') !== 'RollingUpdate' || isZeroIntOrPercent(strategy?.rollingUpdate?.maxSurge)) return undefined;
+  return surgeConflict(ds.toJson());
+}
+
+/**
+ * The service's surge-deadlock error replaces the finding of `surge-with-host-ports` (the same condition) on each of
+ * its DaemonSets, so synthesis reports the deadlock once; a surge the service does not declare (a JSON patch) is
+ * still reported by the rule.
+ */
+function reportSurgeOnce(facts: ServiceFacts): void {
+  for (const ds of facts.daemonSets ?? [facts.daemonSet]) {
+    reportAtSynthByOwner(ds, surgeWithHostPorts.id, () => surgeDeadlock(facts, ds) !== undefined);
+  }
+}
+
 /** Registers the checks of one service; they run at every synthesis. @internal */
 export function checkAtSynth(facts: ServiceFacts): void {
   SERVICES.add(facts.construct);
+  reportSurgeOnce(facts);
   facts.construct.node.addValidation({
     validate: () => {
       const checks = NodeServiceChecks.of(facts.construct);

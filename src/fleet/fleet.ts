@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ApiObject, App, Chart, ChartProps } from 'cdk8s';
 import { Construct } from 'constructs';
-import { NodeServiceError, ProblemCollector } from '../core/errors';
+import { NodeServiceError, ProblemCollector, show } from '../core/errors';
 import { NodePool } from '../core/node-pool';
 import { poolShape } from '../core/options';
 import { checkLabels } from '../core/pod';
@@ -181,8 +181,17 @@ export class FleetCluster {
     checkArguments('FleetCluster.pool', arguments, [['name', req(str)]]);
     const pool = this.pools.find((p) => p.name === name);
     if (pool === undefined) {
-      throw new Error(
-        `cluster '${this.name}' has no node pool ${JSON.stringify(name)} (its pools: ${this.pools.map((p) => p.name).join(', ')}). Fix: use one of them, or check cluster.hasPool(name) first`,
+      throw new NodeServiceError(
+        'FleetCluster.pool',
+        [
+          {
+            field: 'FleetCluster.pool(name)',
+            value: show(name),
+            problem: `cluster '${this.name}' has no such node pool (its pools: ${this.pools.map((p) => p.name).join(', ')})`,
+            fix: 'use one of them, or check cluster.hasPool(name) first',
+          },
+        ],
+        'arguments',
       );
     }
     return pool;
@@ -278,8 +287,17 @@ export class Fleet {
     checkArguments('Fleet.cluster', arguments, [['name', req(str)]]);
     const found = this.clusterList.find((c) => c.name === name);
     if (found === undefined) {
-      throw new Error(
-        `the fleet has no cluster ${JSON.stringify(name)} (its clusters: ${this.clusterList.map((c) => c.name).join(', ') || 'none'})`,
+      throw new NodeServiceError(
+        'Fleet.cluster',
+        [
+          {
+            field: 'Fleet.cluster(name)',
+            value: show(name),
+            problem: `the fleet has no such cluster (its clusters: ${this.clusterList.map((c) => c.name).join(', ') || 'none'})`,
+            fix: 'use one of them, or add the cluster first with fleet.addCluster',
+          },
+        ],
+        'arguments',
       );
     }
     return found;

@@ -14,7 +14,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { CLUSTER_VERSION_FILE } from './cluster-version';
 import { describeProblem, ReadProblem, ReadProblemKind } from './documents';
-import { InputError, readManifests, SourcedObject } from './read';
+import { wrongTypeFields } from '../k8s/api-fields';
+import { fieldPosition, InputError, readManifests, SourcedObject } from './read';
 
 function at(o: SourcedObject): { file: string; line?: number } {
   return { file: o.file, line: o.line };
@@ -60,6 +61,29 @@ function podTemplateProblems(objects: readonly SourcedObject[]): ReadProblem[] {
         message:
           `DaemonSet ${JSON.stringify(o.object?.metadata?.name ?? '')} has no spec.template.spec.containers; ` +
           'a DaemonSet needs a pod template with at least one container',
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * Values the API server cannot decode into their field's type (`hostNetwork: "true"`, `containerPort: "80"`), at the
+ * field's line: the object would be refused by the cluster, so no verdict is given on it.
+ */
+function wrongTypeProblems(objects: readonly SourcedObject[]): ReadProblem[] {
+  const out: ReadProblem[] = [];
+  for (const o of objects) {
+    for (const w of wrongTypeFields(o.object)) {
+      const position = fieldPosition(o, w.path);
+      out.push({
+        kind: ReadProblemKind.WRONG_TYPE,
+        file: o.file,
+        line: position?.line ?? o.line,
+        column: position?.column,
+        message:
+          `${identity(o.object) ?? 'object'}: field ${w.path} ${w.problem}; the API server cannot decode it, so no verdict ` +
+          'is given on the object (node-services lint lists every such field as field-type-invalid)',
       });
     }
   }
@@ -152,6 +176,11 @@ export interface OneClusterInput {
   readonly nodesFlag?: string;
   /** The command line that reads a fleet's cluster folders one by one, from the folder that holds them (in `input`). */
   readonly clustersCommand: (clustersRoot: string, input: string) => string;
+  /**
+   * Whether values of the wrong JSON type (see {@link wrongTypeProblems}) are refused too: by the commands that give
+   * a verdict on the objects (`coverage`, `plan`). @default false
+   */
+  readonly refuseWrongTypes?: boolean;
 }
 
 /**
@@ -173,6 +202,7 @@ export async function readOneCluster(
     ...nodeObjectProblems(objects, options.nodesFlag),
     ...duplicateProblems(objects),
     ...podTemplateProblems(objects),
+    ...(options.refuseWrongTypes === true ? wrongTypeProblems(objects) : []),
   ];
   if (all.length > 0) throw inputErrorOf(all.map(prefix));
   return objects;

@@ -46,6 +46,8 @@ export enum ReadProblemKind {
   DUPLICATE = 'duplicate',
   /** A DaemonSet without a pod template with containers. */
   NO_POD_TEMPLATE = 'no-pod-template',
+  /** A value the API server cannot decode into its field's type (`hostNetwork: "true"`, a port `"80"`). */
+  WRONG_TYPE = 'wrong-type',
 }
 
 /** An input (or a part of one) that could not be read, with where. */

@@ -3,7 +3,7 @@
  * of such files, or standard input, streamed (`node-stream.ts`). What is not one cluster's list of Node (or Pod)
  * objects is refused with one {@link InputError} naming the input, what was expected and the fix: an empty input,
  * a `kubectl get` table, values that are not objects, objects or lists of another kind, a node without a name, a
- * node listed twice. An empty list (`{"kind": "List", "items": []}`) is a valid, empty answer.
+ * node or pod listed twice. An empty list (`{"kind": "List", "items": []}`) is a valid, empty answer.
  */
 
 import * as fs from 'fs';
@@ -58,7 +58,14 @@ async function* noting(source: ChunkSource, head: Head): AsyncGenerator<Buffer |
   }
 }
 
-/** The nodes read so far, by name, with where. */
+/** What names an object of the list: a node's name; a pod's namespace and name (`kube-system/kube-proxy-x2x4l`). */
+function identityOf(kind: ListKind, object: any, name: string): string {
+  if (kind === 'Node') return name;
+  const namespace = object?.metadata?.namespace;
+  return `${typeof namespace === 'string' && namespace.length > 0 ? namespace : 'default'}/${name}`;
+}
+
+/** The nodes (or pods) read so far, by identity, with where. */
 type NodeNames = Map<string, { readonly file: string; readonly line: number }>;
 
 /** The checks on each object of one read of one file (fresh for each read: a file may be read twice). */
@@ -78,14 +85,14 @@ function objectChecks(file: string, kind: ListKind, flag: string, keep: (o: any)
       const name = object?.metadata?.name;
       if (typeof name !== 'string' || name.length === 0)
         fail(line, `a ${kind} has no metadata.name; every ${kind.toLowerCase()} needs its name`);
-      if (kind === 'Node') {
-        const first = names.get(name);
-        if (first !== undefined) {
-          const at = first.file === file ? `line ${first.line}` : `${first.file}:${first.line}`;
-          fail(line, `node ${JSON.stringify(name)} is listed twice (first at ${at}); a node list is one cluster's nodes, each once`);
-        }
-        names.set(name, { file, line });
+      const key = identityOf(kind, object, name);
+      const first = names.get(key);
+      if (first !== undefined) {
+        const at = first.file === file ? `line ${first.line}` : `${first.file}:${first.line}`;
+        const list = kind === 'Node' ? "a node list is one cluster's nodes, each once" : "a pod list is one cluster's pods, each once";
+        fail(line, `${kind.toLowerCase()} ${JSON.stringify(key)} is listed twice (first at ${at}); ${list}`);
       }
+      names.set(key, { file, line });
       const kept = keep(object);
       if (kept !== undefined) into.push(kept);
     },

@@ -20,6 +20,7 @@
  * (`amtool silence add node_service=<name>`).
  */
 
+import { NodeServiceError, show } from '../core/errors';
 import { kindProfile, NodeServiceKind } from '../policy/kinds';
 
 /** Severity label values. */
@@ -192,7 +193,11 @@ function runbook(alert: NodeServiceAlert, s: ServiceAlertInput): string {
         '3. Check the PodMonitor selector and port name against the pod, and NetworkPolicies between Prometheus and the node (host-network agents listen on the node IP).',
       ].join('\n');
     default:
-      throw new Error(`no runbook for ${alert as string}`);
+      throw new NodeServiceError(
+        'runbook',
+        [{ field: 'runbook(alert)', value: show(alert), problem: 'is not a NodeServiceAlert', fix: 'pass a member of NodeServiceAlert' }],
+        'arguments',
+      );
   }
 }
 

@@ -13,6 +13,7 @@ import { checkInputFingerprint, checkManifests, describeObject, Finding, ObjectR
 import { MIN_REASON_LENGTH, ON_DELETE_REASON_ANNOTATION } from './host-access';
 import { isValidReason, SUPPRESSION_ANNOTATION_PREFIX, suppressionAnnotationKey } from './suppression';
 import { Severity } from './types';
+import { problemList, PropProblem, show } from '../k8s/node-service-error';
 import { checkArguments, implementing, json, list, map, object, opt, req, str } from '../core/shape';
 
 /** The shape of {@link NodeServiceChecksProps} (the levels, registries and version are checked by `resolveConfig`). */
@@ -275,7 +276,7 @@ export class NodeServiceChecks {
     this.publishedReport = undefined;
     const warnings = new Map<string, { count: number; text: string }>();
     for (const f of report.findings) {
-      if (f.suppressed) continue;
+      if (f.suppressed || reportedByOwner(objects[f.objectIndex], f.ruleId)) continue;
       const path = ownerOf(objects[f.objectIndex]).node.path;
       if (f.severity === Severity.ERROR) {
         errors.push(`[${path}] ${f.ruleId}: ${f.message} at ${f.path}. Fix: ${f.fix}`);
@@ -289,7 +290,8 @@ export class NodeServiceChecks {
     let summary: string | undefined;
     if (warnings.size > 0) {
       const lines = [...warnings.values()].map((w) => `  ${w.text}${w.count > 1 ? ` (${w.count} findings)` : ''}`);
-      summary = `node-services: ${report.warningCount} policy warning${report.warningCount === 1 ? '' : 's'} (synthesis continues; run \`node-services lint\` on the output for details):\n${lines.join('\n')}\n`;
+      const count = [...warnings.values()].reduce((n, w) => n + w.count, 0);
+      summary = `node-services: ${count} policy warning${count === 1 ? '' : 's'} (synthesis continues; run \`node-services lint\` on the output for details):\n${lines.join('\n')}\n`;
     }
     if (this.synthesisDepth > 0) {
       this.pendingSummary = summary;
@@ -419,12 +421,72 @@ export class NodeServiceChecks {
     try {
       resolveConfig(merged);
     } catch (e) {
-      if (e instanceof PolicyConfigError) throw new Error(`[${scope.node.path}] NodeServiceChecks: ${e.message}`);
+      if (e instanceof PolicyConfigError) throw new PolicyConfigError(`[${scope.node.path}] NodeServiceChecks: ${e.message}`);
       throw e;
     }
     this.ruleConfig = merged;
     if (props.logger) this.logger = props.logger;
   }
+}
+
+/**
+ * Whether `Suppressions.add(construct, ruleId, reason)` is refused: its problems (unknown rule id, a rule that may not
+ * be suppressed, a short reason) are then reported at synthesis by a validation of `construct`.
+ */
+function suppressionRefused(construct: IConstruct, ruleId: string, reason: string): boolean {
+  const problems: PropProblem[] = [];
+  const rule = findRule(ruleId);
+  const field = (arg: string): string => `Suppressions.add(${arg})`;
+  if (!rule) {
+    problems.push({
+      field: field('ruleId'),
+      value: show(ruleId),
+      problem: unknownRuleMessage(ruleId),
+      fix: 'name a rule of the catalogue',
+    });
+  } else if (!rule.suppressible) {
+    problems.push({
+      field: field('ruleId'),
+      value: show(ruleId),
+      problem: `rule '${ruleId}' cannot be suppressed (${rule.category === 'api-validity' ? 'the API server would reject the object' : 'it guards suppressions'})`,
+      fix: 'fix the object instead',
+    });
+  }
+  if (!isValidReason(reason)) {
+    problems.push({
+      field: field('reason'),
+      value: show(reason),
+      problem: `the reason for suppressing '${ruleId}' must be at least ${MIN_REASON_LENGTH} characters`,
+      fix: 'say why the finding is acceptable here',
+    });
+  }
+  if (problems.length === 0) return false;
+  construct.node.addValidation({ validate: () => [problemList('arguments', problems, '    ')] });
+  return true;
+}
+
+/** For an object, the rules whose finding the construct that built it reports itself, and when it does. */
+const OWNER_REPORTS = new WeakMap<ApiObject, Map<string, () => boolean>>();
+
+/**
+ * Declares that the construct that built `object` reports the finding of rule `ruleId` on it itself, as a synthesis
+ * error, whenever `reports()` holds (its own check, with a message that names its props): synthesis then shows that
+ * error alone, not the rule's finding beside it. `lastReport` still holds the finding.
+ * @internal
+ */
+export function reportAtSynthByOwner(object: ApiObject, ruleId: string, reports: () => boolean): void {
+  let rules = OWNER_REPORTS.get(object);
+  if (!rules) {
+    rules = new Map();
+    OWNER_REPORTS.set(object, rules);
+  }
+  rules.set(ruleId, reports);
+}
+
+/** Whether the construct that built `object` reports `ruleId`'s finding on it itself (see {@link reportAtSynthByOwner}). */
+function reportedByOwner(object: ApiObject, ruleId: string): boolean {
+  const reports = OWNER_REPORTS.get(object)?.get(ruleId);
+  return reports !== undefined && reports();
 }
 
 /** Suppressions of policy findings, recorded as annotations on the objects so that reviewers and the CLI see them. */
@@ -444,8 +506,9 @@ export class Suppressions {
    * Suppresses `ruleId` on every ApiObject at or below `construct` (also ones added later), recording `reason` in
    * the annotation `ignore-check.node-services.cdk8s.io/<rule-id>`. Reasons for the same rule are joined with `; `.
    *
-   * @throws when the rule id is unknown, the rule may not be suppressed (API validity), or the reason is shorter
-   *   than 10 characters; the message names the construct path
+   * An unknown rule id, a rule that may not be suppressed (API validity) or a reason shorter than 10 characters is
+   * reported at synthesis, under the construct's path, with the app's other problems; the suppression is then not
+   * recorded.
    */
   public static add(construct: IConstruct, ruleId: string, reason: string): void {
     checkArguments('Suppressions.add', arguments, [
@@ -453,19 +516,7 @@ export class Suppressions {
       ['ruleId', req(str)],
       ['reason', req(str)],
     ]);
-    const where = `[${construct.node.path}] Suppressions.add`;
-    const rule = findRule(ruleId);
-    if (!rule) throw new Error(`${where}: ${unknownRuleMessage(ruleId)}`);
-    if (!rule.suppressible) {
-      throw new Error(
-        `${where}: rule '${ruleId}' cannot be suppressed (${rule.category === 'api-validity' ? 'the API server would reject the object' : 'it guards suppressions'}); fix the object instead`,
-      );
-    }
-    if (!isValidReason(reason)) {
-      throw new Error(
-        `${where}: the reason for suppressing '${ruleId}' must be at least ${MIN_REASON_LENGTH} characters (has ${JSON.stringify(reason)}); say why the finding is acceptable here`,
-      );
-    }
+    if (suppressionRefused(construct, ruleId, reason)) return;
     const text = reason.trim();
     let declared = DECLARED.get(construct);
     if (!declared) {

@@ -5,6 +5,7 @@
  */
 
 import type { ContainerRole } from '../k8s/container-role';
+import { NodeServiceError, show } from '../k8s/node-service-error';
 import type { KubernetesVersion } from '../k8s/api-fields/versions';
 import type { KindProfile, KindSource, NodeServiceKind } from './kinds';
 
@@ -312,7 +313,18 @@ export interface RuleDefinition extends RuleDocs {
 export function defineRule(def: RuleDefinition): IPolicyRule {
   const api = def.category === RuleCategory.API_VALIDITY;
   if (api && def.severity !== Severity.ERROR) {
-    throw new Error(`rule ${def.id}: API-validity rules must have severity error`);
+    throw new NodeServiceError(
+      'defineRule',
+      [
+        {
+          field: `defineRule(def.severity) of rule '${def.id}'`,
+          value: show(def.severity),
+          problem: 'an API-validity rule must have severity error (the API server rejects what it finds)',
+          fix: 'set severity: Severity.ERROR, or give the rule another category',
+        },
+      ],
+      'arguments',
+    );
   }
   return {
     id: def.id,

@@ -245,6 +245,11 @@ describe('--pods: refused inputs', () => {
       content: () => ({ kind: 'List', items: [{ kind: 'Pod', spec: { nodeName: 'n1' } }] }),
       message: /a Pod has no metadata\.name/,
     },
+    {
+      name: 'a pod listed twice',
+      content: () => ({ kind: 'List', items: [podOf(AGENT, 'n1'), podOf(AGENT, 'n2'), podOf(AGENT, 'n1')] }),
+      message: /pod "ops\/agent-n1" is listed twice \(first at line \d+\); a pod list is one cluster's pods, each once/,
+    },
   ];
   const readers: ReadonlyArray<readonly [string, (pods: string) => string[]]> = [
     ['coverage', (pods) => ['coverage', '--nodes', GOOD_NODES, '--pods', pods, MANIFESTS]],
@@ -258,6 +263,14 @@ describe('--pods: refused inputs', () => {
       expectRefused(await runCli(args(file)), c.message);
     },
   );
+  test('GIVEN pods of the same name in two namespaces WHEN coverage reads them THEN they are two pods: accepted', async () => {
+    const other = { ...podOf(AGENT, 'n1'), metadata: { ...podOf(AGENT, 'n1').metadata, namespace: 'other' } };
+    const file = write('pods/two-namespaces.json', { kind: 'List', items: [podOf(AGENT, 'n1'), other] });
+    const run = await runCli(['coverage', '--nodes', GOOD_NODES, '--pods', file, MANIFESTS]);
+    expect(run.err).not.toContain('listed twice');
+    expect(run.code).not.toBe(2);
+  });
+
   test('an empty pod list is a valid answer', async () => {
     const file = write('pods/empty-list.json', { kind: 'List', items: [] });
     const run = await runCli(['coverage', '--fail-on-missing', '--nodes', GOOD_NODES, '--pods', file, MANIFESTS]);
@@ -335,6 +348,73 @@ describe('manifests: refused inputs, for every command', () => {
   test.each(MANIFEST_READERS.filter(([c]) => c !== 'lint'))('%s: a DaemonSet without a pod template is refused', async (_command, args) => {
     const file = write('manifests/no-template.json', { ...AGENT_NEW, spec: { selector: AGENT.spec.selector } });
     expectRefused(await runCli(args(file)), /no-template\.json:1: DaemonSet "agent" has no spec\.template\.spec\.containers/);
+  });
+});
+
+describe('manifests: values of the wrong JSON type get no coverage or plan verdict', () => {
+  /** The 1-based line of `file` that holds `text`. */
+  const lineOf = (file: string, text: string): number =>
+    fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .findIndex((l) => l.includes(text)) + 1;
+  const hostNetworkString = (): any => {
+    const ds = daemonSet({ image: 'registry.example.com/agent:1.1.0' });
+    ds.spec.template.spec.hostNetwork = 'true';
+    return ds;
+  };
+  const portString = (): any => {
+    const ds = daemonSet({ image: 'registry.example.com/agent:1.1.0' });
+    ds.spec.template.spec.containers[0].ports = [{ name: 'http', containerPort: '80' }];
+    return ds;
+  };
+  const READERS: ReadonlyArray<readonly [string, (m: string) => string[]]> = [
+    ['coverage', (m) => ['coverage', '--nodes', GOOD_NODES, m]],
+    ['coverage --fail-on-missing', (m) => ['coverage', '--fail-on-missing', '--nodes', GOOD_NODES, m]],
+    ['plan', (m) => ['plan', m, '--old', MANIFESTS, '--nodes', GOOD_NODES]],
+    ['plan --old', (m) => ['plan', MANIFESTS_NEW, '--old', m, '--nodes', GOOD_NODES]],
+  ];
+  test.each(
+    READERS.flatMap(([command, args]) => [
+      [
+        command,
+        'hostNetwork: "true"',
+        args,
+        hostNetworkString,
+        '"hostNetwork": "true"',
+        /spec\.template\.spec\.hostNetwork is the string "true"/,
+      ] as const,
+      [
+        command,
+        'containerPort: "80"',
+        args,
+        portString,
+        '"containerPort": "80"',
+        /spec\.template\.spec\.containers\[0\]\.ports\[0\]\.containerPort is the string "80"/,
+      ] as const,
+    ]),
+  )(
+    "GIVEN a DaemonSet with %s… WHEN %s reads it THEN it is refused at the field's line, with the value and the fix",
+    async (_command, _name, args, make, text, field) => {
+      // GIVEN a manifest with a value the API server cannot decode
+      const file = write(`wrong-type/${_name.replace(/\W+/g, '-')}.json`, make());
+      // WHEN the command reads it
+      const run = await runCli(args(file));
+      // THEN exit 2, one message: file:line, the field, the value as given, the fix; no verdict
+      expectRefused(
+        run,
+        new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:${lineOf(file, text)}:\\d+: DaemonSet ops/agent: field `),
+      );
+      expect(run.err).toMatch(field);
+      expect(run.err).toMatch(/; write (true|80) without quotes; the API server cannot decode it, so no verdict is given on the object/);
+    },
+  );
+
+  test('GIVEN the same DaemonSet WHEN lint reads it THEN it is a finding (field-type-invalid), not a refusal of the input', async () => {
+    const file = write('wrong-type/lint.json', hostNetworkString());
+    const run = await runCli(['lint', file]);
+    expect(run.code).toBe(1);
+    expect(run.out).toContain('field-type-invalid');
   });
 });
 
@@ -546,6 +626,8 @@ describe('--help lists what each command refuses', () => {
         expect(help).toContain(cls);
       expect(help).toContain(command === 'diff' ? 'diff --clusters OLD/clusters NEW/clusters' : `${command} --clusters DIR/clusters`);
     }
+    // the commands that refuse values of the wrong JSON type say so; lint reports them, diff compares them
+    expect(help.includes('a value of the wrong JSON type')).toBe(command === 'coverage' || command === 'plan');
   });
 });
 

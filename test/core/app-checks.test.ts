@@ -130,6 +130,37 @@ describe('surge rollouts that can only stall', () => {
     expect(message).toContain('Fix: roll out with Rollout.maxUnavailable(1)');
   });
 
+  test('GIVEN a MonitoringAgent with Rollout.surge(1) WHEN synthesized THEN the deadlock is reported once: the surge-deadlock error, no surge-with-host-ports beside it', () => {
+    const { app: a, chart, warnings } = app();
+    new MonitoringAgent(chart, 'metrics', { image, rollout: Rollout.surge(1) });
+    const message = synthError(a);
+    expect(message.match(/surge-deadlock/g)).toHaveLength(1);
+    expect(message).not.toContain('surge-with-host-ports');
+    expect(warnings.join('\n')).not.toContain('surge-with-host-ports');
+  });
+
+  test('GIVEN a host-network service without ports with Rollout.surge(1) WHEN synthesized THEN only surge-deadlock reports it (not the rule, not even as a warning)', () => {
+    const { app: a, chart, warnings } = app();
+    new NodeService(chart, 'svc', { name: 'agent', containers: [container], hostNetwork: true, rollout: Rollout.surge(1) });
+    const message = synthError(a);
+    expect(message).toContain('surge-deadlock: DaemonSet node-services/agent surges (maxSurge 1) with the host network:');
+    expect(message).not.toContain('surge-with-host-ports');
+    expect(warnings.join('\n')).not.toContain('surge-with-host-ports');
+  });
+
+  test('GIVEN a service that declares maxUnavailable and a JSON patch that makes its DaemonSet surge with a hostPort THEN the rule still reports it', () => {
+    const { app: a, chart } = app();
+    const svc = new NodeService(chart, 'svc', {
+      name: 'agent',
+      containers: [{ ...container, ports: [{ name: 'http', containerPort: 8080, hostPort: 8080 }] }],
+      rollout: Rollout.maxUnavailable(1),
+    });
+    svc.daemonSet.addJsonPatch(JsonPatch.replace('/spec/updateStrategy/rollingUpdate', { maxUnavailable: 0, maxSurge: 1 }));
+    const message = synthError(a);
+    expect(message).not.toContain('surge-deadlock');
+    expect(message).toMatch(/surge-with-host-ports: maxSurge 1 .* with host port TCP\/8080: the new pod cannot be scheduled/);
+  });
+
   test('GIVEN a host-network service without ports with Rollout.surgePercent(10) WHEN synthesized THEN synthesis fails naming the host network', () => {
     const { app: a, chart } = app();
     new NodeService(chart, 'svc', { name: 'agent', containers: [container], hostNetwork: true, rollout: Rollout.surgePercent(10) });

@@ -284,8 +284,12 @@ describe('Fleet: services declared once', () => {
     expect(c.pool('gpu').name).toBe('gpu');
     expect(c.hasPool('gpu')).toBe(true);
     expect(c.hasPool('edge')).toBe(false);
-    expect(() => c.pool('edge')).toThrow(`cluster 'edge-eu' has no node pool "edge" (its pools: general, gpu)`);
-    expect(() => fleet.cluster('nope')).toThrow('the fleet has no cluster "nope" (its clusters: edge-eu)');
+    expect(() => c.pool('edge')).toThrow(
+      `[FleetCluster.pool] invalid arguments (1 problem):\n  - FleetCluster.pool(name) = "edge": cluster 'edge-eu' has no such node pool (its pools: general, gpu). Fix: use one of them, or check cluster.hasPool(name) first`,
+    );
+    expect(() => fleet.cluster('nope')).toThrow(
+      '[Fleet.cluster] invalid arguments (1 problem):\n  - Fleet.cluster(name) = "nope": the fleet has no such cluster (its clusters: edge-eu). Fix: use one of them',
+    );
     expect(c.wave).toBe(0);
     expect(c.outdir).toBe(path.join(fleet.outdir, 'clusters', 'edge-eu'));
   });

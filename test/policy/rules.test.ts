@@ -841,7 +841,7 @@ const nonCompliant: BadCase[] = [
       mainContainer(ds).ports[0].hostPort = 2020;
     },
     path: 'spec.updateStrategy.rollingUpdate.maxSurge',
-    message: /hostPort/,
+    message: /maxSurge 1 .* with host port TCP\/2020: the new pod cannot be scheduled next to the old one/,
   },
   {
     rule: 'surge-with-host-ports',
@@ -852,7 +852,21 @@ const nonCompliant: BadCase[] = [
       Object.assign(podOf(ds), { hostNetwork: true, dnsPolicy: 'Default' });
     },
     path: 'spec.updateStrategy.rollingUpdate.maxSurge',
-    message: /host network/,
+    // the API server sets hostPort to each containerPort of a host-network pod: the rollout can only stall
+    message: /with host port TCP\/\d+ and the host network: the new pod cannot be scheduled next to the old one/,
+  },
+  {
+    rule: 'surge-with-host-ports',
+    name: 'surge on the host network without declared ports',
+    kind: 'monitoring-agent',
+    mutate: (ds) => {
+      ds.spec.updateStrategy.rollingUpdate = { maxUnavailable: 0, maxSurge: 1 };
+      Object.assign(podOf(ds), { hostNetwork: true, dnsPolicy: 'Default' });
+      for (const c of podOf(ds).containers) delete c.ports;
+    },
+    path: 'spec.updateStrategy.rollingUpdate.maxSurge',
+    message: /with the host network and no declared port: the two pods may compete/,
+    severity: 'warning',
   },
   {
     rule: 'selector-unstable',

@@ -341,18 +341,42 @@ describe('Suppressions.add', () => {
     [
       'host-path-writeable',
       'a reason that is long enough',
-      /\[test\/raw\] Suppressions\.add: unknown rule id 'host-path-writeable' \(did you mean 'host-path-writable'\?\)/,
+      /\[test\/raw\] invalid arguments \(1 problem\):\n\s+- Suppressions\.add\(ruleId\) = "host-path-writeable": unknown rule id 'host-path-writeable' \(did you mean 'host-path-writable'\?\).*\. Fix: name a rule/,
     ],
-    ['selector-invalid', 'the API server will cope', /\[test\/raw\] Suppressions\.add: rule 'selector-invalid' cannot be suppressed/],
+    [
+      'selector-invalid',
+      'the API server will cope',
+      /\[test\/raw\] invalid arguments \(1 problem\):\n\s+- Suppressions\.add\(ruleId\) = "selector-invalid": rule 'selector-invalid' cannot be suppressed .*\. Fix: fix the object instead/,
+    ],
     [
       'host-path-writable',
       'needed',
-      /\[test\/raw\] Suppressions\.add: the reason for suppressing 'host-path-writable' must be at least 10 characters \(has "needed"\)/,
+      /\[test\/raw\] invalid arguments \(1 problem\):\n\s+- Suppressions\.add\(reason\) = "needed": the reason for suppressing 'host-path-writable' must be at least 10 characters\. Fix: say why/,
     ],
-  ])('refuses %s with reason %j', (ruleId, reason, message) => {
+  ])(
+    'GIVEN Suppressions.add(%s, %j) WHEN the app is synthesized THEN synthesis reports it under the construct path',
+    (ruleId, reason, message) => {
+      const chart = Testing.chart();
+      const ds = rawDaemonSet(chart, 'raw');
+      // WHEN the call is made, nothing is thrown yet and no annotation is written
+      Suppressions.add(ds, ruleId, reason);
+      expect(ds.toJson().metadata.annotations?.[Suppressions.annotationKey(ruleId)]).toBeUndefined();
+      // THEN synthesis fails with the problem
+      expect(expectSynthError(chart)).toMatch(message);
+    },
+  );
+
+  test('GIVEN an unknown rule id and a short reason WHEN synthesized THEN one error lists both, beside the other problems of the app', () => {
     const chart = Testing.chart();
     const ds = rawDaemonSet(chart, 'raw');
-    expect(() => Suppressions.add(ds, ruleId, reason)).toThrow(message);
+    rawDaemonSet(chart, 'latest', (d) => (mainContainer(d).image = 'fluent/fluent-bit:latest'));
+    NodeServiceChecks.of(chart, { logger: PolicyLoggers.silent() });
+    Suppressions.add(ds, 'no-such-rule', 'short');
+    const message = expectSynthError(chart);
+    expect(message).toMatch(/\[test\/raw\] invalid arguments \(2 problems\)/);
+    expect(message).toContain('Suppressions.add(ruleId) = "no-such-rule": unknown rule id');
+    expect(message).toContain('Suppressions.add(reason) = "short": the reason for suppressing');
+    expect(message).toMatch(/\[test\/latest\] image-not-pinned/);
   });
 
   test('annotates every ApiObject at or below the construct, also ones added later, and joins reasons', () => {

@@ -13,8 +13,16 @@
 import { listProblem, objectProblem, Scalar, scalarFits, scalarOf, scalarProblem } from './decode';
 import { API_FIELD_DATA } from './fields.generated';
 import { jsonPath } from '../json';
+import { NodeServiceError, show } from '../node-service-error';
 import type { FieldEntry } from './model';
-import { DEFAULT_KUBERNETES_VERSION, KUBERNETES_VERSIONS, KubernetesVersion, kubernetesVersionError, minor } from './versions';
+import {
+  DEFAULT_KUBERNETES_VERSION,
+  KUBERNETES_VERSION_RANGE,
+  KUBERNETES_VERSIONS,
+  KubernetesVersion,
+  kubernetesVersionError,
+  minor,
+} from './versions';
 
 /** The version whose fields are read from the 1.28 API document (older versions are not supported). */
 const BASE = KubernetesVersion.V1_28;
@@ -334,12 +342,26 @@ export interface FieldCheck {
 
 /**
  * One walk over `object` for Kubernetes `version`: its unknown fields and its values of the wrong JSON type or
- * integer range, each in document order. Empty for kinds this module does not know (custom resources).
+ * integer range, each in document order. Empty for kinds this module does not know (custom resources). An unsupported
+ * `options.version` throws a {@link NodeServiceError} naming `caller`, the function the user called.
  */
-export function checkFields(object: unknown, options: UnknownFieldsOptions = {}): FieldCheck {
+export function checkFields(object: unknown, options: UnknownFieldsOptions = {}, caller: string = 'checkFields'): FieldCheck {
   const version = options.version ?? DEFAULT_KUBERNETES_VERSION;
   const error = kubernetesVersionError(version);
-  if (error !== undefined) throw new Error(`version ${JSON.stringify(version)} ${error}`);
+  if (error !== undefined) {
+    throw new NodeServiceError(
+      caller,
+      [
+        {
+          field: `${caller}(options.version)`,
+          value: show(version),
+          problem: error,
+          fix: `pass a supported version (${KUBERNETES_VERSION_RANGE})`,
+        },
+      ],
+      'arguments',
+    );
+  }
   if (!isPlainObject(object)) return { unknownFields: [], wrongTypes: [] };
   const root = rootType(object.apiVersion, object.kind);
   if (root === undefined) return { unknownFields: [], wrongTypes: [] };
@@ -358,7 +380,7 @@ export function checkFields(object: unknown, options: UnknownFieldsOptions = {})
  * not looked into, and `null` is accepted everywhere (it means "unset"). Empty for kinds this module does not know.
  */
 export function wrongTypeFields(object: unknown, options: UnknownFieldsOptions = {}): WrongTypeField[] {
-  return checkFields(object, options).wrongTypes;
+  return checkFields(object, options, 'wrongTypeFields').wrongTypes;
 }
 
 /** One sentence for a value of the wrong type: `field "spec.template.spec.hostNetwork" is the string "true"; …`. */
@@ -373,7 +395,7 @@ export function describeWrongType(field: WrongTypeField): string {
  * looked into. Returns an empty list for kinds this module does not know (see {@link isKnownKind}).
  */
 export function unknownFields(object: unknown, options: UnknownFieldsOptions = {}): UnknownField[] {
-  return checkFields(object, options).unknownFields;
+  return checkFields(object, options, 'unknownFields').unknownFields;
 }
 
 /**
