@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import * as ts from 'typescript';
 import { runCli } from '../support/cli';
+import { strictDiagnostics } from './support';
 
 const ROOT = path.join(__dirname, '..', '..');
 const OUT = path.join(ROOT, 'test', '.adopt', 'cli');
@@ -44,20 +44,7 @@ describe('node-services import', () => {
       return path.join(dir, file);
     });
     // WHEN compiled strictly against the library
-    const program = ts.createProgram(files, {
-      strict: true,
-      noEmit: true,
-      skipLibCheck: true,
-      module: ts.ModuleKind.CommonJS,
-      target: ts.ScriptTarget.ES2022,
-      moduleResolution: ts.ModuleResolutionKind.Node10,
-      types: ['node'],
-      typeRoots: [path.join(ROOT, 'node_modules', '@types')],
-      baseUrl: ROOT,
-      paths: { 'cdk8s-node-services': ['src/index.ts'] },
-    });
-    const diagnostics = ts.getPreEmitDiagnostics(program).filter((d) => d.file && files.includes(path.resolve(d.file.fileName)));
-    expect(diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))).toEqual([]);
+    expect(strictDiagnostics(files, dir)).toEqual([]);
     // THEN running main.ts writes the DaemonSet
     const outdir = path.join(dir, 'dist');
     const previous = process.env.CDK8S_OUTDIR;

@@ -4,12 +4,11 @@ import * as path from 'path';
 import * as prettier from 'prettier/standalone';
 import * as estree from 'prettier/plugins/estree';
 import * as tsPlugin from 'prettier/plugins/typescript';
-import * as ts from 'typescript';
 import { ImportResult } from '../../src/adopt';
 import { parseObjects } from '../../src/manifests';
 import { checkManifests, Finding } from '../../src/policy/engine';
 import { Severity } from '../../src/policy/types';
-import { fixtureObjects, importFixture, REAL_WORLD, writeFiles } from './support';
+import { fixtureObjects, importFixture, REAL_WORLD, strictDiagnostics, writeFiles } from './support';
 
 const ROOT = path.join(__dirname, '..', '..');
 const OUT = path.join(ROOT, 'test', '.adopt');
@@ -68,22 +67,7 @@ describe('import of every real-world fixture', () => {
 
   test('GIVEN every generated app THEN it type-checks under tsc --strict against the library', () => {
     const files = fixtures.flatMap((f) => writeFiles(results.get(f)!, path.join(OUT, f.replace(/\.yaml$/, ''))));
-    const program = ts.createProgram(files, {
-      strict: true,
-      noEmit: true,
-      skipLibCheck: true,
-      module: ts.ModuleKind.CommonJS,
-      target: ts.ScriptTarget.ES2022,
-      moduleResolution: ts.ModuleResolutionKind.Node10,
-      types: ['node'],
-      typeRoots: [path.join(ROOT, 'node_modules', '@types')],
-      baseUrl: ROOT,
-      paths: { 'cdk8s-node-services': ['src/index.ts'] },
-    });
-    const diagnostics = ts.getPreEmitDiagnostics(program).filter((d) => d.file && files.includes(path.resolve(d.file.fileName)));
-    const messages = diagnostics.map(
-      (d) => `${path.relative(OUT, d.file!.fileName)}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
-    );
+    const messages = strictDiagnostics(files, OUT);
     expect(messages).toEqual([]);
     // No `any` in what a reviewer reads.
     for (const file of files) expect(fs.readFileSync(file, 'utf8')).not.toMatch(/\bany\b(?![-\w])/);

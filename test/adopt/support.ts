@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as cdk8s from 'cdk8s';
 import * as constructs from 'constructs';
+import * as ts from 'typescript';
 import { importManifests, ImportResult } from '../../src/adopt';
 import { parseObjects } from '../../src/manifests';
 import * as library from '../../src/index';
@@ -31,4 +32,28 @@ export function writeFiles(result: ImportResult, dir: string): string[] {
     fs.writeFileSync(file, text);
     return file;
   });
+}
+
+/**
+ * Type-checks `files` strictly against the library, as a user's app imports it (`cdk8s-node-services` resolving to the
+ * sources); returns each diagnostic of those files as `<file relative to relativeTo>: <message>`.
+ */
+export function strictDiagnostics(files: readonly string[], relativeTo: string): string[] {
+  const root = path.join(__dirname, '..', '..');
+  const program = ts.createProgram([...files], {
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    module: ts.ModuleKind.CommonJS,
+    target: ts.ScriptTarget.ES2022,
+    moduleResolution: ts.ModuleResolutionKind.Node10,
+    types: ['node'],
+    typeRoots: [path.join(root, 'node_modules', '@types')],
+    baseUrl: root,
+    paths: { 'cdk8s-node-services': ['src/index.ts'] },
+  });
+  return ts
+    .getPreEmitDiagnostics(program)
+    .filter((d) => d.file && files.includes(path.resolve(d.file.fileName)))
+    .map((d) => `${path.relative(relativeTo, d.file!.fileName)}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
 }
