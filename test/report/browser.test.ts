@@ -123,6 +123,18 @@ describe('the HTML coverage report in headless Chromium', () => {
       const links = page.locator('table.matrix a.cell');
       const href = await links.last().getAttribute('href');
       await links.last().click();
+      // Sections above the target are laid out as they pass into view, which can move it after the jump: give the
+      // layout up to 5 s to settle (the assertions below still fail, with the values, if it never does).
+      await page
+        .waitForFunction(
+          (id) => {
+            const box = document.querySelector(id!)!.getBoundingClientRect();
+            return box.top >= 0 && box.top < innerHeight && box.height > 20;
+          },
+          href,
+          { timeout: 5000 },
+        )
+        .catch(() => undefined);
       return page.evaluate((id) => {
         const target = document.querySelector(id!)!;
         const box = target.getBoundingClientRect();
