@@ -5,7 +5,7 @@
  */
 
 import { asArray, asObject, isObject } from '../k8s/json';
-import { ANNOTATION_PREFIX } from '../core/labels';
+import { ANNOTATION_PREFIX } from '../k8s/vocabulary';
 import { NodeServiceKind } from '../policy/kinds';
 import { ContainerContext, envFromExpr, envProps, mountProps, portsExpr, PULL_POLICIES, resourcesExpr, strings } from './map-container';
 import { lifecycleProps, securityProps } from './map-probe';

@@ -21,6 +21,7 @@ import { CoverageReport, CoverageStatus, NodeCoverage, WorkloadCoverage, Workloa
 import { CLUSTER_VERSION_FILE, clusterVersion } from '../manifests/cluster-version';
 import { KUBERNETES_VERSION_RANGE, parseKubernetesVersion } from '../k8s/api-fields/versions';
 import { nodePoolOf, poolLabelsHelp } from '../k8s/node-pools';
+import { CANARY_OF_ANNOTATION, SERVICE_LABEL } from '../k8s/vocabulary';
 import { CoverageHtmlInput, writeCoverageHtmlClustersPage, writeCoverageHtmlPage } from '../report/coverage-html';
 import { clusterFiles, clusterFolders, throwProblems } from './clusters';
 
@@ -378,9 +379,6 @@ function groupText(out: ChunkedOut, members: readonly WorkloadCoverage[], kind: 
   writeRows(out, rows, tty);
 }
 
-const CANARY_OF = 'node-services.cdk8s.io/canary-of';
-const SERVICE_LABEL = 'node-services.cdk8s.io/service';
-
 /**
  * Groups the analysed workloads for the text report: the DaemonSets of one node service (its
  * `node-services.cdk8s.io/service` label: stable, canary, variants), a canary DaemonSet
@@ -396,7 +394,7 @@ function workloadGroups(report: CoverageReport, manifests: readonly any[]): Arra
     // Every DaemonSet of one node service (stable, canary, variants and their canaries) carries its service label.
     const service = o?.spec?.template?.metadata?.labels?.[SERVICE_LABEL];
     if (typeof service === 'string') return `service ${w.namespace}/${service}`;
-    const canaryOf = o?.metadata?.annotations?.[CANARY_OF];
+    const canaryOf = o?.metadata?.annotations?.[CANARY_OF_ANNOTATION];
     if (typeof canaryOf === 'string') return `canary ${w.namespace}/${canaryOf}`;
     const app = o?.spec?.template?.metadata?.labels?.['app.kubernetes.io/name'];
     return typeof app === 'string' ? `app ${w.namespace}/${app}` : undefined;
@@ -429,7 +427,9 @@ function workloadGroups(report: CoverageReport, manifests: readonly any[]): Arra
     }
     if (listed.has(k!)) continue;
     listed.add(k!);
-    const canaries = members.filter((m) => objects.get(`${m.namespace}/${m.name}`)?.metadata?.annotations?.[CANARY_OF] !== undefined);
+    const canaries = members.filter(
+      (m) => objects.get(`${m.namespace}/${m.name}`)?.metadata?.annotations?.[CANARY_OF_ANNOTATION] !== undefined,
+    );
     const pair = k!.startsWith('canary ') || (members.length === 2 && canaries.length === 1);
     groups.push({ members, kind: pair ? 'canary pair' : 'variants' });
   }

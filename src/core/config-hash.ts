@@ -8,11 +8,10 @@
 import { createHash } from 'crypto';
 import { ApiObject, Lazy } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { ANNOTATION_PREFIX } from './labels';
+import { CONFIG_HASH_ANNOTATION } from '../k8s/vocabulary';
 import { checkArguments, req, str } from './shape';
 
-/** The pod-template annotation that carries the configuration hash. */
-export const CONFIG_HASH_ANNOTATION = `${ANNOTATION_PREFIX}/config-hash`;
+export { CONFIG_HASH_ANNOTATION };
 
 /**
  * Whether and how the pod template carries {@link CONFIG_HASH_ANNOTATION}. Create with the static factories.

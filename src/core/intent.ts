@@ -33,7 +33,8 @@ import { PoolVariantOptions, Variant, VariantOptions, VariantType, WindowsVarian
 import { ConfigHash, CONFIG_HASH_ANNOTATION } from './config-hash';
 import { ContainerSpec, Probe } from './container';
 import { ProblemCollector } from './errors';
-import { ANNOTATION_PREFIX, recommendedLabels, selectorLabels, SERVICE_LABEL, TRACK_LABEL, trackLabels, VARIANT_LABEL } from './labels';
+import { CANARY_LABEL_ANNOTATION, CANARY_OF_ANNOTATION, VARIANT_OF_ANNOTATION } from '../k8s/vocabulary';
+import { recommendedLabels, selectorLabels, SERVICE_LABEL, TRACK_LABEL, trackLabels, VARIANT_LABEL } from './labels';
 import { checkPoolBudget } from './node-budget';
 import { NodePool } from './node-pool';
 import type { DnsPolicy, NodeServiceProps } from './node-service';
@@ -731,8 +732,8 @@ function resolveTracks(
   };
   const canaryAnnotations = (of: string, c: Canary) => ({
     ...annotations,
-    [`${ANNOTATION_PREFIX}/canary-of`]: of,
-    [`${ANNOTATION_PREFIX}/canary-label`]: `${c.key}=${c.value}`,
+    [CANARY_OF_ANNOTATION]: of,
+    [CANARY_LABEL_ANNOTATION]: `${c.key}=${c.value}`,
   });
   const stableTerms = withRequirements(base.affinityTerms, complements);
   if (props.canary) {
@@ -770,7 +771,7 @@ function resolveTracks(
     let initContainers: ContainerSpec[];
     let renames: Array<[string, string]>;
     let pod: PodIntent;
-    let own: { [key: string]: string } = { ...annotations, [`${ANNOTATION_PREFIX}/variant-of`]: props.name };
+    let own: { [key: string]: string } = { ...annotations, [VARIANT_OF_ANNOTATION]: props.name };
     if (v.windows) {
       const w = windowsContainer(props.containers[0], v.field, o);
       [containers, initContainers, renames] = [w.containers, [], w.renames];

@@ -2,11 +2,9 @@
  * Recommended labels (`app.kubernetes.io/*`) and the stable selector built from them.
  */
 
-/** The `managed-by` value on every object this library emits. */
-const MANAGED_BY = 'cdk8s-node-services';
+import { MANAGED_BY, SERVICE_LABEL, TRACK_LABEL, VARIANT_LABEL } from '../k8s/vocabulary';
 
-/** Annotation and label prefix owned by this library. */
-export const ANNOTATION_PREFIX = 'node-services.cdk8s.io';
+export { ANNOTATION_PREFIX, SERVICE_LABEL, TRACK_LABEL, VARIANT_LABEL } from '../k8s/vocabulary';
 
 /** The parts of the recommended labels. */
 export interface RecommendedLabelValues {
@@ -39,15 +37,6 @@ export function recommendedLabels(v: RecommendedLabelValues): { [key: string]: s
 export function selectorLabels(name: string, instance: string): { [key: string]: string } {
   return { 'app.kubernetes.io/name': name, 'app.kubernetes.io/instance': instance };
 }
-
-/** Label on every DaemonSet of a service and its pods: the service's instance, shared by the stable and canary tracks. */
-export const SERVICE_LABEL = `${ANNOTATION_PREFIX}/service`;
-
-/** Label on every DaemonSet of a service and its pods that tells them apart: `stable` or `canary`. */
-export const TRACK_LABEL = `${ANNOTATION_PREFIX}/track`;
-
-/** Label on the DaemonSets of a variant and their pods: the variant's name (absent on the default DaemonSets). */
-export const VARIANT_LABEL = `${ANNOTATION_PREFIX}/variant`;
 
 /** The labels (outside the immutable selector) that group the DaemonSets of a service and tell them apart. */
 export function trackLabels(instance: string, track: 'stable' | 'canary', variant?: string): { [key: string]: string } {

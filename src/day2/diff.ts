@@ -7,6 +7,7 @@
  */
 
 import { analyzeCoverage } from '../coverage/analyze';
+import { CONFIG_HASH_ANNOTATION } from '../k8s/vocabulary';
 import { CoverageReason } from '../coverage/types';
 import { JsonChange, jsonChanges } from './changes';
 import { CANARY_OF_ANNOTATION, InputObject, PoolNodes, daemonSetsByKey, groupByPool, jsonEqual, nameOf, namespaceOf } from './objects';
@@ -30,7 +31,6 @@ export enum ChangeKind {
  * Pod-template annotations that carry a hash of configuration (a rollout trigger): the library's own and the Helm
  * convention `checksum/<anything>`.
  */
-const CONFIG_HASH_ANNOTATION = 'node-services.cdk8s.io/config-hash';
 
 /** Whether a pod-template annotation key carries a configuration hash. */
 export function isConfigHashAnnotation(key: string): boolean {

@@ -16,11 +16,7 @@ export interface InputObject {
   readonly line?: number;
 }
 
-/** The DaemonSet annotation naming the stable DaemonSet of a canary (written by `Canary.byNodeLabel`). */
-export const CANARY_OF_ANNOTATION = 'node-services.cdk8s.io/canary-of';
-
-/** The DaemonSet annotation with the canary's node label, `key=value` (written by `Canary.byNodeLabel`). */
-export const CANARY_LABEL_ANNOTATION = 'node-services.cdk8s.io/canary-label';
+export { CANARY_OF_ANNOTATION, CANARY_LABEL_ANNOTATION } from '../k8s/vocabulary';
 
 /** The namespace of an object (`default` when absent or empty). */
 export function namespaceOf(object: any): string {

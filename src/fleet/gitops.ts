@@ -6,12 +6,9 @@
 
 import { ApiObject, App, Chart } from 'cdk8s';
 import { ProblemCollector } from '../core/errors';
-import { ANNOTATION_PREFIX } from '../core/labels';
+import { FLEET_CLUSTER_LABEL, FLEET_WAVE_LABEL, MANAGED_BY } from '../k8s/vocabulary';
 import { bool, checkArguments, checkShape, int, json, opt, req, ShapeTable, str } from '../core/shape';
 import { dns1123LabelError } from '../k8s';
-
-const FLEET_WAVE_LABEL = `${ANNOTATION_PREFIX}/wave`;
-const FLEET_CLUSTER_LABEL = `${ANNOTATION_PREFIX}/cluster`;
 
 /** Options of {@link GitOps.argoCd}. */
 export interface ArgoCdOptions {
@@ -157,7 +154,7 @@ function clusterPath(repoPath: string, cluster: string): string {
   return repoPath === '' ? `clusters/${cluster}` : `${repoPath}/clusters/${cluster}`;
 }
 
-const MANAGED_LABELS = { 'app.kubernetes.io/managed-by': 'cdk8s-node-services', 'app.kubernetes.io/part-of': 'node-services' };
+const MANAGED_LABELS = { 'app.kubernetes.io/managed-by': MANAGED_BY, 'app.kubernetes.io/part-of': 'node-services' };
 
 /** The GitOps engine that rolls a fleet out. Create with {@link GitOps.argoCd} or {@link GitOps.flux}. */
 export class GitOps {

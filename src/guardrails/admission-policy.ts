@@ -9,7 +9,8 @@ import { Construct } from 'constructs';
 import { ProblemCollector } from '../core/errors';
 import { checkShape } from '../core/shape';
 import { guardrailsPropsShape } from './shapes';
-import { ANNOTATION_PREFIX, recommendedLabels } from '../core/labels';
+import { recommendedLabels } from '../core/labels';
+import { DESCRIPTION_ANNOTATION } from '../k8s/vocabulary';
 import { dns1123LabelError, hostPathError, labelValueError, normalizeHostPath, parseImage } from '../k8s';
 import { kindServedFrom } from '../k8s/api-fields';
 import { IPolicyLogger, NodeServiceChecks, PolicyLoggers } from '../policy/synth';
@@ -550,7 +551,7 @@ export class NodeServiceGuardrails extends Construct {
     const metadata = (component: string, extra: { [key: string]: string } = {}) => ({
       name: pair.name,
       labels: recommendedLabels({ name: 'node-service-guardrails', instance, component, partOf }),
-      annotations: { [`${ANNOTATION_PREFIX}/description`]: pair.description, ...extra },
+      annotations: { [DESCRIPTION_ANNOTATION]: pair.description, ...extra },
     });
     // The settings the policy renders from, so that `node-services lint` can evaluate it (after rendering it back).
     const settingsAnnotation = { [GUARDRAIL_SETTINGS_ANNOTATION]: JSON.stringify(settings) };

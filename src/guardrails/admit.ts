@@ -10,11 +10,11 @@
 
 import { jsonEqual } from '../day2/objects';
 import { selectorMatches } from '../k8s/selectors';
+import { GUARDRAIL_SETTINGS_ANNOTATION } from '../k8s/vocabulary';
 import { GuardrailSettings, guardrailPolicies, PolicyPair } from './admission-spec';
 import { podOf } from './pod-security';
 
-/** Annotation on each ValidatingAdmissionPolicy the guardrails emit: the settings it was rendered from (JSON). */
-export const GUARDRAIL_SETTINGS_ANNOTATION = 'node-services.cdk8s.io/guardrail-settings';
+export { GUARDRAIL_SETTINGS_ANNOTATION };
 
 /** One admission check of one policy that denies (or, with a Warn/Audit binding, reports) a workload. @internal */
 export interface GuardrailDenial {

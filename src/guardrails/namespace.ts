@@ -10,7 +10,8 @@ import { Construct } from 'constructs';
 import { NodeServiceError, ProblemCollector, propsError } from '../core/errors';
 import { checkShape } from '../core/shape';
 import { namespacePropsShape } from './shapes';
-import { ANNOTATION_PREFIX, recommendedLabels } from '../core/labels';
+import { recommendedLabels } from '../core/labels';
+import { PURPOSE_ANNOTATION } from '../k8s/vocabulary';
 import { DEFAULT_NAMESPACE, NodeService } from '../core/node-service';
 import { checkAnnotations, checkLabels } from '../core/pod';
 import { dns1123LabelError, labelValueError } from '../k8s';
@@ -333,7 +334,7 @@ export class NodeServiceNamespace extends Construct {
           namespace: name,
           labels: recommendedLabels({ name: 'critical-pods', instance: name, component: 'resource-quota', partOf }),
           annotations: {
-            [`${ANNOTATION_PREFIX}/purpose`]: `Authorises pods with priority class ${classes.join(', ')} in ${name} on clusters that limit critical pods to kube-system; hard.pods is deliberately large.`,
+            [PURPOSE_ANNOTATION]: `Authorises pods with priority class ${classes.join(', ')} in ${name} on clusters that limit critical pods to kube-system; hard.pods is deliberately large.`,
           },
         },
         spec: {

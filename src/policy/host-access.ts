@@ -4,6 +4,7 @@
  */
 
 import { isPathWithin, normalizeHostPath } from '../k8s/paths';
+import { ON_DELETE_REASON_ANNOTATION } from '../k8s/vocabulary';
 import { jsonPath } from './helpers';
 import { KIND_ANNOTATION, KindSource, SENSITIVE_HOST_PATHS } from './kinds';
 import type { PodView, RuleFinding } from './types';
@@ -50,7 +51,6 @@ export const DANGEROUS_CAPABILITIES: readonly string[] = [
   'MAC_OVERRIDE',
 ];
 
-/** The annotation that records why a DaemonSet uses the `OnDelete` update strategy (at least 10 characters). */
-export const ON_DELETE_REASON_ANNOTATION = 'node-services.cdk8s.io/on-delete-reason';
+export { ON_DELETE_REASON_ANNOTATION };
 
 export { MIN_REASON_LENGTH } from '../k8s/numbers';

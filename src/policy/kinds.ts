@@ -5,6 +5,7 @@
  */
 
 import { isPathWithin, normalizeHostPath } from '../k8s/paths';
+import { KIND_ANNOTATION } from '../k8s/vocabulary';
 
 /** apiVersions of OpenKruise Advanced DaemonSets (`kind: DaemonSet` served by the OpenKruise CRDs). */
 export const KRUISE_API_VERSIONS: readonly string[] = ['apps.kruise.io/v1alpha1', 'apps.kruise.io/v1beta1'];
@@ -14,8 +15,7 @@ export function isKruiseDaemonSet(object: any): boolean {
   return typeof object?.apiVersion === 'string' && KRUISE_API_VERSIONS.includes(object.apiVersion);
 }
 
-/** Annotation that records a DaemonSet's node-service kind, so rules can apply the kind's profile to plain YAML. */
-export const KIND_ANNOTATION = 'node-services.cdk8s.io/kind';
+export { KIND_ANNOTATION };
 
 /** The kinds of node service the library knows. */
 export enum NodeServiceKind {

@@ -5,8 +5,9 @@
 
 import { MIN_REASON_LENGTH } from './host-access';
 
-/** The annotation key prefix of a suppression; the rule id follows it. */
-export const SUPPRESSION_ANNOTATION_PREFIX = 'ignore-check.node-services.cdk8s.io/';
+import { SUPPRESSION_ANNOTATION_PREFIX } from '../k8s/vocabulary';
+
+export { SUPPRESSION_ANNOTATION_PREFIX };
 
 /** The annotation key that suppresses `ruleId`. */
 export function suppressionAnnotationKey(ruleId: string): string {

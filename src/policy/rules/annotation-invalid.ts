@@ -1,4 +1,5 @@
 import { asObject, isObject, jsonPath, qualifiedNameErrorOf, show } from '../helpers';
+import { SUPPRESSION_ANNOTATION_PREFIX } from '../../k8s/vocabulary';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 
 /** The API server's limit on the total size of an object's annotations (keys plus values), in bytes. */
@@ -32,8 +33,7 @@ export const annotationInvalid = defineRule({
   rationale:
     'Annotation keys are qualified names (checked in lower case), values must be strings, and all annotations of an object together may not exceed 256 KiB.',
   fix: 'Use keys such as `example.com/owner`, quote non-string values, and move large data into a ConfigMap.',
-  example:
-    'metadata:\n  annotations:\n    ignore-check.node-services.cdk8s.io/host-path-writable: "position database for tailed log files"',
+  example: `metadata:\n  annotations:\n    ${SUPPRESSION_ANNOTATION_PREFIX}host-path-writable: "position database for tailed log files"`,
   check(_object, { view }) {
     const out: RuleFinding[] = [];
     checkAnnotations(view.metadata.annotations, 'metadata.annotations', out);
