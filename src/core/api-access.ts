@@ -3,7 +3,7 @@
  * with exactly the listed permissions. Wildcards and Secrets are refused.
  */
 
-import { checkArguments, list, opt, req, str } from './shape';
+import { checkArguments, list, opt, req, str } from '../k8s/shape';
 
 /** Verbs that only read. */
 export const READ_VERBS: readonly string[] = ['get', 'list', 'watch'];

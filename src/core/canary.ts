@@ -6,7 +6,7 @@
 
 import type { Mount } from './container';
 import { MOUNTS_SHAPE } from './container';
-import { checkArguments, instance, list, map, object, opt, req, str } from './shape';
+import { checkArguments, instance, list, map, object, opt, req, str } from '../k8s/shape';
 
 /** What the canary changes; everything else is identical to the stable service. */
 export interface CanaryOptions {

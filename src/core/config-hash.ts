@@ -9,7 +9,7 @@ import { createHash } from 'crypto';
 import { ApiObject, Lazy } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { CONFIG_HASH_ANNOTATION } from '../k8s/vocabulary';
-import { checkArguments, req, str } from './shape';
+import { checkArguments, req, str } from '../k8s/shape';
 
 export { CONFIG_HASH_ANNOTATION };
 

@@ -26,7 +26,7 @@ import {
 } from '../k8s';
 import { describeHostPathAllowlist, isHostPathAllowed, KindProfile, NodeServiceKind } from '../policy/kinds';
 import { ContainerSpec, Probe, Protocol, Resources } from './container';
-import { ProblemCollector } from './errors';
+import { ProblemCollector } from '../k8s/problems';
 import { configSourceProblem } from './config-hash';
 import { HostPath, MountPropagation } from './host-path';
 

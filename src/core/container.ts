@@ -8,7 +8,7 @@ import { ApiObject } from 'cdk8s';
 import type { IConfigMap, ISecret } from 'cdk8s-plus-28';
 import type { ConfigSource } from './config-hash';
 import { HostPath } from './host-path';
-import { bool, checkArguments, implementing, instance, int, json, list, map, object, opt, req, ShapeTable, str } from './shape';
+import { bool, checkArguments, implementing, instance, int, json, list, map, object, opt, req, ShapeTable, str } from '../k8s/shape';
 import type { ContainerOptions, ContainerSecurityOptions, PrivilegeOptions } from './options';
 
 /** Downward API fields a node service commonly needs. */

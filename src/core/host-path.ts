@@ -3,7 +3,7 @@
  * `type`, and states its mount propagation.
  */
 
-import { checkArguments, object, oneOf, opt, req, ShapeTable, str } from './shape';
+import { checkArguments, object, oneOf, opt, req, ShapeTable, str } from '../k8s/shape';
 
 /** The hostPath `type`, checked by the kubelet before the mount. */
 export enum HostPathType {

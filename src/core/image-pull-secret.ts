@@ -3,7 +3,7 @@
  */
 
 import type { ISecret } from 'cdk8s-plus-28';
-import { checkArguments, implementing, req, str } from './shape';
+import { checkArguments, implementing, req, str } from '../k8s/shape';
 
 /** A Secret of type `kubernetes.io/dockerconfigjson` the kubelet uses to pull the images. Create with the factories. */
 export class ImagePullSecret {

@@ -1,4 +1,4 @@
-export { NodeServiceError, PropProblem } from './errors';
+export { NodeServiceError, PropProblem } from '../k8s/problems';
 export * from './host-path';
 export * from './container';
 export * from './placement';

@@ -32,7 +32,7 @@ import { Canary } from './canary';
 import { PoolVariantOptions, Variant, VariantOptions, VariantType, WindowsVariantOptions } from './variant';
 import { ConfigHash, CONFIG_HASH_ANNOTATION } from './config-hash';
 import { ContainerSpec, Probe } from './container';
-import { ProblemCollector } from './errors';
+import { ProblemCollector } from '../k8s/problems';
 import { CANARY_LABEL_ANNOTATION, CANARY_OF_ANNOTATION, VARIANT_OF_ANNOTATION } from '../k8s/vocabulary';
 import { recommendedLabels, selectorLabels, SERVICE_LABEL, TRACK_LABEL, trackLabels, VARIANT_LABEL } from './labels';
 import { checkPoolBudget } from './node-budget';

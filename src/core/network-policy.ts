@@ -4,7 +4,7 @@
  */
 
 import { Protocol } from './container';
-import { checkArguments, list, map, opt, req, str } from './shape';
+import { checkArguments, list, map, opt, req, str } from '../k8s/shape';
 
 /** Who may connect (ingress) or be connected to (egress). Create with the static factories. */
 export class NetworkPeer {

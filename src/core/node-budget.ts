@@ -3,8 +3,8 @@
  * there may request together. Checked at synth by the app-wide node-tax check (`node-tax-check.ts`).
  */
 
-import { ProblemCollector } from './errors';
-import { checkArguments, num, object, opt, req } from './shape';
+import { ProblemCollector } from '../k8s/problems';
+import { checkArguments, num, object, opt, req } from '../k8s/shape';
 
 /** Props of a {@link NodeBudget}. Give at least one share. */
 export interface NodeBudgetProps {

@@ -6,7 +6,7 @@
 
 import { NodeBudget } from './node-budget';
 import { TaintEffect } from './placement';
-import { checkArguments, instance, list, map, object, oneOf, opt, req, str } from './shape';
+import { checkArguments, instance, list, map, object, oneOf, opt, req, str } from '../k8s/shape';
 
 /** A taint carried by every node of a pool. Create with the static factories. */
 export class Taint {

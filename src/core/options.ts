@@ -19,7 +19,7 @@ import { PriorityClassSpec } from './priority-class';
 import { NodePool } from './node-pool';
 import { NodeAffinityTerm, NodeRequirement, TaintEffect, Toleration } from './placement';
 import { IntOrPercent, Rollout } from './rollout';
-import { bool, instance, int, json, list, map, object, oneOf, opt, req, ShapeTable, str } from './shape';
+import { bool, instance, int, json, list, map, object, oneOf, opt, req, ShapeTable, str } from '../k8s/shape';
 import { MOUNTS_SHAPE, PROBE_OPTIONS_SHAPE, RESOURCES_SHAPE } from './container';
 import { CANARY_SHAPE } from './canary';
 import { POOL_SHAPE } from './node-pool';

@@ -2,7 +2,7 @@
  * Typed placement: tolerations and node-affinity requirements, rendered to the Kubernetes shapes.
  */
 
-import { checkArguments, int, list, object, oneOf, opt, req, str } from './shape';
+import { checkArguments, int, list, object, oneOf, opt, req, str } from '../k8s/shape';
 
 /** A taint effect. */
 export enum TaintEffect {

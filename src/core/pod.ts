@@ -36,7 +36,7 @@ import {
   renderResources,
   renderSecurityContext,
 } from './container-render';
-import { ProblemCollector } from './errors';
+import { ProblemCollector } from '../k8s/problems';
 import type { DnsConfig, HostAlias } from './options';
 import { NodeAffinityTerm, Toleration } from './placement';
 import { Wire, WireContainer, WirePodTemplateSpec } from './wire';

@@ -2,7 +2,7 @@
  * A PriorityClass created by the app, for node services the built-in `system-*` classes do not fit.
  */
 
-import { checkArguments, int, object, oneOf, opt, req, str } from './shape';
+import { checkArguments, int, object, oneOf, opt, req, str } from '../k8s/shape';
 
 /** How pods of the class treat lower-priority pods when they do not fit. */
 export enum PreemptionPolicy {

@@ -3,7 +3,7 @@
  * pod briefly side by side; never with host ports), or `OnDelete` for operators who roll nodes themselves.
  */
 
-import { checkArguments, num, req, str } from './shape';
+import { checkArguments, num, req, str } from '../k8s/shape';
 
 // The factories check that amounts are numbers; whether a count is a whole number and a percentage in range is checked
 // by the service that receives the rollout (with the factory to use instead).

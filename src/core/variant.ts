@@ -13,7 +13,7 @@ import type { Mount, Resources } from './container';
 import { MOUNTS_SHAPE, RESOURCES_SHAPE } from './container';
 import type { NodePool } from './node-pool';
 import { POOL_SHAPE } from './node-pool';
-import { checkArguments, list, map, object, opt, req, ShapeTable, str } from './shape';
+import { checkArguments, list, map, object, opt, req, ShapeTable, str } from '../k8s/shape';
 
 /** The fields of {@link VariantOptions}. */
 const VARIANT_OPTION_FIELDS: ShapeTable = {

@@ -5,9 +5,9 @@
  */
 
 import { ApiObject, App, Chart } from 'cdk8s';
-import { ProblemCollector } from '../core/errors';
+import { ProblemCollector } from '../k8s/problems';
 import { FLEET_CLUSTER_LABEL, FLEET_WAVE_LABEL, MANAGED_BY } from '../k8s/vocabulary';
-import { bool, checkArguments, checkShape, int, json, opt, req, ShapeTable, str } from '../core/shape';
+import { bool, checkArguments, checkShape, int, json, opt, req, ShapeTable, str } from '../k8s/shape';
 import { dns1123LabelError } from '../k8s';
 
 /** Options of {@link GitOps.argoCd}. */

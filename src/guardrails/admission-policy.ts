@@ -6,8 +6,8 @@
 import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { ProblemCollector } from '../core/errors';
-import { checkShape } from '../core/shape';
+import { ProblemCollector } from '../k8s/problems';
+import { checkShape } from '../k8s/shape';
 import { guardrailsPropsShape } from './shapes';
 import { recommendedLabels } from '../core/labels';
 import { DESCRIPTION_ANNOTATION } from '../k8s/vocabulary';

@@ -7,8 +7,8 @@
 import { ApiObject, JsonPatch, Lazy } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { NodeServiceError, ProblemCollector, propsError } from '../core/errors';
-import { checkShape } from '../core/shape';
+import { NodeServiceError, ProblemCollector, propsError } from '../k8s/problems';
+import { checkShape } from '../k8s/shape';
 import { namespacePropsShape } from './shapes';
 import { recommendedLabels } from '../core/labels';
 import { PURPOSE_ANNOTATION } from '../k8s/vocabulary';

@@ -4,7 +4,7 @@
  * core's argument checks.
  */
 
-import { checkArguments, list as listOf, oneOf, req } from '../core/shape';
+import { checkArguments, list as listOf, oneOf, req } from '../k8s/shape';
 import {
   evaluatePodSecurity,
   POD_SECURITY_POLICY_VERSION,

@@ -5,7 +5,7 @@
  * @internal
  */
 
-import { bool, int, json, list, map, opt, ShapeTable, str } from '../core/shape';
+import { bool, int, json, list, map, opt, ShapeTable, str } from '../k8s/shape';
 
 let namespaceShape: ShapeTable | undefined;
 let guardrailsShape: ShapeTable | undefined;

@@ -20,7 +20,7 @@
  * (`amtool silence add node_service=<name>`).
  */
 
-import { NodeServiceError, show } from '../core/errors';
+import { NodeServiceError, show } from '../k8s/problems';
 import { kindProfile, NodeServiceKind } from '../policy/kinds';
 
 /** Severity label values. */

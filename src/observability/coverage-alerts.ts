@@ -6,8 +6,8 @@
 
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
-import { ProblemCollector } from '../core/errors';
-import { checkShape } from '../core/shape';
+import { ProblemCollector } from '../k8s/problems';
+import { checkShape } from '../k8s/shape';
 import { alertsPropsShape } from './shapes';
 import { checkAlertsAgainstApp, MonitoredService } from './self-check';
 import { recommendedLabels } from '../core/labels';

@@ -4,7 +4,7 @@
  * @internal
  */
 
-import { bool, list, map, object, oneOf, opt, req, ShapeTable, str } from '../core/shape';
+import { bool, list, map, object, oneOf, opt, req, ShapeTable, str } from '../k8s/shape';
 import { AlertRuleLayout } from './coverage-alerts';
 
 let alertsShape: ShapeTable | undefined;

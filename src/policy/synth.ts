@@ -14,7 +14,7 @@ import { MIN_REASON_LENGTH, ON_DELETE_REASON_ANNOTATION } from './host-access';
 import { isValidReason, SUPPRESSION_ANNOTATION_PREFIX, suppressionAnnotationKey } from './suppression';
 import { Severity } from './types';
 import { problemList, PropProblem, show } from '../k8s/node-service-error';
-import { checkArguments, implementing, json, list, map, object, opt, req, str } from '../core/shape';
+import { checkArguments, implementing, json, list, map, object, opt, req, str } from '../k8s/shape';
 
 /** The shape of {@link NodeServiceChecksProps} (the levels, registries and version are checked by `resolveConfig`). */
 const CHECKS_PROPS = opt(

@@ -4,10 +4,10 @@
  */
 
 import { ContainerSpec, Resources } from '../core/container';
-import { ProblemCollector } from '../core/errors';
+import { ProblemCollector } from '../k8s/problems';
 import { HostPath, HostPathType } from '../core/host-path';
 import { CONTAINER_PROCESS_SHAPE, ContainerProcessOptions } from '../core/options';
-import { list, object, opt, req, str } from '../core/shape';
+import { list, object, opt, req, str } from '../k8s/shape';
 
 /** Default resources of the CNI installer init container: requests 10m CPU / 16Mi, memory limit 64Mi. */
 export const CNI_INSTALLER_RESOURCES: Resources = { cpuRequest: '10m', memoryRequest: '16Mi', memoryLimit: '64Mi' };

@@ -4,7 +4,7 @@
 
 import { Construct } from 'constructs';
 import { ApiPermission } from '../core/api-access';
-import { ProblemCollector } from '../core/errors';
+import { ProblemCollector } from '../k8s/problems';
 import { DnsPolicy, NodeService } from '../core/node-service';
 import {
   HEALTH_ENDPOINT_SHAPE,
@@ -15,7 +15,7 @@ import {
   StateDirOptions,
 } from '../core/options';
 import { Toleration } from '../core/placement';
-import { bool, opt, req, checkArguments } from '../core/shape';
+import { bool, opt, req, checkArguments } from '../k8s/shape';
 import { NodeServiceKind } from '../policy/kinds';
 import { Resources } from '../core/container';
 import { CNI_PLUGIN_CAPABILITIES, CNI_PLUGIN_RESOURCES, cniAgent } from './cni-agent';

@@ -4,7 +4,7 @@
  */
 
 import { ContainerSpec } from '../core/container';
-import { carryProblems, ProblemCollector } from '../core/errors';
+import { carryProblems, ProblemCollector } from '../k8s/problems';
 import { HostPath } from '../core/host-path';
 import type { NodeServiceProps } from '../core/node-service';
 import {
@@ -21,7 +21,7 @@ import {
   SERVICE_GROUPS_SHAPE,
 } from '../core/options';
 import { NodeRequirement } from '../core/placement';
-import { checkShape, ShapeTable } from '../core/shape';
+import { checkShape, ShapeTable } from '../k8s/shape';
 import { reasonError } from '../k8s';
 import { MIN_REASON_LENGTH } from '../k8s/numbers';
 

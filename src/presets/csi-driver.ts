@@ -3,7 +3,7 @@
  */
 
 import { ContainerSpec, EnvField, Probe, Resources } from '../core/container';
-import { ProblemCollector } from '../core/errors';
+import { ProblemCollector } from '../k8s/problems';
 import { HostPath, MountPropagation } from '../core/host-path';
 import { csiDriverNameError, dns1123SubdomainError } from '../k8s';
 import { CSI_HEALTH_PORT, CSI_SOCKET_DIR, KUBELET_DIR, pluginDirMount } from './csi-sidecars';

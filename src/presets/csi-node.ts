@@ -6,11 +6,11 @@
 import { Construct } from 'constructs';
 import { ApiPermission } from '../core/api-access';
 import { Resources } from '../core/container';
-import { ProblemCollector } from '../core/errors';
+import { ProblemCollector } from '../k8s/problems';
 import { NodeService } from '../core/node-service';
 import { Toleration } from '../core/placement';
 import { Rollout } from '../core/rollout';
-import { object, opt, req, str, checkArguments } from '../core/shape';
+import { object, opt, req, str, checkArguments } from '../k8s/shape';
 import { RESOURCES_SHAPE } from '../core/container';
 import { envNameError } from '../k8s';
 import { NodeServiceKind } from '../policy/kinds';

@@ -8,7 +8,7 @@ import { HostPath } from '../core/host-path';
 import { NodeService } from '../core/node-service';
 import { SERVICE_PORT_SHAPE, ServicePortOptions } from '../core/options';
 import { NodeAffinityTerm, NodeRequirement, TaintEffect, Toleration } from '../core/placement';
-import { bool, opt, checkArguments } from '../core/shape';
+import { bool, opt, checkArguments } from '../k8s/shape';
 import { NodeServiceKind } from '../policy/kinds';
 import { NodeServicePresetProps, PresetDefaults, presetServiceProps } from './common';
 

@@ -8,7 +8,7 @@ import { EnvField, Probe, Resources } from '../core/container';
 import { HostPath, HostPathType } from '../core/host-path';
 import { NodeService } from '../core/node-service';
 import { SERVICE_PORT_SHAPE, ServicePortOptions, STATE_DIR_SHAPE, StateDirOptions } from '../core/options';
-import { bool, oneOf, opt } from '../core/shape';
+import { bool, oneOf, opt } from '../k8s/shape';
 import { NodeServiceKind } from '../policy/kinds';
 import { NodeServicePresetProps, PresetDefaults, presetServiceProps, soundProps } from './common';
 

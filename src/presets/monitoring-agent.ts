@@ -4,13 +4,13 @@
 
 import { Construct } from 'constructs';
 import { Probe, Resources } from '../core/container';
-import { ProblemCollector } from '../core/errors';
+import { ProblemCollector } from '../k8s/problems';
 import { HostPath, MountPropagation } from '../core/host-path';
 import { DnsPolicy, NodeService } from '../core/node-service';
 import { SERVICE_PORT_SHAPE, ServicePortOptions } from '../core/options';
 import { Toleration } from '../core/placement';
 import { Rollout } from '../core/rollout';
-import { bool, opt } from '../core/shape';
+import { bool, opt } from '../k8s/shape';
 import { NodeServiceKind } from '../policy/kinds';
 import { checkPortBinding, NodeServicePresetProps, PresetDefaults, presetServiceProps } from './common';
 

@@ -5,12 +5,12 @@
 
 import { Construct } from 'constructs';
 import { ApiPermission } from '../core/api-access';
-import { ProblemCollector } from '../core/errors';
+import { ProblemCollector } from '../k8s/problems';
 import { HostPath } from '../core/host-path';
 import { NodeService } from '../core/node-service';
 import { HEALTH_ENDPOINT_SHAPE, HealthEndpointOptions, PRIVILEGE_SHAPE, PrivilegeOptions } from '../core/options';
 import { Toleration } from '../core/placement';
-import { bool, instance, list, oneOf, opt, str, checkArguments } from '../core/shape';
+import { bool, instance, list, oneOf, opt, str, checkArguments } from '../k8s/shape';
 import { NodeServiceKind } from '../policy/kinds';
 import { NodeServicePresetProps, PresetDefaults, presetServiceProps, soundProps } from './common';
 import { Resources } from '../core/container';

@@ -4,7 +4,7 @@
  */
 
 import { Resources } from '../core/container';
-import { ProblemCollector } from '../core/errors';
+import { ProblemCollector } from '../k8s/problems';
 import { HostPath, HostPathType } from '../core/host-path';
 import { RuleSuppression } from '../core/options';
 import { isContainerRuntimeSocket, kindProfile, NodeServiceKind } from '../policy/kinds';

@@ -21,7 +21,7 @@ import {
   Variant,
 } from '../../src';
 import { ROLLOUT_SHAPE } from '../../src/core/options';
-import { wrongValueFor } from '../../src/core/shape';
+import { wrongValueFor } from '../../src/k8s/shape';
 import { checkManifests, Severity } from '../../src/policy';
 import { validateAll } from '../support/schema';
 import { errorOf, testChart } from '../support/synth';

@@ -7,7 +7,7 @@ import { ApiObject, App, Chart, Testing } from 'cdk8s';
 import { AdmissionPolicyApiVersion, NodeServiceGuardrails, NodeServicesNamespace, SystemPriorityClass } from '../../src/guardrails';
 import { KubernetesVersion, versionProblems } from '../../src/k8s/api-fields';
 import { NodeServiceChecks, PolicyLoggers } from '../../src/policy/synth';
-import { NodeServiceError } from '../../src/core/errors';
+import { NodeServiceError } from '../../src/k8s/problems';
 import { CORPUS_PROPS } from '../guardrails/fixtures';
 import { compliantDaemonSet, podOf } from '../policy/support';
 import { propsErrorIn } from '../support/synth';

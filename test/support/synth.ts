@@ -1,6 +1,6 @@
 import { App, Chart, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
-import { NodeServiceError, propsError } from '../../src/core/errors';
+import { NodeServiceError, propsError } from '../../src/k8s/problems';
 import { NodeServiceChecks, PolicyLoggers } from '../../src/policy/synth';
 
 /** A fresh chart in an app that writes to a fixed scratch folder (Testing.app() leaves one temp folder per call). */

@@ -8,8 +8,8 @@
  * @internal
  */
 
-import { closestMatch } from '../k8s/capabilities';
-import { NodeServiceError, PropProblem, ProblemCollector } from './errors';
+import { closestMatch } from './capabilities';
+import { NodeServiceError, PropProblem, ProblemCollector } from './problems';
 
 /** What a field holds. @internal */
 export type FieldShape =

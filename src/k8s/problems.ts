@@ -4,10 +4,10 @@
  * fails with its problems and every other problem of the app, so bad input never produces output.
  */
 
-import type { IConstruct } from 'constructs';
-import { NodeServiceError, problemList, PropProblem, show } from '../k8s/node-service-error';
+import type { IConstruct } from './construct-like';
+import { NodeServiceError, problemList, PropProblem, show } from './node-service-error';
 
-export { NodeServiceError, PropProblem, show } from '../k8s/node-service-error';
+export { NodeServiceError, PropProblem, show } from './node-service-error';
 
 /**
  * Collects prop problems, then reports them all at once (at synthesis, or thrown). Problems are reported once: a later
