@@ -26,3 +26,5 @@ export {
   WrongTypeField,
   wrongTypeFields,
 } from './k8s/api-fields';
+export { ErrorProblem, NodeServicesError, NodeServicesErrorCode } from './k8s/node-services-error';
+export { InputError } from './manifests/input-error';

@@ -5,9 +5,10 @@
  */
 
 import { renderValue } from './json';
+import { ErrorProblem, NodeServicesError, NodeServicesErrorCode } from './node-services-error';
 
 /** One problem with a construct's props. */
-export interface PropProblem {
+export interface PropProblem extends ErrorProblem {
   /** The prop, with its position (e.g. `containers[0].image`). */
   readonly field: string;
   /** The offending value, rendered for humans. */
@@ -22,11 +23,12 @@ export interface PropProblem {
  * The problems of a construct's props (reported at synthesis, and thrown when reading an object the construct did not
  * build) or of a function's arguments (thrown by the call); lists every problem found. Printed uncaught (e.g. by
  * `cdk8s synth`), it shows its message only: the problems are in the message, the stack is not shown.
+ * Its `code` is `INVALID_PROPS` (a construct's props) or `INVALID_ARGUMENTS` (a function's arguments).
  * It extends the built-in `Error`, which jsii cannot model: other languages receive the message.
  *
  * @jsii ignore
  */
-export class NodeServiceError extends Error {
+export class NodeServiceError extends NodeServicesError {
   /** The construct path of the construct that rejected its props. */
   declare public readonly constructPath: string;
   /** Every problem found. */
@@ -38,11 +40,14 @@ export class NodeServiceError extends Error {
    * @param subject what was invalid: `props` (a construct's) or `arguments` (a function's)
    */
   constructor(constructPath: string, problems: PropProblem[], subject: string = 'props') {
-    super(`[${constructPath}] ${problemList(subject, problems, '  ')}`);
+    super(
+      subject === 'arguments' ? NodeServicesErrorCode.INVALID_ARGUMENTS : NodeServicesErrorCode.INVALID_PROPS,
+      `[${constructPath}] ${problemList(subject, problems, '  ')}`,
+      problems,
+    );
     // Own fields are not enumerable, so that Node's printing of an uncaught error does not repeat them after the message.
     Object.defineProperty(this, 'name', { value: 'NodeServiceError', enumerable: false, writable: true, configurable: true });
     Object.defineProperty(this, 'constructPath', { value: constructPath, enumerable: false });
-    Object.defineProperty(this, 'problems', { value: problems, enumerable: false });
     // Printed uncaught, the stack would point into the library, not at the mistake; the message says where the mistake is.
     Object.defineProperty(this, 'stack', {
       value: `NodeServiceError: ${this.message}`,

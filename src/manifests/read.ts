@@ -9,6 +9,9 @@ import * as path from 'path';
 import { binaryAt, describeProblem, DocumentSource, ReadDocument, readDocuments, ReadProblem, ReadProblemKind } from './documents';
 import { describeTable, kubectlTableAt } from './kubectl-table';
 import { FieldPosition, locateField, PathSegment } from './positions';
+import { InputError } from './input-error';
+
+export { InputError } from './input-error';
 
 /** A Kubernetes object read from an input, with where it came from. */
 export interface SourcedObject {
@@ -22,14 +25,6 @@ export interface SourcedObject {
   readonly source?: DocumentSource;
   /** Path of the object inside its document (`['items', 3]` for an item of a `List`). */
   readonly pathInDocument?: readonly PathSegment[];
-}
-
-/** An input that could not be read or parsed. */
-export class InputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'InputError';
-  }
 }
 
 /** The objects and the problems of a read. */

@@ -4,6 +4,7 @@
  * the synth-time checks, the CLI (`--config FILE`) and the cdk8s validation plugin.
  */
 
+import { listedProblems, NodeServicesError, NodeServicesErrorCode } from '../k8s/node-services-error';
 import { DEFAULT_KUBERNETES_VERSION, editDistance, KubernetesVersion, kubernetesVersionError } from '../k8s/api-fields';
 import { RULES } from './rules';
 import { isObject, show } from './helpers';
@@ -45,13 +46,15 @@ export interface RuleConfig {
 
 /**
  * A configuration that cannot be used: unknown rule id, unknown level, or an attempt to weaken a locked rule.
+ * Its `code` is `INVALID_POLICY_CONFIG`.
  * It extends the built-in `Error`, which jsii cannot model: other languages receive the message.
  *
  * @jsii ignore
  */
-export class PolicyConfigError extends Error {
+export class PolicyConfigError extends NodeServicesError {
+  /** @param message what is wrong, and where */
   constructor(message: string) {
-    super(message);
+    super(NodeServicesErrorCode.INVALID_POLICY_CONFIG, message, listedProblems(message));
     this.name = 'PolicyConfigError';
   }
 }
