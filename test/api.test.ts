@@ -46,6 +46,24 @@ describe('public API', () => {
     expect(undocumented).toEqual([]);
   });
 
+  test('GIVEN src/index.ts THEN it names every export (no `export *`), so nothing reaches the public API unseen', () => {
+    const index = program.getSourceFile(path.join(SRC, 'index.ts'))!;
+    const star = index.statements.filter((st) => ts.isExportDeclaration(st) && st.exportClause === undefined).map((st) => st.getText());
+    expect(star).toEqual([]);
+  });
+
+  test('GIVEN the runtime module WHEN required THEN it holds exactly the public values, none of them @internal', () => {
+    // GIVEN the values the declarations export, and those marked @internal (which the jsii build strips from them)
+    const target = (s: ts.Symbol): ts.Symbol => (s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s);
+    const internal = (s: ts.Symbol): boolean => ts.getJSDocTags(target(s).getDeclarations()![0]).some((t) => t.tagName.text === 'internal');
+    const values = publicApi.filter((s) => target(s).flags & ts.SymbolFlags.Value && !(target(s).flags & ts.SymbolFlags.ConstEnum));
+    // WHEN the module is required as users require it
+    const runtime = Object.keys(require('../src')).sort();
+    // THEN it holds those values and no other, and none is internal
+    expect(runtime).toEqual(values.map((s) => s.getName()).sort());
+    expect(publicApi.filter(internal).map((s) => s.getName())).toEqual([]);
+  });
+
   // Values only: an interface or type that an exported signature uses must stay exported for the declarations.
   test('GIVEN every module under src THEN each exported value is public or used by another file (no dead exports)', () => {
     const corpus = new Map<string, string>();

@@ -44,7 +44,7 @@ export interface CanaryOptions {
 }
 
 /** Shape of {@link CanaryOptions}. @internal */
-export const CANARY_OPTIONS_SHAPE = object('CanaryOptions', {
+const CANARY_OPTIONS_SHAPE = object('CanaryOptions', {
   image: opt(str),
   images: opt(map(str)),
   args: opt(list(str)),

@@ -481,7 +481,7 @@ const stringMap = map(str);
 const peerShape = instance(NetworkPeer, 'NetworkPeer.namespace, namespacesWithLabels, pods or cidr', { _peer: req(json) });
 
 /** Shape of {@link MetadataOptions}. @internal */
-export const METADATA_SHAPE: ShapeTable = {
+const METADATA_SHAPE: ShapeTable = {
   namespace: opt(str),
   instance: opt(str),
   version: opt(str),
@@ -493,7 +493,7 @@ export const METADATA_SHAPE: ShapeTable = {
 };
 
 /** Shape of {@link PlacementOptions}. @internal */
-export const PLACEMENT_SHAPE: ShapeTable = {
+const PLACEMENT_SHAPE: ShapeTable = {
   nodeSelector: opt(stringMap),
   nodeAffinity: opt(list(object('NodeAffinityTerm', { requirements: req(list(requirementShape)) }))),
   nodeRequirements: opt(list(requirementShape)),
@@ -554,7 +554,7 @@ export const ROLLOUT_SHAPE: ShapeTable = {
 };
 
 /** Shape of {@link PodOptions}. @internal */
-export const POD_SHAPE: ShapeTable = {
+const POD_SHAPE: ShapeTable = {
   priorityClassName: opt(str),
   priorityClass: opt(
     instance(PriorityClassSpec, 'PriorityClassSpec.create({ name, value })', {
@@ -591,7 +591,7 @@ export const POD_SHAPE: ShapeTable = {
 };
 
 /** Shape of {@link NetworkAccessOptions}. @internal */
-export const NETWORK_ACCESS_SHAPE: ShapeTable = {
+const NETWORK_ACCESS_SHAPE: ShapeTable = {
   localService: opt(object('LocalServiceOptions', { name: opt(str), portNames: opt(stringList) })),
   networkPolicy: opt(
     object('NetworkPolicyOptions', {
@@ -686,7 +686,7 @@ export const CONTAINER_SPEC_SHAPE: ShapeTable = {
 };
 
 /** Shape of the props of `NodeService` itself (besides the option groups). @internal */
-export const NODE_SERVICE_OWN_SHAPE: ShapeTable = {
+const NODE_SERVICE_OWN_SHAPE: ShapeTable = {
   name: req(str),
   kind: opt(oneOf('NodeServiceKind', Object.values(NodeServiceKind))),
   containers: req(list(object('ContainerSpec', CONTAINER_SPEC_SHAPE))),
@@ -699,7 +699,7 @@ export const NODE_SERVICE_OWN_SHAPE: ShapeTable = {
 };
 
 /** Shape of the host-access extras every preset offers. @internal */
-export const PRESET_EXTRAS_SHAPE: ShapeTable = {
+const PRESET_EXTRAS_SHAPE: ShapeTable = {
   name: opt(str),
   extraArgs: opt(stringList),
   extraHostPaths: opt(list(hostPathShape)),

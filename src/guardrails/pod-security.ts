@@ -116,6 +116,7 @@ export function podOf(object: unknown): PodView {
  *   `spec.template` (DaemonSet, Deployment, StatefulSet, ReplicaSet, Job) or a CronJob, as plain JSON (e.g. the
  *   output of `ApiObject.toJson()` or parsed YAML). Field paths in the result are relative to this object.
  * @throws when no pod spec can be found in `object`
+ * A TypeScript convenience, kept: the same as `PodSecurity.evaluate`, the form for every jsii language.
  */
 export function evaluatePodSecurity(object: any): PodSecurityEvaluation {
   const pod = podOf(object);
@@ -133,6 +134,7 @@ export function evaluatePodSecurity(object: any): PodSecurityEvaluation {
 /**
  * The strictest level that every one of `levels` allows, i.e. the least strict of them: what a namespace's `audit` /
  * `warn` mode can be set to without a finding for any of its pods. `RESTRICTED` for an empty list.
+ * A TypeScript convenience, kept: the same as `PodSecurity.strictestCommonLevel`, the form for every jsii language.
  */
 export function strictestCommonLevel(levels: PodSecurityLevel[]): PodSecurityLevel {
   return levels.reduce((a, b) => (levelRank(b) < levelRank(a) ? b : a), PodSecurityLevel.RESTRICTED);

@@ -182,6 +182,7 @@ const ruleInfo = (id: string): { readonly suppressible: boolean } | undefined =>
  * counted as skipped, checked only by the rules for every kind (`unknown-field`), and serve cross-object rules (a
  * DaemonSet's Namespace). Throws a `PolicyConfigError` when
  * `config` is unusable.
+ * A TypeScript convenience, kept: the same as `PolicyEngine.check`, the form for every jsii language.
  */
 export function checkManifests(manifests: readonly any[], config?: RuleConfig): PolicyReport {
   const resolved: ResolvedConfig = resolveConfig(config);

@@ -318,7 +318,10 @@ for (const profile of Object.values(PROFILES)) {
   Object.freeze(profile);
 }
 
-/** The profile of a kind; unknown kind strings get the generic profile. */
+/**
+ * The profile of a kind; unknown kind strings get the generic profile.
+ * A TypeScript convenience, kept: the same as `NodeServiceKinds.profile`, the form for every jsii language.
+ */
 export function kindProfile(kind: string | undefined): KindProfile {
   return PROFILES[(kind ?? '') as NodeServiceKind] ?? PROFILES[NodeServiceKind.GENERIC];
 }

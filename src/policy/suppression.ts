@@ -9,7 +9,10 @@ import { SUPPRESSION_ANNOTATION_PREFIX } from '../k8s/vocabulary';
 
 export { SUPPRESSION_ANNOTATION_PREFIX };
 
-/** The annotation key that suppresses `ruleId`. */
+/**
+ * The annotation key that suppresses `ruleId`.
+ * A TypeScript convenience, kept: the same as `Suppressions.annotationKey`, the form for every jsii language.
+ */
 export function suppressionAnnotationKey(ruleId: string): string {
   return SUPPRESSION_ANNOTATION_PREFIX + ruleId;
 }

@@ -65,7 +65,7 @@ export interface CsiNodeProps extends NodeServicePresetProps {
  * `acme-csi-node`, `csi-powerstore.dellemc.com` → `powerstore-csi-node`); `csi-node` when no label is left.
  * @internal
  */
-export function csiNodeName(driverName: string): string {
+function csiNodeName(driverName: string): string {
   const label = driverName
     .split('.')
     .map((l) => l.replace(/^csi-|-csi$/g, ''))

@@ -378,6 +378,7 @@ export function checkFields(object: unknown, options: UnknownFieldsOptions = {},
  * the reverse, a map value of the wrong type (a label `enabled: true`), a `[]byte` that is not base64. Int-or-string
  * fields take a string or an int32, quantities a string or a number; free-form values (`status`, RawExtension) are
  * not looked into, and `null` is accepted everywhere (it means "unset"). Empty for kinds this module does not know.
+ * A TypeScript convenience, kept: the same as `ApiFields.wrongTypeFields`, the form for every jsii language.
  */
 export function wrongTypeFields(object: unknown, options: UnknownFieldsOptions = {}): WrongTypeField[] {
   return checkFields(object, options, 'wrongTypeFields').wrongTypes;
@@ -393,6 +394,7 @@ export function describeWrongType(field: WrongTypeField): string {
  * (with the closest sibling as `didYouMean`), fields newer than the version (with the first version that has them)
  * and fields the version removed. Label and annotation maps, ConfigMap data and other free-form values are not
  * looked into. Returns an empty list for kinds this module does not know (see {@link isKnownKind}).
+ * A TypeScript convenience, kept: the same as `ApiFields.unknownFields`, the form for every jsii language.
  */
 export function unknownFields(object: unknown, options: UnknownFieldsOptions = {}): UnknownField[] {
   return checkFields(object, options, 'unknownFields').unknownFields;
@@ -429,6 +431,7 @@ export function describeUnservedKind(
  * Every reason Kubernetes `version` would refuse `object` for its kind or its fields, one sentence each (empty when
  * it accepts them, or when the kind is not one this module knows). Constructs call this on what they are about to
  * emit, so that a prop that needs a newer version is refused before any YAML exists.
+ * A TypeScript convenience, kept: the same as `ApiFields.versionProblems`, the form for every jsii language.
  */
 export function versionProblems(object: unknown, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): string[] {
   const served = kindServedFrom(object, version);
