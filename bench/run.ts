@@ -14,7 +14,7 @@ import * as path from 'path';
 import { ensureBuilt, load1, Measure, MeasureOutput, Row } from './measure';
 
 /** The measure modules, in the order they run. */
-const MEASURES = ['./synth', './synth-cold', './lint', './coverage', './coverage-cli', './report', './cdk8s-app'];
+const MEASURES = ['./synth', './synth-cold', './library-load', './lint', './coverage', './coverage-cli', './report', './cdk8s-app'];
 
 function spreadText(r: Row): string {
   const f = (v: number) => v.toFixed(v >= 100 ? 0 : 1);

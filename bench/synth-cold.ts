@@ -95,7 +95,7 @@ export const measure: Measure = {
           ours.map((x) => x.synthMs),
           plain.map((x) => x.synthMs),
           {
-            target: 1.15,
+            target: 1.1,
             load: [start, end],
             cpu: { subject: ours.map((x) => x.synthCpuMs), baseline: plain.map((x) => x.synthCpuMs) },
             notes: [

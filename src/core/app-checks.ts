@@ -7,7 +7,7 @@
 
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { checkPodOnNode } from '../coverage';
+import { checkPodOnNode } from '../coverage/on-demand';
 import { BUILT_IN_PRIORITY_CLASSES } from '../k8s';
 import { surgeWithHostPorts } from '../policy/rules/surge-with-host-ports';
 import { NodeServiceChecks, reportAtSynthByOwner } from '../policy/synth';

@@ -6,7 +6,8 @@
 import { ApiObject, ApiObjectMetadata, Chart, JsonPatch } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { compileNode, compileWorkload, CoverageReason, CoverageStatus, evaluate, statusOf } from '../coverage';
+import { compileNode, compileWorkload, evaluate } from '../coverage/on-demand';
+import { CoverageReason, CoverageStatus, statusOf } from '../coverage/types';
 import { ownValue } from '../k8s/json';
 import { NodeServiceKind } from '../policy/kinds';
 import { NodeServiceChecks } from '../policy/synth';

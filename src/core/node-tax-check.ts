@@ -5,8 +5,8 @@
  */
 
 import { IConstruct } from 'constructs';
-import { compileNode, compileWorkload, evaluate } from '../coverage';
-import { describeShares, nodeTax, ServiceRequests } from '../coverage/node-tax';
+import { compileNode, compileWorkload, describeShares, evaluate, nodeTax } from '../coverage/on-demand';
+import type { ServiceRequests } from '../coverage/node-tax';
 import { CANARY_LABEL_ANNOTATION } from '../day2/objects';
 import { ownValue } from '../k8s/json';
 import { NodePool } from './node-pool';

@@ -25,7 +25,7 @@
  * defaulted to `emptyDir` by the API server and is therefore allowed here too.
  */
 
-import { InputError } from '../manifests/read';
+import { InputError } from '../manifests/input-error';
 import { controlsAt, isSet, levelRank, obj, PodSecurityLevel, PodView } from './pod-security/index';
 
 export { PodSecurityLevel } from './pod-security/index';

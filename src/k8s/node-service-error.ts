@@ -7,14 +7,12 @@
 import { renderValue } from './json';
 import { ErrorProblem, NodeServicesError, NodeServicesErrorCode } from './node-services-error';
 
-/** One problem with a construct's props. */
+/** One problem with a construct's props (what is wrong is its `problem`). */
 export interface PropProblem extends ErrorProblem {
   /** The prop, with its position (e.g. `containers[0].image`). */
   readonly field: string;
   /** The offending value, rendered for humans. */
   readonly value: string;
-  /** What is wrong. */
-  readonly problem: string;
   /** How to fix it. */
   readonly fix: string;
 }

@@ -6,7 +6,7 @@
 
 import { listedProblems, NodeServicesError, NodeServicesErrorCode } from '../k8s/node-services-error';
 import { DEFAULT_KUBERNETES_VERSION, editDistance, KubernetesVersion, kubernetesVersionError } from '../k8s/api-fields';
-import { RULES } from './rules';
+import { allRules, rulesById } from './catalogue';
 import { isObject, show } from './helpers';
 import { IPolicyRule, ResolvedRuleConfig, Severity } from './types';
 
@@ -65,19 +65,18 @@ export interface ResolvedConfig extends ResolvedRuleConfig {
   readonly levels: ReadonlyMap<string, RuleLevel>;
 }
 
-const RULES_BY_ID = new Map<string, IPolicyRule>(RULES.map((r) => [r.id, r]));
 const LEVELS: readonly string[] = [RuleLevel.OFF, RuleLevel.WARNING, RuleLevel.ERROR];
 
 /** The rule with this id, or `undefined`. */
 export function findRule(id: string): IPolicyRule | undefined {
-  return RULES_BY_ID.get(id);
+  return rulesById().get(id);
 }
 
 /** A sentence naming an unknown rule id and the closest known one. */
 export function unknownRuleMessage(id: string): string {
   let best: string | undefined;
   let bestDistance = Infinity;
-  for (const r of RULES) {
+  for (const r of allRules()) {
     const d = editDistance(id, r.id);
     if (d < bestDistance) {
       best = r.id;
@@ -92,7 +91,7 @@ export function unknownRuleMessage(id: string): string {
 export function resolveConfig(config: RuleConfig | undefined): ResolvedConfig {
   const levels = new Map<string, RuleLevel>();
   for (const [id, level] of Object.entries(config?.rules ?? {})) {
-    const rule = RULES_BY_ID.get(id);
+    const rule = rulesById().get(id);
     if (!rule) throw new PolicyConfigError(`rules: ${unknownRuleMessage(id)}`);
     if (!LEVELS.includes(level)) {
       throw new PolicyConfigError(`rules.${id}: level ${show(level)} is not one of ${LEVELS.join(', ')}`);

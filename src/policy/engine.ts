@@ -8,7 +8,7 @@ import { declareKindHint, findingOutcome, KindOrigin, ruleSeverityForKind } from
 import { effectiveSeverity, findRule, resolveConfig, ResolvedConfig, RuleConfig } from './config';
 import { KindSource, NodeServiceKind } from './kinds';
 import { inputObjects } from './rbac';
-import { RULES } from './rules';
+import { allRules } from './catalogue';
 import { isValidReason, readSuppressions } from './suppression';
 import { IPolicyRule, RuleCategory, RuleContext, RuleInfo, Severity } from './types';
 import { buildPodView } from './view';
@@ -172,10 +172,11 @@ function namespaceIndex(candidates: readonly any[]): Map<string, any> {
 }
 
 /** What rules may know about other rules (for `invalid-suppression`), one frozen object per rule id. */
-const RULE_INFO = new Map<string, { readonly suppressible: boolean }>(
-  RULES.map((r) => [r.id, Object.freeze({ suppressible: r.suppressible })]),
-);
-const ruleInfo = (id: string): { readonly suppressible: boolean } | undefined => RULE_INFO.get(id);
+let RULE_INFO: Map<string, { readonly suppressible: boolean }> | undefined;
+const ruleInfo = (id: string): { readonly suppressible: boolean } | undefined => {
+  RULE_INFO ??= new Map(allRules().map((r) => [r.id, Object.freeze({ suppressible: r.suppressible })]));
+  return RULE_INFO.get(id);
+};
 
 /**
  * Checks manifests against the rule catalogue. DaemonSets are checked (with their pod templates); other objects are
@@ -187,7 +188,7 @@ const ruleInfo = (id: string): { readonly suppressible: boolean } | undefined =>
 export function checkManifests(manifests: readonly any[], config?: RuleConfig): PolicyReport {
   const resolved: ResolvedConfig = resolveConfig(config);
   const active: ActiveRule[] = [];
-  for (const rule of RULES) {
+  for (const rule of allRules()) {
     const severity = effectiveSeverity(rule, resolved);
     if (severity !== undefined) active.push({ rule, severity, configured: resolved.levels.has(rule.id) });
   }
@@ -375,7 +376,7 @@ function toInfo(rule: IPolicyRule): RuleInfo {
 export class RuleCatalogue {
   /** Every rule, in documentation order. */
   public static all(): RuleInfo[] {
-    return RULES.map(toInfo);
+    return allRules().map(toInfo);
   }
 
   /** The rule with this id, or `undefined`. */

@@ -14,11 +14,22 @@
  */
 
 import * as fs from 'fs';
-import { InputError, parseManifests, parseObjects, readFileText, ReadProblem, SourcedObject } from '../manifests';
-import { inputErrorOf, kindsOf, nodeObjectProblems } from '../manifests/contract';
+import type { ReadProblem, SourcedObject } from '../manifests';
+import { InputError } from '../manifests/input-error';
 import { mergeConfigs, RuleConfig, ruleConfigFromValue } from './config';
 import { checkManifests, Finding } from './engine';
 import { Severity } from './types';
+
+type Readers = typeof import('../manifests') & typeof import('../manifests/contract');
+let loaded: Readers | undefined;
+/** The manifest readers, loaded when the plugin first reads (requiring the library loads none of them). */
+function readers(): Readers {
+  loaded ??= {
+    ...(require('../manifests') as typeof import('../manifests')),
+    ...(require('../manifests/contract') as typeof import('../manifests/contract')),
+  };
+  return loaded;
+}
 
 /** A resource that violates a rule, as the cdk8s CLI expects it. */
 export interface ValidationViolatingResource {
@@ -88,7 +99,7 @@ export class NodeServiceValidation {
     let fileConfig: RuleConfig = {};
     if (props.configFile) {
       const text = fs.readFileSync(props.configFile, 'utf8');
-      const objects = parseObjects(text, props.configFile);
+      const objects = readers().parseObjects(text, props.configFile);
       fileConfig = ruleConfigFromValue(objects.length === 0 ? {} : objects[0].object, props.configFile);
     }
     const own = ruleConfigFromValue(
@@ -108,20 +119,20 @@ export class NodeServiceValidation {
     const read: SourcedObject[] = [];
     const problems: ReadProblem[] = [];
     for (const file of context.manifests) {
-      const text = readFileText(file);
+      const text = readers().readFileText(file);
       if (text.problem !== undefined) problems.push(text.problem);
-      const parsed = text.text !== undefined ? parseManifests(text.text, file) : { objects: [], problems: [] };
+      const parsed = text.text !== undefined ? readers().parseManifests(text.text, file) : { objects: [], problems: [] };
       for (const o of parsed.objects) read.push(o);
       for (const p of parsed.problems) problems.push(p);
     }
-    for (const p of nodeObjectProblems(read, undefined)) problems.push(p);
-    if (problems.length > 0) throw inputErrorOf(problems);
+    for (const p of readers().nodeObjectProblems(read, undefined)) problems.push(p);
+    if (problems.length > 0) throw readers().inputErrorOf(problems);
     const objects = read.map((o) => o.object);
     const files = read.map((o) => o.file);
     const report = checkManifests(objects, this.config);
     if (report.checkedObjects === 0) {
       throw new InputError(
-        `nothing to check: no DaemonSet in the ${context.manifests.length} synthesized manifest files (${kindsOf(objects)}); ` +
+        `nothing to check: no DaemonSet in the ${context.manifests.length} synthesized manifest files (${readers().kindsOf(objects)}); ` +
           'the node-services validation gives no verdict over none (remove it from cdk8s.yaml for an app without node services)',
       );
     }

@@ -11,10 +11,9 @@
  */
 
 import { listProblem, objectProblem, Scalar, scalarFits, scalarOf, scalarProblem } from './decode';
-import { API_FIELD_DATA } from './fields.generated';
 import { jsonPath } from '../json';
 import { NodeServiceError, show } from '../node-service-error';
-import type { FieldEntry } from './model';
+import type { ApiFieldData, FieldEntry } from './model';
 import {
   DEFAULT_KUBERNETES_VERSION,
   KUBERNETES_VERSION_RANGE,
@@ -23,6 +22,13 @@ import {
   kubernetesVersionError,
   minor,
 } from './versions';
+
+let data: ApiFieldData | undefined;
+/** The generated field tables, loaded on first use (requiring the library does not evaluate them). */
+function fieldData(): ApiFieldData {
+  data ??= (require('./fields.generated') as typeof import('./fields.generated')).API_FIELD_DATA;
+  return data;
+}
 
 /** The version whose fields are read from the 1.28 API document (older versions are not supported). */
 const BASE = KubernetesVersion.V1_28;
@@ -163,11 +169,11 @@ function compileShape(table: VersionShapes, shape: string): ShapeNode {
     node = { kind: first === 91 ? ShapeKind.LIST : ShapeKind.MAP, item: compileShape(table, shape.slice(1)) };
   } else if (scalar !== undefined) {
     node = { kind: ShapeKind.SCALAR, scalar };
-  } else if (!Object.prototype.hasOwnProperty.call(API_FIELD_DATA.types, shape)) {
+  } else if (!Object.prototype.hasOwnProperty.call(fieldData().types, shape)) {
     // `*`, and a name that is no type (own properties only: no type is named after a property of every object)
     node = LEAF;
   } else {
-    const data = API_FIELD_DATA.types[shape];
+    const data = fieldData().types[shape];
     const fields = new Map<string, VersionField>();
     for (const name of Object.keys(data)) {
       const info = fieldInfo(data[name]);
@@ -229,7 +235,7 @@ function isPlainObject(value: unknown): value is { [key: string]: unknown } {
 function rootType(apiVersion: unknown, kind: unknown): { readonly type: string; readonly from?: string } | undefined {
   if (typeof apiVersion !== 'string' || typeof kind !== 'string') return undefined;
   const key = `${apiVersion} ${kind}`;
-  return Object.prototype.hasOwnProperty.call(API_FIELD_DATA.kinds, key) ? API_FIELD_DATA.kinds[key] : undefined;
+  return Object.prototype.hasOwnProperty.call(fieldData().kinds, key) ? fieldData().kinds[key] : undefined;
 }
 
 /** Whether the fields of this object's kind (`apiVersion` + `kind`) are known to this module. */
