@@ -15,14 +15,8 @@ import { StringDecoder } from 'string_decoder';
 import { LineCounter, parseAllDocuments } from 'yaml';
 import { NodeServicesError, NodeServicesErrorCode } from '../k8s/node-services-error';
 
-/**
- * An input that could not be parsed; the message starts with `file:line` (and `:col` when known). Its `code` is
- * `MALFORMED_STREAM`.
- *
- * @jsii ignore
- */
+/** An input that could not be parsed; the message starts with `file:line` (`:col` when known); code `MALFORMED_STREAM`. */
 export class NodeStreamError extends NodeServicesError {
-  /** @param message what is malformed, starting with `file:line` */
   constructor(message: string) {
     super(NodeServicesErrorCode.MALFORMED_STREAM, message, [{ problem: message }]);
     this.name = 'NodeStreamError';
