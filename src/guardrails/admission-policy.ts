@@ -14,12 +14,12 @@ import { DESCRIPTION_ANNOTATION } from '../k8s/vocabulary';
 import { dns1123LabelError, hostPathError, labelValueError, normalizeHostPath, parseImage } from '../k8s';
 import { kindServedFrom } from '../k8s/api-fields';
 import { IPolicyLogger, NodeServiceChecks, PolicyLoggers } from '../policy/synth';
-import { BASELINE_VOLUME_SOURCES, GuardrailSettings, guardrailPolicies, PolicyPair } from './admission-spec';
-import { RESTRICTED_VOLUME_SOURCES, VOLUME_SOURCES_128 } from './pod-security/restricted-volumes';
-import { GUARDRAIL_SETTINGS_ANNOTATION } from './admit';
+import { BASELINE_VOLUME_SOURCES, GuardrailSettings, guardrailPolicies, PolicyPair } from '../admission/admission-spec';
+import { RESTRICTED_VOLUME_SOURCES, VOLUME_SOURCES_128 } from '../admission/pod-security/restricted-volumes';
+import { GUARDRAIL_SETTINGS_ANNOTATION } from '../admission/admit';
 import { dropChartNamespace, TRUST_LABEL_KEY, TRUST_LABEL_VALUE } from './namespace';
 import { checkAppAgainstGuardrails } from './self-check';
-import { PodSecurityLevel } from './pod-security';
+import { PodSecurityLevel } from '../admission/pod-security';
 
 /** What the API server does when a validation fails (binding `validationActions`). */
 export enum ValidationAction {

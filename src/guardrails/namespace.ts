@@ -16,11 +16,11 @@ import { DEFAULT_NAMESPACE, NodeService } from '../core/node-service';
 import { checkAnnotations, checkLabels } from '../core/pod';
 import { dns1123LabelError, labelValueError } from '../k8s';
 import { NodeServiceChecks } from '../policy/synth';
-import { evaluatePodSecurity, PodSecurityLevel, strictestCommonLevel } from './pod-security';
+import { evaluatePodSecurity, PodSecurityLevel, strictestCommonLevel } from '../admission/pod-security';
 
-export { PodSecurityLevel } from './pod-security';
+export { PodSecurityLevel } from '../admission/pod-security';
 
-import { TRUST_LABEL_KEY, TRUST_LABEL_VALUE } from './trust-label';
+import { TRUST_LABEL_KEY, TRUST_LABEL_VALUE } from '../admission/trust-label';
 
 export { TRUST_LABEL_KEY, TRUST_LABEL_VALUE };
 
