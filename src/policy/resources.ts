@@ -12,7 +12,7 @@ export function runningContainers(view: PodView): ContainerView[] {
 }
 
 /** Whether the container sets `resources.<section>.<name>` to a non-zero quantity. */
-export function hasResource(c: ContainerView, section: 'requests' | 'limits', name: string): boolean {
+function hasResource(c: ContainerView, section: 'requests' | 'limits', name: string): boolean {
   const value = asObject(asObject(c.container.resources)[section])[name];
   if (value === undefined || value === null) return false;
   const parsed = parseQuantity(value);
