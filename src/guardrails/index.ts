@@ -17,7 +17,7 @@ export {
   POD_SECURITY_POLICY_VERSION,
   evaluatePodSecurity,
   strictestCommonLevel,
-} from './pod-security';
+} from '../admission/pod-security';
 export {
   NodeServiceGuardrails,
   NodeServiceGuardrailsProps,

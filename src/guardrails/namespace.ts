@@ -8,37 +8,25 @@ import { ApiObject, JsonPatch, Lazy } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { NodeServiceError, ProblemCollector, propsError } from '../k8s/problems';
-import { checkShape } from '../k8s/shape';
-import { namespacePropsShape } from './shapes';
 import { recommendedLabels } from '../core/labels';
 import { PURPOSE_ANNOTATION } from '../k8s/vocabulary';
-import { DEFAULT_NAMESPACE, NodeService } from '../core/node-service';
-import { checkAnnotations, checkLabels } from '../core/pod';
-import { dns1123LabelError, labelValueError } from '../k8s';
+import { NodeService } from '../core/node-service';
 import { NodeServiceChecks } from '../policy/synth';
-import { evaluatePodSecurity, PodSecurityLevel, strictestCommonLevel } from './pod-security';
+import { evaluatePodSecurity, PodSecurityLevel, strictestCommonLevel } from '../admission/pod-security';
+import { TRUST_LABEL_KEY, TRUST_LABEL_VALUE } from '../admission/trust-label';
+import {
+  DEFAULT_CRITICAL_PODS_LIMIT,
+  ListedService,
+  namespaceLabels,
+  NamespaceSettings,
+  POD_SECURITY_LABEL_PREFIX,
+  resolveNamespace,
+  SystemPriorityClass,
+} from './resolve-namespace';
 
-export { PodSecurityLevel } from './pod-security';
-
-import { TRUST_LABEL_KEY, TRUST_LABEL_VALUE } from './trust-label';
-
+export { PodSecurityLevel } from '../admission/pod-security';
+export { DEFAULT_CRITICAL_PODS_LIMIT, POD_SECURITY_LABEL_PREFIX, SystemPriorityClass } from './resolve-namespace';
 export { TRUST_LABEL_KEY, TRUST_LABEL_VALUE };
-
-/** Prefix of the Pod Security Admission namespace labels. */
-export const POD_SECURITY_LABEL_PREFIX = 'pod-security.kubernetes.io/';
-
-/** The two reserved priority classes the scheduler treats as system-critical. */
-export enum SystemPriorityClass {
-  /** Pods that must run on this node (CNI, CSI node plugins, kube-proxy); lowest OOM score adjustment. */
-  SYSTEM_NODE_CRITICAL = 'system-node-critical',
-  /** Cluster-critical pods that may be rescheduled elsewhere. */
-  SYSTEM_CLUSTER_CRITICAL = 'system-cluster-critical',
-}
-
-/** Default `hard.pods` of the critical-pods ResourceQuota: large enough never to limit, the quota only authorises. */
-export const DEFAULT_CRITICAL_PODS_LIMIT = 1000000;
-
-const POD_SECURITY_VERSION = /^v1\.(0|[1-9][0-9]*)$/;
 
 /** Props of {@link NodeServiceNamespace}. */
 export interface NodeServiceNamespaceProps {
@@ -173,176 +161,50 @@ export class NodeServiceNamespace extends Construct {
   constructor(scope: Construct, id: string, props: NodeServiceNamespaceProps = {}) {
     super(scope, id);
     const problems = new ProblemCollector();
-    // Props that are not an object are one problem (the rest is muted); the checks below then read no field.
-    props = checkShape(props, namespacePropsShape(), problems, 'NodeServiceNamespace');
-
-    const name = props.name ?? DEFAULT_NAMESPACE;
-    problems.check('name', name, dns1123LabelError(name), 'use a DNS-1123 label such as "node-services"');
-    if (name === 'default') {
-      problems.add(
-        'name',
-        name,
-        'node services must not share the default namespace with ordinary workloads',
-        `use a platform namespace such as "${DEFAULT_NAMESPACE}"`,
-      );
-    } else if (name.startsWith('kube-') && name !== 'kube-system') {
-      problems.add(
-        'name',
-        name,
-        'the kube- prefix is reserved for Kubernetes system namespaces',
-        `use a platform namespace such as "${DEFAULT_NAMESPACE}" (or "kube-system" for components that live there)`,
-      );
-    }
-
-    const explicitLevel = props.podSecurityLevel;
-    if (explicitLevel !== undefined && !Object.values(PodSecurityLevel).includes(explicitLevel)) {
-      problems.add(
-        'podSecurityLevel',
-        explicitLevel,
-        'is not a Pod Security level',
-        'use PodSecurityLevel.PRIVILEGED, BASELINE or RESTRICTED',
-      );
-    }
-    const services = props.services === undefined ? [] : Array.isArray(props.services) ? [...props.services] : undefined;
-    if (services === undefined) {
-      problems.add(
-        'services',
-        props.services,
-        'must be a list of node services',
-        'pass the NodeService (or preset) constructs that run in this namespace, e.g. [logs, metrics]',
-      );
-    } else if (props.services !== undefined && services.length === 0) {
-      problems.add(
-        'services',
-        services,
-        'is empty, so no Pod Security level can be derived from it (often the namespace was built before the services)',
-        'build the services first and pass them, or omit services and set podSecurityLevel',
-      );
-    }
-    (services ?? []).forEach((service, i) => {
-      if (!(service instanceof NodeService)) {
-        const given: unknown = service;
-        problems.add(
-          `services[${i}]`,
-          given instanceof Construct ? given.node.path : given,
-          'is not a NodeService',
-          'pass NodeService or preset (LogAgent, MonitoringAgent, …) constructs',
-        );
-      } else if (service.namespace !== name) {
-        problems.add(
-          `services[${i}]`,
-          service.node.path,
-          `runs in namespace "${service.namespace}", not "${name}", so its pods are not checked by this namespace's labels`,
-          `list only the services of namespace "${name}", or set their namespace to "${name}"`,
-        );
-      }
-    });
-    const version = props.podSecurityVersion ?? `v${NodeServiceChecks.kubernetesVersionOf(this)}`;
-    if (typeof version !== 'string' || !POD_SECURITY_VERSION.test(version)) {
-      problems.add(
-        'podSecurityVersion',
-        version,
-        "must be a pinned policy version v1.N ('latest' would change the checks when the cluster is upgraded)",
-        'use the cluster minor version, e.g. "v1.28"',
-      );
-    }
-
-    const classes = props.criticalPriorityClasses ?? [];
-    classes.forEach((c, i) => {
-      if (!Object.values(SystemPriorityClass).includes(c)) {
-        problems.add(
-          `criticalPriorityClasses[${i}]`,
-          c,
-          'is not a system priority class',
-          'use SystemPriorityClass.SYSTEM_NODE_CRITICAL or SYSTEM_CLUSTER_CRITICAL',
-        );
-      }
-    });
-    if (new Set(classes).size !== classes.length) {
-      problems.add('criticalPriorityClasses', classes, 'lists a class twice', 'list each class once');
-    }
-    if (classes.length > 0 && name === 'kube-system') {
-      problems.add(
-        'criticalPriorityClasses',
-        classes,
-        "kube-system is where critical pods are always admitted; a quota there would compete with the cluster administrator's own",
-        'remove criticalPriorityClasses for kube-system',
-      );
-    }
-    const limit = props.criticalPodsLimit ?? DEFAULT_CRITICAL_PODS_LIMIT;
-    if (!Number.isInteger(limit) || limit < 1) {
-      problems.add(
-        'criticalPodsLimit',
-        limit,
-        'must be a positive whole number',
-        `keep the default ${DEFAULT_CRITICAL_PODS_LIMIT}, or a number above nodes × node services`,
-      );
-    }
-    if (props.criticalPodsLimit !== undefined && classes.length === 0) {
-      problems.add(
-        'criticalPodsLimit',
-        props.criticalPodsLimit,
-        'has no effect without criticalPriorityClasses',
-        'set criticalPriorityClasses, or remove criticalPodsLimit',
-      );
-    }
-
-    const partOf = props.partOf ?? 'node-services';
-    problems.check('partOf', partOf, labelValueError(partOf), 'use a valid label value such as "node-services"');
-    checkLabels('labels', props.labels, problems);
-    checkAnnotations('annotations', props.annotations, problems);
-    for (const key of Object.keys(props.labels ?? {})) {
-      if (key.startsWith(POD_SECURITY_LABEL_PREFIX) || key === TRUST_LABEL_KEY) {
-        problems.add(
-          `labels["${key}"]`,
-          key,
-          'is set by the construct',
-          key === TRUST_LABEL_KEY ? 'use the trusted prop' : 'use podSecurityLevel / podSecurityVersion',
-        );
-      }
-    }
-    this.name = name;
-    this.services = services ?? [];
-    this.explicitLevel = explicitLevel;
-    this.podSecurityVersion = version;
+    const context = { kubernetesVersion: NodeServiceChecks.kubernetesVersionOf(this), describe: describeService };
+    const settings = resolveNamespace(props, context, problems);
+    this.name = settings.name;
+    this.services = settings.services;
+    this.explicitLevel = settings.explicitLevel;
+    this.podSecurityVersion = settings.podSecurityVersion;
     if (problems.reportAtSynth(this)) {
       // Invalid props: reported at synthesis with the App's other problems; no object is built.
       this.extraLabels = {};
       this.trustLabels = {};
       return;
     }
-    this.extraLabels = {
-      ...(props.labels ?? {}),
-      ...recommendedLabels({ name, instance: name, component: 'namespace', partOf }),
-    };
-    this.trustLabels = (props.trusted ?? true) ? { [TRUST_LABEL_KEY]: TRUST_LABEL_VALUE } : {};
-
+    const labels = namespaceLabels(settings);
+    this.extraLabels = labels.extra;
+    this.trustLabels = labels.trust;
     this.builtNamespace = new k8s.KubeNamespace(this, 'Resource', {
       metadata: {
-        name,
+        name: settings.name,
         // audit / warn resolve when the Namespace is synthesized, so the level reflects the DaemonSets as rendered.
         labels: this.labelsWith(Lazy.any({ produce: () => this.levelAtSynth() })),
-        annotations: props.annotations ? { ...props.annotations } : undefined,
+        annotations: settings.props.annotations ? { ...settings.props.annotations } : undefined,
       },
     });
     dropChartNamespace(this.builtNamespace);
+    if (settings.criticalPriorityClasses.length > 0) this.criticalPodsQuota = this.buildQuota(settings);
+  }
 
-    if (classes.length > 0) {
-      this.criticalPodsQuota = new k8s.KubeResourceQuota(this, 'CriticalPods', {
-        metadata: {
-          name: 'critical-pods',
-          namespace: name,
-          labels: recommendedLabels({ name: 'critical-pods', instance: name, component: 'resource-quota', partOf }),
-          annotations: {
-            [PURPOSE_ANNOTATION]: `Authorises pods with priority class ${classes.join(', ')} in ${name} on clusters that limit critical pods to kube-system; hard.pods is deliberately large.`,
-          },
+  /** The ResourceQuota that authorises pods of the critical priority classes here. */
+  private buildQuota(settings: NamespaceSettings): k8s.KubeResourceQuota {
+    const { name, partOf, criticalPriorityClasses: classes } = settings;
+    return new k8s.KubeResourceQuota(this, 'CriticalPods', {
+      metadata: {
+        name: 'critical-pods',
+        namespace: name,
+        labels: recommendedLabels({ name: 'critical-pods', instance: name, component: 'resource-quota', partOf }),
+        annotations: {
+          [PURPOSE_ANNOTATION]: `Authorises pods with priority class ${classes.join(', ')} in ${name} on clusters that limit critical pods to kube-system; hard.pods is deliberately large.`,
         },
-        spec: {
-          hard: { pods: k8s.Quantity.fromString(String(limit)) },
-          scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: [...classes] }] },
-        },
-      });
-    }
+      },
+      spec: {
+        hard: { pods: k8s.Quantity.fromString(String(settings.criticalPodsLimit)) },
+        scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: [...classes] }] },
+      },
+    });
   }
 
   /**
@@ -387,6 +249,12 @@ export class NodeServiceNamespace extends Construct {
     }
     return { ...this.extraLabels, ...podSecurity, ...this.trustLabels };
   }
+}
+
+/** What one entry of `services` is: a node service (with its namespace), or something else, shown as its path or value. */
+function describeService(service: unknown): ListedService {
+  if (service instanceof NodeService) return { nodeService: true, shown: service.node.path, namespace: service.namespace };
+  return { nodeService: false, shown: service instanceof Construct ? service.node.path : service };
 }
 
 /**

@@ -11,7 +11,7 @@ import {
   PodSecurityEvaluation,
   PodSecurityLevel,
   strictestCommonLevel,
-} from './pod-security';
+} from '../admission/pod-security';
 
 /**
  * The Pod Security Standards evaluator as static members, for every language (jsii carries classes, not free

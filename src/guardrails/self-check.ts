@@ -10,8 +10,8 @@
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { NodeServiceChecks } from '../policy/synth';
-import { PolicyPair } from './admission-spec';
-import { GuardrailDenial, guardrailDenials } from './admit';
+import { PolicyPair } from '../admission/admission-spec';
+import { GuardrailDenial, guardrailDenials } from '../admission/admit';
 
 /** The construct an object belongs to for messages: the wrapper of a `Resource`, else the object. */
 function ownerPath(o: ApiObject): string {

@@ -7,21 +7,11 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { ProblemCollector } from '../k8s/problems';
-import { checkShape } from '../k8s/shape';
-import { alertsPropsShape } from './shapes';
-import { checkAlertsAgainstApp, MonitoredService } from './self-check';
-import { recommendedLabels } from '../core/labels';
-import { checkLabels } from '../core/pod';
-import { dns1123LabelError, dns1123SubdomainError, labelValueError, portNameError } from '../k8s';
-import {
-  AlertSettings,
-  DEFAULT_KUBE_STATE_METRICS_SELECTOR,
-  labelMatchersError,
-  NODE_SERVICE_KINDS,
-  RuleGroup,
-  serviceRuleGroup,
-  ServiceAlertInput,
-} from './alert-rules';
+import { checkAlertsAgainstApp } from './self-check';
+import { DEFAULT_KUBE_STATE_METRICS_SELECTOR } from './alert-rules';
+import { AlertRuleLayout, resolveAlerts } from './resolve-alerts';
+
+export { AlertRuleLayout } from './resolve-alerts';
 
 /** A metrics endpoint a node service's pods expose, scraped through a PodMonitor. */
 export interface NodeServiceMetricsEndpoint {
@@ -83,14 +73,6 @@ export interface NodeServiceAlertTarget {
   readonly metrics?: NodeServiceMetricsEndpoint;
 }
 
-/** How PrometheusRule objects are laid out. */
-export enum AlertRuleLayout {
-  /** One PrometheusRule per node service (`<service>-alerts`), one rule group in it. */
-  PER_SERVICE = 'per-service',
-  /** One PrometheusRule per namespace (`node-service-alerts`), one rule group per service in it. */
-  PER_NAMESPACE = 'per-namespace',
-}
-
 /** Props of {@link NodeServiceAlerts}. */
 export interface NodeServiceAlertsProps {
   /** The node services to monitor. */
@@ -133,8 +115,6 @@ export interface NodeServiceAlertsProps {
   readonly partOf?: string;
 }
 
-const DURATION = /^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$/;
-
 /**
  * Coverage alerts for node services (kube-state-metrics based): nodes without a scheduled pod, nodes without an
  * available pod (the alert names the DaemonSet and the count), stuck rollouts, misscheduled pods and crash-looping
@@ -153,200 +133,12 @@ export class NodeServiceAlerts extends Construct {
   constructor(scope: Construct, id: string, props: NodeServiceAlertsProps) {
     super(scope, id);
     const problems = new ProblemCollector();
-    // Props that are not an object are one problem (the rest is muted); every other prop is checked even without services.
-    props = checkShape(props, alertsPropsShape(), problems, 'NodeServiceAlerts');
-    if (!Array.isArray(props.services) || props.services.length === 0) {
-      problems.add(
-        'services',
-        props.services,
-        'at least one node service is required',
-        'pass services: [{ name: "fluent-bit", namespace: "node-services", kind: "log-agent" }]',
-      );
-      props = { ...props, services: [] };
-    }
-
-    const layout = props.layout ?? AlertRuleLayout.PER_SERVICE;
-    if (!Object.values(AlertRuleLayout).includes(layout)) {
-      problems.add('layout', layout, 'is not a layout', 'use AlertRuleLayout.PER_SERVICE or PER_NAMESPACE');
-    }
-    const ksm = props.kubeStateMetricsSelector ?? DEFAULT_KUBE_STATE_METRICS_SELECTOR;
-    problems.check(
-      'kubeStateMetricsSelector',
-      ksm,
-      labelMatchersError(ksm),
-      'use label matchers such as job="kube-state-metrics", cluster="prod"',
-    );
-    const team = props.team ?? 'platform';
-    problems.check('team', team, labelValueError(team), 'use a short team name such as "platform"');
-    if (props.ruleNamespace !== undefined) {
-      problems.check(
-        'ruleNamespace',
-        props.ruleNamespace,
-        dns1123LabelError(props.ruleNamespace),
-        'use a namespace name such as "monitoring"',
-      );
-    }
-    checkLabels('ruleLabels', props.ruleLabels, problems);
-    if (props.runbookBaseUrl !== undefined && !/^https?:\/\/\S+$/.test(props.runbookBaseUrl)) {
-      problems.add(
-        'runbookBaseUrl',
-        props.runbookBaseUrl,
-        'is not an http(s) URL',
-        'use e.g. "https://runbooks.example.com/node-services"',
-      );
-    }
-    const partOf = props.partOf ?? 'node-services';
-    problems.check('partOf', partOf, labelValueError(partOf), 'use a valid label value such as "node-services"');
-
-    const seen = new Set<string>();
-    props.services.forEach((s, i) => {
-      const f = `services[${i}]`;
-      problems.check(`${f}.name`, s.name, dns1123SubdomainError(s.name), 'use the DaemonSet name, e.g. "fluent-bit"');
-      problems.check(`${f}.namespace`, s.namespace, dns1123LabelError(s.namespace), 'use the DaemonSet namespace, e.g. "node-services"');
-      if (!NODE_SERVICE_KINDS.includes(s.kind)) {
-        problems.add(`${f}.kind`, s.kind, 'is not a node-service kind', `use one of ${NODE_SERVICE_KINDS.join(', ')}`);
-      }
-      if (s.team !== undefined)
-        problems.check(`${f}.team`, s.team, labelValueError(s.team), 'use a short team name such as "observability"');
-      checkLabels(`${f}.selector`, s.selector, problems);
-      checkLabels(`${f}.podSelector`, s.podSelector, problems);
-      if (s.daemonSetNames !== undefined) {
-        if (s.daemonSetNames.length === 0)
-          problems.add(`${f}.daemonSetNames`, s.daemonSetNames, 'must name at least one DaemonSet', `leave it unset for ["${s.name}"]`);
-        s.daemonSetNames.forEach((n, j) =>
-          problems.check(`${f}.daemonSetNames[${j}]`, n, dns1123SubdomainError(n), 'use a DaemonSet name, e.g. "fluent-bit-canary"'),
-        );
-      }
-      if (s.metrics) {
-        problems.check(
-          `${f}.metrics.port`,
-          s.metrics.port,
-          portNameError(s.metrics.port),
-          'use the name of the container port that serves metrics, e.g. "metrics"',
-        );
-        if (s.metrics.path !== undefined && (typeof s.metrics.path !== 'string' || !s.metrics.path.startsWith('/'))) {
-          problems.add(`${f}.metrics.path`, s.metrics.path, 'must be an absolute HTTP path', 'use e.g. "/metrics"');
-        }
-        if (s.metrics.interval !== undefined && !(DURATION.test(s.metrics.interval) && s.metrics.interval !== '')) {
-          problems.add(`${f}.metrics.interval`, s.metrics.interval, 'is not a Prometheus duration', 'use e.g. "30s" or "1m"');
-        }
-        if (!(s.podSelector ?? s.selector) || Object.keys(s.podSelector ?? s.selector ?? {}).length === 0) {
-          problems.add(
-            `${f}.selector`,
-            s.selector,
-            'is required with metrics: the PodMonitor selects the pods by these labels',
-            'pass the pod labels, e.g. { "app.kubernetes.io/name": "fluent-bit" }',
-          );
-        }
-      }
-      const key = `${s.namespace}/${s.name}`;
-      if (seen.has(key)) problems.add(`${f}`, key, 'is listed twice', 'list each DaemonSet once');
-      seen.add(key);
-    });
-    if (layout === AlertRuleLayout.PER_SERVICE && props.ruleNamespace !== undefined) {
-      const names = props.services.map((s) => s.name);
-      const dup = names.find((n, i) => names.indexOf(n) !== i);
-      if (dup) {
-        problems.add(
-          'ruleNamespace',
-          props.ruleNamespace,
-          `would hold two PrometheusRules named ${dup}-alerts (services in different namespaces share the name)`,
-          'use layout: AlertRuleLayout.PER_NAMESPACE, or leave ruleNamespace unset',
-        );
-      }
-    }
+    const resolved = resolveAlerts(props, problems);
     // Invalid props: reported at synthesis with the App's other problems; no rule or monitor is built.
-    if (problems.reportAtSynth(this)) return;
-
-    const settings: AlertSettings = { kubeStateMetricsSelector: ksm.trim(), runbookBaseUrl: props.runbookBaseUrl };
-    const objectNamespace = (s: NodeServiceAlertTarget) => props.ruleNamespace ?? s.namespace;
-    const extraLabels = { ...(props.ruleLabels ?? {}) };
-
+    if (problems.reportAtSynth(this) || resolved === undefined) return;
     // The alerts and monitors are checked against the App at synth: they must select every DaemonSet of each service.
-    const monitored: MonitoredService[] = props.services.map((s, i) => ({
-      field: `services[${i}]`,
-      name: s.name,
-      namespace: s.namespace,
-      daemonSets: s.daemonSetNames && s.daemonSetNames.length > 0 ? [...s.daemonSetNames] : [s.name],
-      podMonitor: s.metrics
-        ? { selector: { ...((s.podSelector ?? s.selector) as { [key: string]: string }) }, port: s.metrics.port }
-        : undefined,
-    }));
-    this.node.addValidation({ validate: () => checkAlertsAgainstApp(this, monitored) });
-
-    const inputs: ServiceAlertInput[] = props.services.map((s) => ({
-      name: s.name,
-      namespace: s.namespace,
-      kind: s.kind,
-      team: s.team ?? team,
-      critical: s.critical,
-      selector: s.podSelector ?? s.selector,
-      daemonSets: s.daemonSetNames && s.daemonSetNames.length > 0 ? [...s.daemonSetNames] : [s.name],
-      metricsJob: s.metrics ? `${objectNamespace(s)}/${s.name}` : undefined,
-    }));
-
-    if (layout === AlertRuleLayout.PER_SERVICE) {
-      for (const input of inputs) {
-        this.addRule(
-          `${input.name}-alerts`,
-          objectNamespace(input),
-          [serviceRuleGroup(input, settings)],
-          recommendedLabels({ name: input.name, instance: input.name, component: 'alert-rules', partOf }),
-          extraLabels,
-        );
-      }
-    } else {
-      const namespaces = [...new Set(inputs.map((i) => i.namespace))];
-      for (const ns of namespaces) {
-        const groups = inputs.filter((i) => i.namespace === ns).map((i) => serviceRuleGroup(i, settings));
-        const name = props.ruleNamespace !== undefined ? `${ns}-node-service-alerts` : 'node-service-alerts';
-        this.addRule(
-          name,
-          props.ruleNamespace ?? ns,
-          groups,
-          recommendedLabels({ name: 'node-service-alerts', instance: ns, component: 'alert-rules', partOf }),
-          extraLabels,
-        );
-      }
-    }
-
-    for (const s of props.services) {
-      if (!s.metrics) continue;
-      this.podMonitors.push(
-        new ApiObject(this, `${s.namespace}-${s.name}-pod-monitor`, {
-          apiVersion: 'monitoring.coreos.com/v1',
-          kind: 'PodMonitor',
-          metadata: {
-            name: s.name,
-            namespace: objectNamespace(s),
-            labels: { ...extraLabels, ...recommendedLabels({ name: s.name, instance: s.name, component: 'pod-monitor', partOf }) },
-          },
-          spec: {
-            selector: { matchLabels: { ...((s.podSelector ?? s.selector) as { [key: string]: string }) } },
-            namespaceSelector: { matchNames: [s.namespace] },
-            podMetricsEndpoints: [
-              { port: s.metrics.port, path: s.metrics.path ?? '/metrics', ...(s.metrics.interval ? { interval: s.metrics.interval } : {}) },
-            ],
-          },
-        }),
-      );
-    }
-  }
-
-  private addRule(
-    name: string,
-    namespace: string,
-    groups: RuleGroup[],
-    labels: { [key: string]: string },
-    extra: { [key: string]: string },
-  ): void {
-    this.rules.push(
-      new ApiObject(this, `${namespace}-${name}`, {
-        apiVersion: 'monitoring.coreos.com/v1',
-        kind: 'PrometheusRule',
-        metadata: { name, namespace, labels: { ...extra, ...labels } },
-        spec: { groups },
-      }),
-    );
+    this.node.addValidation({ validate: () => checkAlertsAgainstApp(this, resolved.monitored) });
+    for (const rule of resolved.rules) this.rules.push(new ApiObject(this, rule.id, rule.manifest));
+    for (const monitor of resolved.podMonitors) this.podMonitors.push(new ApiObject(this, monitor.id, monitor.manifest));
   }
 }

@@ -5,7 +5,7 @@
  */
 
 import { bool, list, map, object, oneOf, opt, req, ShapeTable, str } from '../k8s/shape';
-import { AlertRuleLayout } from './coverage-alerts';
+import { AlertRuleLayout } from './resolve-alerts';
 
 let alertsShape: ShapeTable | undefined;
 

@@ -4,7 +4,7 @@
  */
 
 import fc from 'fast-check';
-import { imageAllowedByRegistries } from '../../src/guardrails/image-reference';
+import { imageAllowedByRegistries } from '../../src/admission/image-reference';
 import { isPathWithin, parseImage } from '../../src/k8s';
 import { admit, Decision, SimRequest } from './admission-simulator';
 import {

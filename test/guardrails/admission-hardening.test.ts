@@ -8,7 +8,7 @@
 
 import { Chart, Testing } from 'cdk8s';
 import { IPolicyLogger, NodeServiceGuardrails, NodeServiceGuardrailsProps, ValidationAction } from '../../src';
-import { runtimeImageRepository } from '../../src/guardrails/image-reference';
+import { runtimeImageRepository } from '../../src/admission/image-reference';
 import { admit, apiServerView, Decision, SimRequest } from './admission-simulator';
 import {
   container,

@@ -6,8 +6,8 @@
  */
 
 import fc from 'fast-check';
-import { renderedGuardrails } from '../../src/guardrails/admit';
-import { podOf } from '../../src/guardrails/pod-security';
+import { renderedGuardrails } from '../../src/admission/admit';
+import { podOf } from '../../src/admission/pod-security';
 import { PodSecurityLevel } from '../../src';
 import { apiServerView, evaluate, fromCel, toCel } from './admission-simulator';
 import { container, CORPUS_PROPS, pod, synthGuardrails } from './fixtures';

@@ -7,7 +7,7 @@
 
 import * as fs from 'fs';
 import * as path from 'path';
-import { guardrailDenials, renderedGuardrails } from '../../src/guardrails/admit';
+import { guardrailDenials, renderedGuardrails } from '../../src/admission/admit';
 import { selectorMatches } from '../../src/k8s/selectors';
 import { admit } from './admission-simulator';
 import { USERS, workloadRequest } from './fixtures';

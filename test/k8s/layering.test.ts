@@ -8,7 +8,7 @@ import * as path from 'path';
 import * as ts from 'typescript';
 
 const SRC = path.join(__dirname, '..', '..', 'src');
-const PURE = ['k8s', 'manifests', 'policy', 'coverage'];
+const PURE = ['k8s', 'manifests', 'policy', 'coverage', 'admission'];
 /** The synth integration of the rules and the cdk8s validation plugin are the bridge to cdk8s. */
 const BRIDGES = ['policy/synth.ts', 'policy/plugin.ts'];
 const FORBIDDEN = /^(cdk8s|cdk8s-plus-\d+|constructs)$|^\.\.?\/.*\b(core|presets|cli)(\/|$)/;

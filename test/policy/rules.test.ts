@@ -8,7 +8,7 @@ import { checkManifests } from '../../src/policy/engine';
 import { ON_DELETE_REASON_ANNOTATION } from '../../src/policy/host-access';
 import { KIND_ANNOTATION } from '../../src/policy/kinds';
 import { RULES } from '../../src/policy/rules';
-import { TRUST_LABEL_KEY } from '../../src/guardrails/trust-label';
+import { TRUST_LABEL_KEY } from '../../src/admission/trust-label';
 import { synthGuardrails } from '../guardrails/fixtures';
 import { compliantDaemonSet, mainContainer, namespaceObject, podOf } from './support';
 

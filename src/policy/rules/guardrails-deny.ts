@@ -1,5 +1,5 @@
-import { PolicyPair } from '../../guardrails/admission-spec';
-import { guardrailDenials, renderedGuardrails, GUARDRAIL_SETTINGS_ANNOTATION } from '../../guardrails/admit';
+import { PolicyPair } from '../../admission/admission-spec';
+import { guardrailDenials, renderedGuardrails, GUARDRAIL_SETTINGS_ANNOTATION } from '../../admission/admit';
 import { asObject } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 

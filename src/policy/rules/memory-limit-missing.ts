@@ -1,7 +1,6 @@
-import { jsonPath } from '../helpers';
-import { hasResource, runningContainers } from '../resources';
+import { missingResourceFindings } from '../resources';
 import { kindsWhere, MemoryLimitPolicy } from '../kinds';
-import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
+import { defineRule, RuleCategory, Severity } from '../types';
 
 /** Running containers must limit memory. */
 export const memoryLimitMissing = defineRule({
@@ -28,13 +27,5 @@ export const memoryLimitMissing = defineRule({
         "Upstream CNIs, kube-proxy, CSI node plugins and device plugins ship without a memory limit on purpose: an OOM kill takes the node's network, storage or devices down, which is worse than the memory pressure a leak causes. Advice only: set requests (and a priority class) instead.",
     },
   ],
-  check(_object, { view }) {
-    const out: RuleFinding[] = [];
-    for (const c of runningContainers(view)) {
-      if (!hasResource(c, 'limits', 'memory')) {
-        out.push({ path: jsonPath(c.path, 'resources', 'limits', 'memory'), message: `container '${c.name}' has no memory limit` });
-      }
-    }
-    return out;
-  },
+  check: (_object, { view }) => missingResourceFindings(view, 'limits', 'memory', 'memory limit'),
 });

@@ -8,7 +8,7 @@
  * @internal
  */
 
-import { jsonEqual } from '../day2/objects';
+import { jsonEqual } from '../k8s/canonical-json';
 import { selectorMatches } from '../k8s/selectors';
 import { GUARDRAIL_SETTINGS_ANNOTATION } from '../k8s/vocabulary';
 import { GuardrailSettings, guardrailPolicies, PolicyPair } from './admission-spec';

@@ -103,9 +103,9 @@ export function containerWords(names: string[]): string {
   return `${names.length === 1 ? 'container' : 'containers'} ${quote(names)}`;
 }
 
-/** `pod and container "a"`: who sets a value. @internal */
-export function setters(pod: boolean, containers: string[]): string {
-  const parts = [...(pod ? ['pod'] : []), ...(containers.length > 0 ? [containerWords(containers)] : [])];
+/** `pod and container "a"`: who sets a value (the pod, when `pod`, and `containers`). @internal */
+export function setters(pod: boolean, containers: readonly ContainerRef[]): string {
+  const parts = [...(pod ? ['pod'] : []), ...(containers.length > 0 ? [containerWords(containers.map((c) => c.name))] : [])];
   return parts.join(' and ');
 }
 

@@ -1,4 +1,4 @@
-import { CONTAINER, containerSets, offendingContainers, POD, POD_OFFENDS, podSets } from '../cel';
+import { podAndContainersWhere } from '../cel';
 import { containersOf, obj, PodSecurityControl, PodSecurityLevel, securityContext, setters, under } from './control';
 
 /** `windowsHostProcess`: no Windows HostProcess container, on the pod or any container. @internal */
@@ -14,10 +14,7 @@ export const windowsHostProcess: PodSecurityControl = {
     bad.forEach((c) => fields.push(`${c.path}.securityContext.windowsOptions.hostProcess`));
     if (fields.length === 0) return undefined;
     return {
-      summary: `windowsOptions.hostProcess=true (${setters(
-        podSetsIt,
-        bad.map((c) => c.name),
-      )})`,
+      summary: `windowsOptions.hostProcess=true (${setters(podSetsIt, bad)})`,
       fields,
     };
   },
@@ -25,9 +22,6 @@ export const windowsHostProcess: PodSecurityControl = {
     policy: 'tenant-pod-security',
     variable: 'hostProcess',
     what: 'windowsOptions.hostProcess',
-    expression:
-      POD_OFFENDS(`${podSets('windowsOptions.hostProcess')} && ${POD('windowsOptions.hostProcess')} == true`) +
-      ' + ' +
-      offendingContainers(`${containerSets('windowsOptions.hostProcess')} && ${CONTAINER('windowsOptions.hostProcess')} == true`),
+    expression: podAndContainersWhere('windowsOptions.hostProcess', (f) => `${f} == true`),
   },
 };

@@ -1,4 +1,4 @@
-import { CONTAINER, containerSets, offendingContainers, POD, POD_OFFENDS, podSets } from '../cel';
+import { podAndContainersWhere } from '../cel';
 import { containersOf, obj, PodSecurityControl, PodSecurityLevel, securityContext, setters, under } from './control';
 
 /** `runAsUser`: never user 0, on the pod or any container. @internal */
@@ -11,10 +11,7 @@ export const runAsUser: PodSecurityControl = {
     const bad = containersOf(pod).filter((c) => securityContext(c).runAsUser === 0);
     if (!podRoot && bad.length === 0) return undefined;
     return {
-      summary: `runAsUser=0 (${setters(
-        podRoot,
-        bad.map((c) => c.name),
-      )})`,
+      summary: `runAsUser=0 (${setters(podRoot, bad)})`,
       fields: [...(podRoot ? [`${under(pod)}securityContext.runAsUser`] : []), ...bad.map((c) => `${c.path}.securityContext.runAsUser`)],
     };
   },
@@ -22,9 +19,6 @@ export const runAsUser: PodSecurityControl = {
     policy: 'tenant-pod-security',
     variable: 'rootUser',
     what: 'runAsUser 0',
-    expression:
-      POD_OFFENDS(`${podSets('runAsUser')} && ${POD('runAsUser')} == 0`) +
-      ' + ' +
-      offendingContainers(`${containerSets('runAsUser')} && ${CONTAINER('runAsUser')} == 0`),
+    expression: podAndContainersWhere('runAsUser', (f) => `${f} == 0`),
   },
 };

@@ -73,6 +73,12 @@ function violationsAt(pod: PodView, level: PodSecurityLevel): PodSecurityViolati
   return out;
 }
 
+/** The pod of the pod template at `path`. */
+function templateView(template: unknown, path: string): PodView {
+  const t = obj(template);
+  return { metadata: obj(t.metadata), spec: obj(t.spec), metadataPath: `${path}.metadata`, specPath: `${path}.spec` };
+}
+
 /** Finds the pod in a Pod, PodSpec, pod template, PodTemplate, workload (DaemonSet, Deployment, Job…) or CronJob. */
 /** @internal */
 export function podOf(object: unknown): PodView {
@@ -80,27 +86,10 @@ export function podOf(object: unknown): PodView {
   const spec = obj(o.spec);
   if (Array.isArray(o.containers)) return { metadata: {}, spec: o, metadataPath: 'metadata', specPath: '' };
   if (o.kind === 'CronJob' && isSet(obj(spec.jobTemplate).spec)) {
-    const template = obj(obj(obj(spec.jobTemplate).spec).template);
-    return {
-      metadata: obj(template.metadata),
-      spec: obj(template.spec),
-      metadataPath: 'spec.jobTemplate.spec.template.metadata',
-      specPath: 'spec.jobTemplate.spec.template.spec',
-    };
+    return templateView(obj(obj(spec.jobTemplate).spec).template, 'spec.jobTemplate.spec.template');
   }
-  if (isSet(spec.template) && Array.isArray(obj(obj(spec.template).spec).containers)) {
-    const template = obj(spec.template);
-    return {
-      metadata: obj(template.metadata),
-      spec: obj(template.spec),
-      metadataPath: 'spec.template.metadata',
-      specPath: 'spec.template.spec',
-    };
-  }
-  if (isSet(o.template) && Array.isArray(obj(obj(o.template).spec).containers)) {
-    const template = obj(o.template);
-    return { metadata: obj(template.metadata), spec: obj(template.spec), metadataPath: 'template.metadata', specPath: 'template.spec' };
-  }
+  if (isSet(spec.template) && Array.isArray(obj(obj(spec.template).spec).containers)) return templateView(spec.template, 'spec.template');
+  if (isSet(o.template) && Array.isArray(obj(obj(o.template).spec).containers)) return templateView(o.template, 'template');
   if (Array.isArray(spec.containers)) return { metadata: obj(o.metadata), spec, metadataPath: 'metadata', specPath: 'spec' };
   const what = o.kind ? `a ${String(o.kind)} without a pod template` : `an object with keys ${JSON.stringify(Object.keys(o))}`;
   throw new InputError(

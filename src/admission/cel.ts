@@ -54,3 +54,11 @@ export const SELINUX_BAD = (o: string): string =>
   `(has(${o}.type) && !(${o}.type in ${celStringList(BASELINE_SELINUX_TYPES)})) || (has(${o}.user) && ${o}.user != '') || (has(${o}.role) && ${o}.role != '')`;
 /** CEL: the pod's seccomp profile is set and allowed. @internal */
 export const POD_SECCOMP_VALID = `(${podSets('seccompProfile')} && ${SECCOMP_VALID(POD('seccompProfile'))})`;
+
+/**
+ * CEL: `['pod']` when the pod security context sets `path` to a value for which `bad` holds, plus every container
+ * whose own security context does. @internal
+ */
+export function podAndContainersWhere(path: string, bad: (field: string) => string): string {
+  return `${POD_OFFENDS(`${podSets(path)} && ${bad(POD(path))}`)} + ${offendingContainers(`${containerSets(path)} && ${bad(CONTAINER(path))}`)}`;
+}

@@ -59,10 +59,7 @@ export const seccompProfileRestricted: PodSecurityControl = {
     // As upstream: explicitly bad values are reported first; missing profiles only when nothing sets a bad one.
     if (podBad || explicit.length > 0) {
       return {
-        summary: `seccompProfile.type ${quote([...values].sort())} (${setters(
-          podBad,
-          explicit.map((c) => c.name),
-        )})`,
+        summary: `seccompProfile.type ${quote([...values].sort())} (${setters(podBad, explicit)})`,
         fields: [
           ...(podBad ? [`${under(pod)}securityContext.seccompProfile.type`] : []),
           ...explicit.map((c) => `${c.path}.securityContext.seccompProfile.type`),

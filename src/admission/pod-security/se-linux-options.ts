@@ -1,5 +1,5 @@
 import { BASELINE_SELINUX_TYPES } from '../../k8s/pod-security-sets';
-import { CONTAINER, containerSets, offendingContainers, POD, POD_OFFENDS, podSets, SELINUX_BAD } from '../cel';
+import { podAndContainersWhere, SELINUX_BAD } from '../cel';
 import { containersOf, isSet, obj, PodSecurityControl, PodSecurityLevel, quote, securityContext, setters, under } from './control';
 
 type Json = any;
@@ -47,10 +47,7 @@ export const seLinuxOptions: PodSecurityControl = {
       ...(role ? ['role set'] : []),
     ];
     return {
-      summary: `seLinuxOptions ${what.join(', ')} (${setters(
-        podBad,
-        bad.map((c) => c.name),
-      )})`,
+      summary: `seLinuxOptions ${what.join(', ')} (${setters(podBad, bad)})`,
       fields,
     };
   },
@@ -58,9 +55,6 @@ export const seLinuxOptions: PodSecurityControl = {
     policy: 'tenant-pod-security',
     variable: 'seLinuxOptions',
     what: 'SELinux options (a type other than container_t, container_init_t, container_kvm_t, or a user or role)',
-    expression:
-      POD_OFFENDS(`${podSets('seLinuxOptions')} && (${SELINUX_BAD(POD('seLinuxOptions'))})`) +
-      ' + ' +
-      offendingContainers(`${containerSets('seLinuxOptions')} && (${SELINUX_BAD(CONTAINER('seLinuxOptions'))})`),
+    expression: podAndContainersWhere('seLinuxOptions', (f) => `(${SELINUX_BAD(f)})`),
   },
 };

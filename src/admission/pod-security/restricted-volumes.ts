@@ -1,37 +1,8 @@
+import { VOLUME_SOURCES } from '../../k8s/pod-spec';
 import { isSet, list, obj, PodSecurityControl, PodSecurityLevel, quote, under } from './control';
 
-/** Every volume source of the Kubernetes 1.28 `Volume` type. @internal */
-export const VOLUME_SOURCES_128: readonly string[] = [
-  'awsElasticBlockStore',
-  'azureDisk',
-  'azureFile',
-  'cephfs',
-  'cinder',
-  'configMap',
-  'csi',
-  'downwardAPI',
-  'emptyDir',
-  'ephemeral',
-  'fc',
-  'flexVolume',
-  'flocker',
-  'gcePersistentDisk',
-  'gitRepo',
-  'glusterfs',
-  'hostPath',
-  'iscsi',
-  'nfs',
-  'persistentVolumeClaim',
-  'photonPersistentDisk',
-  'portworxVolume',
-  'projected',
-  'quobyte',
-  'rbd',
-  'scaleIO',
-  'secret',
-  'storageos',
-  'vsphereVolume',
-];
+/** Every volume source of the Kubernetes 1.28 `Volume` type, in alphabetical order. @internal */
+export const VOLUME_SOURCES_128: readonly string[] = [...VOLUME_SOURCES].sort();
 
 /**
  * The volume sources Pod Security `restricted` allows (policy v1.28; the `image` source arrived later): the one list

@@ -35,13 +35,7 @@ export const runAsNonRoot: PodSecurityControl = {
     }
     if (!podFalse && explicit.length === 0 && implicit.length === 0) return undefined;
     const details: string[] = [];
-    if (podFalse || explicit.length > 0)
-      details.push(
-        `${setters(
-          podFalse,
-          explicit.map((c) => c.name),
-        )} must not set false`,
-      );
+    if (podFalse || explicit.length > 0) details.push(`${setters(podFalse, explicit)} must not set false`);
     if (implicit.length > 0) details.push(`pod or ${containerWords(implicit.map((c) => c.name))} must set true`);
     return {
       summary: `runAsNonRoot != true (${details.join('; ')})`,

@@ -1,5 +1,5 @@
 import { ALLOWED_SECCOMP_TYPES } from '../../k8s/pod-security-sets';
-import { CONTAINER, containerSets, offendingContainers, POD, POD_OFFENDS, podSets, SECCOMP_VALID } from '../cel';
+import { podAndContainersWhere, SECCOMP_VALID } from '../cel';
 import { containersOf, isSet, obj, PodSecurityControl, PodSecurityLevel, quote, securityContext, setters, under } from './control';
 
 const SECCOMP_TYPES = new Set(ALLOWED_SECCOMP_TYPES);
@@ -27,10 +27,7 @@ export const seccompProfileBaseline: PodSecurityControl = {
     }
     if (fields.length === 0) return undefined;
     return {
-      summary: `seccompProfile.type ${quote([...values].sort())} (${setters(
-        podBad,
-        bad.map((c) => c.name),
-      )})`,
+      summary: `seccompProfile.type ${quote([...values].sort())} (${setters(podBad, bad)})`,
       fields,
     };
   },
@@ -38,9 +35,6 @@ export const seccompProfileBaseline: PodSecurityControl = {
     policy: 'tenant-pod-security',
     variable: 'unconfinedSeccomp',
     what: 'seccomp profiles other than RuntimeDefault or Localhost',
-    expression:
-      POD_OFFENDS(`${podSets('seccompProfile')} && !(${SECCOMP_VALID(POD('seccompProfile'))})`) +
-      ' + ' +
-      offendingContainers(`${containerSets('seccompProfile')} && !(${SECCOMP_VALID(CONTAINER('seccompProfile'))})`),
+    expression: podAndContainersWhere('seccompProfile', (f) => `!(${SECCOMP_VALID(f)})`),
   },
 };

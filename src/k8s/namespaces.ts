@@ -1,0 +1,33 @@
+/**
+ * Which namespaces node services may not live in: `default` (shared with ordinary workloads) and the `kube-` names
+ * Kubernetes reserves for itself (`kube-system` aside, where cluster components live). The one rule, for every
+ * construct that names a namespace. Pure.
+ */
+
+/** The platform namespace node services go to when none is named. */
+export const DEFAULT_NAMESPACE = 'node-services';
+
+/** What is wrong with a reserved namespace name, and the fix. */
+export interface NamespaceProblem {
+  /** What is wrong, as a prop problem states it. */
+  readonly problem: string;
+  /** How to fix it. */
+  readonly fix: string;
+}
+
+/** Why `name` is no namespace for node services (`default`, or `kube-*` other than `kube-system`); undefined when it may be used. */
+export function reservedNamespaceProblem(name: string): NamespaceProblem | undefined {
+  if (name === 'default') {
+    return {
+      problem: 'node services must not share the default namespace with ordinary workloads',
+      fix: `use a platform namespace such as "${DEFAULT_NAMESPACE}"`,
+    };
+  }
+  if (name.startsWith('kube-') && name !== 'kube-system') {
+    return {
+      problem: 'the kube- prefix is reserved for Kubernetes system namespaces',
+      fix: `use a platform namespace such as "${DEFAULT_NAMESPACE}" (or "kube-system" for components that live there)`,
+    };
+  }
+  return undefined;
+}
