@@ -23,7 +23,7 @@ import { KUBERNETES_VERSION_RANGE, parseKubernetesVersion } from '../k8s/api-fie
 import { nodePoolOf, poolLabelsHelp } from '../k8s/node-pools';
 import { CANARY_OF_ANNOTATION, SERVICE_LABEL } from '../k8s/vocabulary';
 import { CoverageHtmlInput, writeCoverageHtmlClustersPage, writeCoverageHtmlPage } from '../report/coverage-html';
-import { clusterFiles, clusterFolders, throwProblems } from './clusters';
+import { clusterFiles, clusterFolders, throwProblems } from '../manifests/cluster-folders';
 
 interface CoverageFlags {
   readonly nodes: string;

@@ -8,7 +8,7 @@ import * as path from 'path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { refusalsHelp } from './refusals';
 import { CliIo, InputError, readClusterManifests, readList, SourcedObject, ExitCode } from './io';
-import { clusterFiles, clusterFolders, throwProblems } from './clusters';
+import { clusterFiles, clusterFolders, throwProblems } from '../manifests/cluster-folders';
 import { ChangeKind, DiffReport, diffManifests, diffMatches } from '../day2/diff';
 import { formatDiffJson, formatDiffMarkdown, formatDiffSarif, formatDiffText } from '../day2/format';
 import { WIDENING_CATEGORIES } from '../day2/widening';

@@ -11,7 +11,7 @@ import { refusalsHelp } from './refusals';
 import { CliIo, InputError, progressOf, readClusterManifests, readList, SourcedObject, ExitCode } from './io';
 import { checkStdin } from './diff';
 import { kindsOf, nothingToCheck, OneClusterInput } from '../manifests/contract';
-import { clusterFiles, clusterFolders, throwProblems } from './clusters';
+import { clusterFiles, clusterFolders, throwProblems } from '../manifests/cluster-folders';
 import { formatPlanJson, formatPlanText } from '../day2/format';
 import { formatPlanHtml } from '../report/plan-html';
 import { DEFAULT_CANARY_WAVE_SIZE, DEFAULT_PULL_SECONDS, DEFAULT_READY_SECONDS, PlanReport, planRollouts } from '../day2/plan';

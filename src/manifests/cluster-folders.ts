@@ -8,7 +8,7 @@
 
 import * as fs from 'fs';
 import * as path from 'path';
-import { InputError, MANIFEST_EXTENSIONS, expandPaths } from '../manifests';
+import { InputError, MANIFEST_EXTENSIONS, expandPaths } from './read';
 
 /** The extensions of a per-cluster nodes or pods file, in the order they are listed in messages. */
 const DATA_EXTENSIONS = ['.json', '.yaml', '.yml'];
