@@ -199,3 +199,6 @@ export function clusterInputs(root: string, flag: string, nodes: string, pods: s
     version: versions.get(name),
   }));
 }
+
+/** What an input of `diff --clusters` and `plan --clusters` is (in {@link stdinProblems}). */
+export const FOLDER_OF_CLUSTERS = 'a folder of cluster folders (or files per cluster)';
