@@ -2,7 +2,7 @@
 
 import { InputError } from './io';
 import { KubernetesVersion, parseKubernetesVersion } from '../k8s/api-fields/versions';
-import { TaxBudget } from '../coverage/node-tax';
+import type { TaxBudget } from '../coverage/node-tax';
 
 /**
  * The version of `--kubernetes-version` (the one version grammar of `k8s/`) and its minor, or undefined when not
