@@ -23,7 +23,7 @@ export function painter(tty: boolean): (code: string, text: string) => string {
 }
 
 /** The colour of a node's status. */
-export function paintStatus(status: string): string {
+function paintStatus(status: string): string {
   return status === RUNNING ? COLOURS.green : status === EXCLUDED ? COLOURS.yellow : COLOURS.red;
 }
 
