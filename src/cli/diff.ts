@@ -6,19 +6,20 @@
 
 import * as path from 'path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { refusalsHelp } from './refusals';
-import { CliIo, InputError, readClusterManifests, readList, SourcedObject, ExitCode } from './io';
-import { clusterFiles, clusterFolders, throwProblems } from './clusters';
-import { ChangeKind, DiffReport, diffManifests, diffMatches } from '../day2/diff';
+import { checkStdin, refusalsHelp, requireDaemonSet } from './refusals';
+import { CliIo, readClusterManifests, readList, SourcedObject, ExitCode } from './io';
+import { FOLDER_OF_CLUSTERS, clusterFiles, clusterFolders, stdinProblems, throwProblems } from '../manifests/cluster-folders';
+import { ChangeKind, diffManifests, diffMatches } from '../day2/diff';
 import { formatDiffJson, formatDiffMarkdown, formatDiffSarif, formatDiffText } from '../day2/format';
+import { ClusterDiff, DiffFormat, formatDiffClusters } from '../report/diff-clusters';
 import { WIDENING_CATEGORIES } from '../day2/widening';
 import { poolLabelsHelp } from '../k8s/node-pools';
-import { kindsOf, nothingToCheck, OneClusterInput } from '../manifests/contract';
+import { OneClusterInput } from '../manifests/contract';
 
 interface DiffFlags {
   readonly nodes?: string;
   readonly pods?: string;
-  readonly format: 'text' | 'json' | 'markdown' | 'sarif';
+  readonly format: DiffFormat;
   readonly failOn?: string[];
   readonly groupBy?: string;
   readonly clusters?: boolean;
@@ -38,18 +39,13 @@ function manifestsOf(flag: string, oldPath: string, newPath: string): OneCluster
 }
 
 /** `--fail-on` over two inputs without any DaemonSet is refused: nothing to check. */
-function checkGate(read: readonly SourcedObject[], failOn: readonly string[], of: string): void {
-  const objects = read.map((o) => o.object);
-  if (objects.some((o) => o?.kind === 'DaemonSet')) return;
-  throw nothingToCheck(`${of}no DaemonSet in <old> or <new> (${kindsOf(objects)})`, `--fail-on ${failOn.join(',')}`);
-}
-
-/** Refuses two inputs that both read standard input. */
-export function checkStdin(uses: ReadonlyArray<[string, string | undefined]>): void {
-  const users = uses.filter(([, value]) => value === '-').map(([name]) => name);
-  if (users.length > 1) {
-    throw new InputError(`standard input (-) can be read only once, but ${users.join(' and ')} both use it; save one of them to a file`);
-  }
+function failOnGate(read: readonly SourcedObject[], failOn: readonly string[], of: string): void {
+  requireDaemonSet(
+    read.map((o) => o.object),
+    '<old> or <new>',
+    `--fail-on ${failOn.join(',')}`,
+    of,
+  );
 }
 
 function parseFailOn(value: string): string[] {
@@ -66,28 +62,16 @@ function parseFailOn(value: string): string[] {
   return items;
 }
 
-/** How a cluster of `diff --clusters` changed: in both versions, only in the new one, only in the old one. */
-type ClusterChange = 'kept' | 'added' | 'removed';
-
-/** One cluster's diff in `diff --clusters`. */
-interface ClusterDiff {
-  readonly name: string;
-  readonly status: ClusterChange;
-  readonly report: DiffReport;
-}
-
 /** Pairs the cluster folders of `oldRoot` and `newRoot` by name and diffs each pair (a missing side diffs as empty). */
 async function diffClusters(oldRoot: string, newRoot: string, flags: DiffFlags, io: CliIo): Promise<ClusterDiff[]> {
   const problems: string[] = [];
-  for (const [what, value] of [
+  const inputs = [
     ['<old>', oldRoot],
     ['<new>', newRoot],
     ['--nodes', flags.nodes],
     ['--pods', flags.pods],
-  ] as const) {
-    if (value === '-')
-      problems.push(`${what} -: with --clusters, ${what} is a folder of cluster folders (or files per cluster), not standard input`);
-  }
+  ] as const;
+  stdinProblems(inputs, FOLDER_OF_CLUSTERS, problems);
   const before = oldRoot === '-' ? [] : clusterFolders(oldRoot, '<old>', problems);
   const after = newRoot === '-' ? [] : clusterFolders(newRoot, '<new>', problems);
   const all = [...new Set([...before, ...after])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -109,7 +93,7 @@ async function diffClusters(oldRoot: string, newRoot: string, flags: DiffFlags, 
     const podsFile = pods?.get(name);
     const clusterNodes = nodesFile !== undefined ? await readList(nodesFile, 'Node', '--nodes', io) : undefined;
     const clusterPods = podsFile !== undefined && nodesFile !== undefined ? await readList(podsFile, 'Pod', '--pods', io) : undefined;
-    if (flags.failOn !== undefined) checkGate([...old, ...next], flags.failOn, `cluster ${name}: `);
+    if (flags.failOn !== undefined) failOnGate([...old, ...next], flags.failOn, `cluster ${name}: `);
     out.push({
       name,
       status: inOld && inNew ? 'kept' : inNew ? 'added' : 'removed',
@@ -117,56 +101,6 @@ async function diffClusters(oldRoot: string, newRoot: string, flags: DiffFlags, 
     });
   }
   return out;
-}
-
-const CLUSTER_WORDS: Record<ClusterChange, string> = {
-  kept: 'in both versions',
-  added: 'added (only in the new version)',
-  removed: 'removed (only in the old version)',
-};
-
-function clusterSummary(clusters: readonly ClusterDiff[]): string {
-  const of = (status: ClusterChange) => clusters.filter((c) => c.status === status).map((c) => c.name);
-  const part = (names: string[], word: string) => `${names.length} ${word}${names.length > 0 ? ` (${names.join(', ')})` : ''}`;
-  return `Clusters: ${part(of('added'), 'added')}, ${part(of('removed'), 'removed')}, ${part(of('kept'), 'in both versions')}.`;
-}
-
-/** The per-cluster diff in the chosen format: each cluster's report as the single diff renders it, under its heading. */
-function formatClusters(clusters: readonly ClusterDiff[], format: DiffFlags['format']): string {
-  if (format === 'json') {
-    const json = clusters.map((c) => ({ name: c.name, status: c.status, daemonSets: c.report.daemonSets, unchanged: c.report.unchanged }));
-    return `${JSON.stringify({ clusters: json }, null, 2)}\n`;
-  }
-  if (format === 'sarif') {
-    // One run: every cluster's results, each message naming its cluster (the locations are the cluster's files).
-    const version = require('../../package.json').version;
-    const logs = clusters.map((c) => ({ name: c.name, log: JSON.parse(formatDiffSarif(c.report, version)) }));
-    const merged = logs.length > 0 ? logs[0].log : JSON.parse(formatDiffSarif({ daemonSets: [], unchanged: 0 }, version));
-    merged.runs[0].results = logs.flatMap(({ name, log }) =>
-      log.runs[0].results.map((r: any) => ({ ...r, message: { ...r.message, text: `cluster ${name}: ${r.message.text}` } })),
-    );
-    return `${JSON.stringify(merged, null, 2)}\n`;
-  }
-  if (format === 'markdown') {
-    const parts = [
-      `## node-services diff of ${clusters.length} cluster${clusters.length === 1 ? '' : 's'}`,
-      '',
-      clusterSummary(clusters),
-      '',
-    ];
-    for (const c of clusters) {
-      const body = formatDiffMarkdown(c.report)
-        .replace(/^## node-services diff\n/, '')
-        .replace(/^### /gm, '#### ');
-      parts.push(`### Cluster \`${c.name}\`: ${CLUSTER_WORDS[c.status]}`, body);
-    }
-    return `${parts
-      .join('\n')
-      .replace(/\n{3,}/g, '\n\n')
-      .trimEnd()}\n`;
-  }
-  const blocks = clusters.map((c) => `Cluster ${c.name}: ${CLUSTER_WORDS[c.status]}\n\n${formatDiffText(c.report)}`);
-  return `${[...blocks, `${clusterSummary(clusters)}\n`].join('\n')}`;
 }
 
 /** Registers `node-services diff`. */
@@ -207,7 +141,7 @@ export function registerDiffCommand(program: Command, io: CliIo, exit: ExitCode)
     .action(async (oldPath: string, newPath: string, flags: DiffFlags) => {
       if (flags.clusters) {
         const clusters = await diffClusters(oldPath, newPath, flags, io);
-        io.out(formatClusters(clusters, flags.format));
+        io.out(formatDiffClusters(clusters, flags.format, require('../../package.json').version));
         if (flags.failOn !== undefined && clusters.some((c) => diffMatches(c.report, flags.failOn!))) exit.code = 1;
         return;
       }
@@ -222,7 +156,7 @@ export function registerDiffCommand(program: Command, io: CliIo, exit: ExitCode)
       const nodes = flags.nodes !== undefined ? await readList(flags.nodes, 'Node', '--nodes', io) : undefined;
       const pods = flags.pods !== undefined ? await readList(flags.pods, 'Pod', '--pods', io) : undefined;
       if (pods !== undefined && nodes === undefined) io.err('warning: --pods is used only with --nodes\n');
-      if (flags.failOn !== undefined) checkGate([...before, ...after], flags.failOn, '');
+      if (flags.failOn !== undefined) failOnGate([...before, ...after], flags.failOn, '');
       const report = diffManifests(before, after, { nodes, pods, groupBy: flags.groupBy });
       if (flags.format === 'json') io.out(formatDiffJson(report));
       else if (flags.format === 'markdown') io.out(formatDiffMarkdown(report));

@@ -6,7 +6,12 @@
  */
 
 import { Command, Option } from 'commander';
-import { KUBERNETES_VERSION_RANGE, parseKubernetesVersion } from '../k8s/api-fields/versions';
+import { KUBERNETES_VERSION_RANGE, KubernetesVersion } from '../k8s/api-fields/versions';
+import type { SourcedObject } from '../manifests';
+import type { RuleConfig } from '../policy/config';
+import type { PolicyReport } from '../policy/engine';
+import type { checkPerCluster } from './lint-clusters';
+import { kubernetesVersionFlag } from './flags';
 import { KIND_ANNOTATION } from '../policy/kinds';
 import { refusalsHelp } from './refusals';
 import { CliIo, InputError, parseObjects, readText, ExitCode } from './io';
@@ -30,34 +35,29 @@ function nothingToCheck(paths: readonly string[], objects: readonly unknown[]): 
 /** The report formats of `lint`. */
 const FORMATS = ['text', 'json', 'sarif'];
 
-async function lint(paths: readonly string[], options: LintOptions, io: CliIo, exit: ExitCode): Promise<void> {
-  // Loaded here (synchronously, so that every loader resolves them) so that other subcommands do not pay for the
-  // rule catalogue.
-  const { mergeConfigs, PolicyConfigError, ruleConfigFromValue } = require('../policy/config') as typeof import('../policy/config');
-  const { checkManifests } = require('../policy/engine') as typeof import('../policy/engine');
-  const { formatJson, formatSarif, formatText } = require('../policy/format') as typeof import('../policy/format');
-  const { describeProblem, fieldPosition, readManifests } = require('../manifests') as typeof import('../manifests');
-  const { nodeObjectProblems } = require('../manifests/contract') as typeof import('../manifests/contract');
+/** What a lint run is asked for: the report format, the Kubernetes version of the flag and the rule configuration. */
+interface LintSettings {
+  readonly format: 'text' | 'json' | 'sarif';
+  readonly version: KubernetesVersion | undefined;
+  readonly config: RuleConfig | undefined;
+}
 
-  if (paths.length === 0) {
-    io.err('node-services lint: no input; give files or folders (*.yaml, *.yml, *.json), or - to read stdin\n');
-    exit.code = 2;
-    return;
-  }
+/** The settings of a lint run, or the usage problem with them (a message). */
+async function lintSettings(paths: readonly string[], options: LintOptions, io: CliIo): Promise<LintSettings | string> {
+  const { mergeConfigs, PolicyConfigError, ruleConfigFromValue } = require('../policy/config') as typeof import('../policy/config');
+  if (paths.length === 0) return 'no input; give files or folders (*.yaml, *.yml, *.json), or - to read stdin';
   if (options.format && options.output && options.format !== options.output) {
-    io.err(`node-services lint: --format ${options.format} and --output ${options.output} disagree; give one\n`);
-    exit.code = 2;
-    return;
+    return `--format ${options.format} and --output ${options.output} disagree; give one`;
   }
   const format = options.output ?? options.format ?? 'text';
-  const parsedVersion = options.kubernetesVersion === undefined ? undefined : parseKubernetesVersion(options.kubernetesVersion);
-  const version = parsedVersion?.version;
-  if (parsedVersion?.error !== undefined) {
-    io.err(`node-services lint: --kubernetes-version ${JSON.stringify(options.kubernetesVersion)} ${parsedVersion.error}\n`);
-    exit.code = 2;
-    return;
+  let version: KubernetesVersion | undefined;
+  try {
+    version = kubernetesVersionFlag(options.kubernetesVersion)?.version;
+  } catch (e) {
+    if (e instanceof InputError) return e.message;
+    throw e;
   }
-  let config;
+  let config: RuleConfig | undefined;
   try {
     if (options.config) {
       const text = await readText(options.config, io);
@@ -65,15 +65,65 @@ async function lint(paths: readonly string[], options: LintOptions, io: CliIo, e
       config = ruleConfigFromValue(docs.length === 0 ? {} : docs[0].object, options.config);
     }
   } catch (e) {
-    if (e instanceof PolicyConfigError || e instanceof InputError) {
-      io.err(`node-services lint: config ${e.message}\n`);
-      exit.code = 2;
-      return;
-    }
+    if (e instanceof PolicyConfigError || e instanceof InputError) return `config ${e.message}`;
     throw e;
   }
   // The flag overrides the configuration file.
   if (version !== undefined) config = mergeConfigs(config, { kubernetesVersion: version });
+  return { format, version, config };
+}
+
+/**
+ * Checks the objects read: without --kubernetes-version, each folder that records a cluster's version (a fleet's
+ * cluster folder) is checked as that cluster, at its version; the flag checks everything at one version.
+ */
+function checkObjects(objects: readonly SourcedObject[], settings: LintSettings): ReturnType<typeof checkPerCluster> {
+  const { mergeConfigs } = require('../policy/config') as typeof import('../policy/config');
+  const { checkManifests } = require('../policy/engine') as typeof import('../policy/engine');
+  const { checkPerCluster: perCluster } = require('./lint-clusters') as typeof import('./lint-clusters');
+  const { version, config } = settings;
+  if (version === undefined) return perCluster(objects, config, checkManifests, (c, v) => mergeConfigs(c, { kubernetesVersion: v }));
+  return {
+    report: checkManifests(
+      objects.map((o) => o.object),
+      config,
+    ),
+    problems: [],
+  };
+}
+
+/** An input problem as the JSON and SARIF reports list it. */
+type InputProblem = { file: string; line?: number; column?: number; message: string };
+
+/** Writes the report in the chosen format. */
+function writeReport(
+  report: PolicyReport,
+  objects: readonly SourcedObject[],
+  problems: InputProblem[],
+  settings: LintSettings,
+  quiet: boolean | undefined,
+  io: CliIo,
+): void {
+  const { formatJson, formatSarif, formatText } = require('../policy/format') as typeof import('../policy/format');
+  const { fieldPosition } = require('../manifests') as typeof import('../manifests');
+  const sources = objects.map((o) => ({ file: o.file, line: o.line, locate: (path: string) => fieldPosition(o, path) }));
+  if (settings.format === 'json') io.out(formatJson(report, sources, { quiet, problems }));
+  else if (settings.format === 'sarif') {
+    io.out(formatSarif(report, sources, { toolVersion: require('../../package.json').version, quiet, problems }));
+  } else io.out(formatText(report, sources, { color: io.isTTY, quiet }));
+}
+
+async function lint(paths: readonly string[], options: LintOptions, io: CliIo, exit: ExitCode): Promise<void> {
+  // The rule catalogue is loaded in the functions that use it (synchronously, so that every loader resolves it), so
+  // that other subcommands do not pay for it.
+  const { describeProblem, readManifests } = require('../manifests') as typeof import('../manifests');
+  const { nodeObjectProblems } = require('../manifests/contract') as typeof import('../manifests/contract');
+  const settings = await lintSettings(paths, options, io);
+  if (typeof settings === 'string') {
+    io.err(`node-services lint: ${settings}\n`);
+    exit.code = 2;
+    return;
+  }
   const read = await readManifests(paths, io.readStdin);
   const objects = read.objects;
   const problems = [...read.problems, ...nodeObjectProblems(objects, undefined)];
@@ -84,26 +134,11 @@ async function lint(paths: readonly string[], options: LintOptions, io: CliIo, e
     exit.code = 2;
     return;
   }
-  // Without --kubernetes-version, each folder that records a cluster's version (a fleet's cluster folder) is checked
-  // as that cluster, at its version; the flag checks everything at one version.
-  const { checkPerCluster } = require('./lint-clusters') as typeof import('./lint-clusters');
-  const perCluster =
-    version === undefined
-      ? checkPerCluster(objects, config, checkManifests, (c, v) => mergeConfigs(c, { kubernetesVersion: v }))
-      : {
-          report: checkManifests(
-            objects.map((o) => o.object),
-            config,
-          ),
-          problems: [],
-        };
-  const report = perCluster.report;
-  for (const p of perCluster.problems) io.err(`node-services: ${p.file}: ${p.message}\n`);
-  const versionProblems = perCluster.problems.map((p) => ({ file: p.file, message: p.message }));
-  const sources = objects.map((o) => ({ file: o.file, line: o.line, locate: (path: string) => fieldPosition(o, path) }));
-  const inputProblems: Array<{ file: string; line?: number; column?: number; message: string }> = [
+  const { report, problems: versionProblems } = checkObjects(objects, settings);
+  for (const p of versionProblems) io.err(`node-services: ${p.file}: ${p.message}\n`);
+  const inputProblems: InputProblem[] = [
     ...problems.map((p) => ({ file: p.file, line: p.line, column: p.column, message: p.message })),
-    ...versionProblems,
+    ...versionProblems.map((p) => ({ file: p.file, message: p.message })),
   ];
   if (report.checkedObjects === 0 && inputProblems.length === 0) {
     // No DaemonSet at all: exit 0 would be a verdict over nothing.
@@ -114,12 +149,7 @@ async function lint(paths: readonly string[], options: LintOptions, io: CliIo, e
     io.err(`node-services: ${message}\n`);
     inputProblems.push({ file: '', message });
   }
-  if (format === 'json') io.out(formatJson(report, sources, { quiet: options.quiet, problems: inputProblems }));
-  else if (format === 'sarif') {
-    io.out(
-      formatSarif(report, sources, { toolVersion: require('../../package.json').version, quiet: options.quiet, problems: inputProblems }),
-    );
-  } else io.out(formatText(report, sources, { color: io.isTTY, quiet: options.quiet }));
+  writeReport(report, objects, inputProblems, settings, options.quiet, io);
   exit.code = inputProblems.length > 0 ? 2 : report.errorCount > 0 ? 1 : 0;
 }
 

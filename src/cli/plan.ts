@@ -7,21 +7,24 @@
 
 import * as path from 'path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { refusalsHelp } from './refusals';
+import { checkStdin, refusalsHelp, requireDaemonSet } from './refusals';
 import { CliIo, InputError, progressOf, readClusterManifests, readList, SourcedObject, ExitCode } from './io';
-import { checkStdin } from './diff';
-import { kindsOf, nothingToCheck, OneClusterInput } from '../manifests/contract';
-import { clusterFiles, clusterFolders, throwProblems } from './clusters';
+import { nothingToCheck, OneClusterInput } from '../manifests/contract';
+import { FOLDER_OF_CLUSTERS, clusterDataFiles, clusterFolders, stdinProblems, throwProblems } from '../manifests/cluster-folders';
 import { formatPlanJson, formatPlanText } from '../day2/format';
 import { formatPlanHtml } from '../report/plan-html';
-import { DEFAULT_CANARY_WAVE_SIZE, DEFAULT_PULL_SECONDS, DEFAULT_READY_SECONDS, PlanReport, planRollouts } from '../day2/plan';
+import { ClusterPlan, formatPlanClusters } from '../report/plan-clusters';
+import { DEFAULT_CANARY_WAVE_SIZE, DEFAULT_PULL_SECONDS, DEFAULT_READY_SECONDS, PlanOptions, PlanReport, planRollouts } from '../day2/plan';
+
+/** The formats of the plan report. */
+type PlanFormat = 'text' | 'json' | 'html';
 
 interface PlanFlags {
   readonly nodes: string;
   readonly pods?: string;
   readonly old?: string;
-  readonly format: 'text' | 'json' | 'html';
-  readonly output?: 'text' | 'json' | 'html';
+  readonly format: PlanFormat;
+  readonly output?: PlanFormat;
   readonly pullSeconds: number;
   readonly readySeconds: number;
   readonly canaryWaveSize: number;
@@ -50,13 +53,28 @@ function manifestsOf(flag: string): OneClusterInput {
 /** `--fail-on-stuck` over zero nodes or zero DaemonSets is refused: nothing to check. */
 function checkGate(nodes: readonly any[], objects: readonly SourcedObject[], of: string): void {
   if (nodes.length === 0) throw nothingToCheck(`${of}no nodes in --nodes (an empty list)`, '--fail-on-stuck');
-  if (!objects.some((o) => o.object?.kind === 'DaemonSet')) {
-    throw nothingToCheck(`${of}no DaemonSet in <new> (${kindsOf(objects.map((o) => o.object))})`, '--fail-on-stuck');
-  }
+  requireDaemonSet(
+    objects.map((o) => o.object),
+    '<new>',
+    '--fail-on-stuck',
+    of,
+  );
 }
 
 function stuck(report: PlanReport): boolean {
   return report.daemonSets.some((p) => p.outcome === 'stuck' || p.outcome === 'invalid');
+}
+
+/** The rollout simulation's inputs: what was read, and the timings of the flags. */
+function planOptions(flags: PlanFlags, nodes: any[], pods: any[] | undefined, old: SourcedObject[] | undefined): PlanOptions {
+  return {
+    nodes,
+    pods,
+    old,
+    pullSeconds: flags.pullSeconds,
+    readySeconds: flags.readySeconds,
+    canaryWaveSize: flags.canaryWaveSize,
+  };
 }
 
 /**
@@ -64,30 +82,24 @@ function stuck(report: PlanReport): boolean {
  * and, with `--old`, the same cluster's folder of the old version (a cluster new in the fleet has everything to roll
  * out). Returns the exit code.
  */
-async function planClusters(newRoot: string, flags: PlanFlags, format: 'text' | 'json' | 'html', io: CliIo): Promise<number> {
+async function planClusters(newRoot: string, flags: PlanFlags, format: PlanFormat, io: CliIo): Promise<number> {
   const problems: string[] = [];
   if (format === 'html') {
     problems.push('--format html shows one cluster per page; with --clusters use text or json (or plan each cluster folder on its own)');
   }
-  for (const [what, value] of [
+  const inputs = [
     ['<new>', newRoot],
     ['--old', flags.old],
     ['--nodes', flags.nodes],
     ['--pods', flags.pods],
-  ] as const) {
-    if (value === '-')
-      problems.push(`${what} -: with --clusters, ${what} is a folder of cluster folders (or files per cluster), not standard input`);
-  }
+  ] as const;
+  stdinProblems(inputs, FOLDER_OF_CLUSTERS, problems);
   const clusters = newRoot === '-' ? [] : clusterFolders(newRoot, '<new>', problems);
   const oldClusters = flags.old !== undefined && flags.old !== '-' ? clusterFolders(flags.old, '--old', problems) : [];
-  const nodes = clusters.length > 0 && flags.nodes !== '-' ? clusterFiles(flags.nodes, '--nodes', clusters, problems) : new Map();
-  const pods =
-    clusters.length > 0 && flags.pods !== undefined && flags.pods !== '-'
-      ? clusterFiles(flags.pods, '--pods', clusters, problems)
-      : undefined;
+  const { nodes, pods } = clusterDataFiles(flags.nodes, flags.pods, clusters, problems);
   throwProblems(problems);
   const progress = progressOf(io);
-  const reports: Array<{ name: string; report: PlanReport }> = [];
+  const reports: ClusterPlan[] = [];
   for (const name of clusters) {
     progress(`planning cluster ${name}`);
     const objects = await readClusterManifests([path.join(newRoot, name)], io, manifestsOf('<new>'));
@@ -97,32 +109,55 @@ async function planClusters(newRoot: string, flags: PlanFlags, format: 'text' | 
           ? await readClusterManifests([path.join(flags.old, name)], io, manifestsOf('--old'))
           : []
         : undefined;
-    const clusterNodes = await readList(nodes.get(name), 'Node', '--nodes', io);
+    const clusterNodes = await readList(nodes.get(name)!, 'Node', '--nodes', io);
     if (flags.failOnStuck) checkGate(clusterNodes, objects, `cluster ${name}: `);
-    const report = planRollouts(objects, {
-      nodes: clusterNodes,
-      pods: pods !== undefined ? await readList(pods.get(name)!, 'Pod', '--pods', io) : undefined,
-      old,
-      pullSeconds: flags.pullSeconds,
-      readySeconds: flags.readySeconds,
-      canaryWaveSize: flags.canaryWaveSize,
-    });
-    reports.push({ name, report });
+    const clusterPods = pods !== undefined ? await readList(pods.get(name)!, 'Pod', '--pods', io) : undefined;
+    reports.push({ name, report: planRollouts(objects, planOptions(flags, clusterNodes, clusterPods, old)) });
   }
-  if (format === 'json') {
-    const json = reports.map(({ name, report }) => ({ name, ...JSON.parse(formatPlanJson(report)) }));
-    io.out(`${JSON.stringify({ clusters: json }, null, 2)}\n`);
-  } else {
-    const added = flags.old !== undefined ? clusters.filter((c) => !oldClusters.includes(c)) : [];
-    const blocks = reports.map(
-      ({ name, report }) => `Cluster ${name}${added.includes(name) ? ' (new in the fleet)' : ''}\n\n${formatPlanText(report)}`,
-    );
-    io.out(blocks.join('\n'));
-  }
+  const added = flags.old !== undefined ? clusters.filter((c) => !oldClusters.includes(c)) : [];
+  io.out(formatPlanClusters(reports, format === 'json' ? 'json' : 'text', added));
   for (const { name, report } of reports) {
     if (report.daemonSets.length === 0) io.err(`node-services: cluster ${name}: no DaemonSet found in the given manifests\n`);
   }
   return flags.failOnStuck && reports.some(({ report }) => stuck(report)) ? 1 : 0;
+}
+
+/** The report format: `--output` or `--format` (refused when both are given and disagree). */
+function formatOf(flags: PlanFlags, formatGiven: boolean): PlanFormat {
+  if (flags.output !== undefined && formatGiven && flags.output !== flags.format) {
+    throw new InputError(`--output ${flags.output} and --format ${flags.format} disagree; give one of them`);
+  }
+  return flags.output ?? flags.format;
+}
+
+/** `node-services plan`: checks the inputs, then plans one cluster (or each of `--clusters`); returns the exit code. */
+async function plan(newPath: string, flags: PlanFlags, formatGiven: boolean, io: CliIo): Promise<number> {
+  if (flags.old === undefined && flags.pods === undefined) {
+    throw new InputError('plan needs --old (the previous manifests) or --pods (the running pods) to know which DaemonSets change');
+  }
+  checkStdin([
+    ['<new>', newPath],
+    ['--nodes', flags.nodes],
+    ['--pods', flags.pods],
+    ['--old', flags.old],
+  ]);
+  const format = formatOf(flags, formatGiven);
+  if (flags.clusters) return planClusters(newPath, flags, format, io);
+  const progress = progressOf(io);
+  progress('reading manifests');
+  const objects = await readClusterManifests([newPath], io, manifestsOf('<new>'));
+  const old = flags.old !== undefined ? await readClusterManifests([flags.old], io, manifestsOf('--old')) : undefined;
+  progress('reading nodes');
+  const nodes = await readList(flags.nodes, 'Node', '--nodes', io);
+  if (flags.pods !== undefined) progress('reading pods');
+  const pods = flags.pods !== undefined ? await readList(flags.pods, 'Pod', '--pods', io) : undefined;
+  if (flags.failOnStuck) checkGate(nodes, objects, '');
+  progress(`planning the rollouts over ${nodes.length} node${nodes.length === 1 ? '' : 's'}`);
+  const report = planRollouts(objects, planOptions(flags, nodes, pods, old));
+  progress(`writing the ${format} plan`);
+  io.out(format === 'json' ? formatPlanJson(report) : format === 'html' ? formatPlanHtml(report) : formatPlanText(report));
+  if (report.daemonSets.length === 0) io.err('node-services: no DaemonSet found in the given manifests\n');
+  return flags.failOnStuck && stuck(report) ? 1 : 0;
 }
 
 /** Registers `node-services plan`. */
@@ -168,45 +203,7 @@ export function registerPlanCommand(program: Command, io: CliIo, exit: ExitCode)
     )
     .option('--fail-on-stuck', 'exit with 1 when a rollout cannot complete (deadlock) or a strategy is invalid')
     .action(async (newPath: string, flags: PlanFlags) => {
-      if (flags.old === undefined && flags.pods === undefined) {
-        throw new InputError('plan needs --old (the previous manifests) or --pods (the running pods) to know which DaemonSets change');
-      }
-      checkStdin([
-        ['<new>', newPath],
-        ['--nodes', flags.nodes],
-        ['--pods', flags.pods],
-        ['--old', flags.old],
-      ]);
       const formatGiven = program.commands.find((c) => c.name() === 'plan')?.getOptionValueSource('format') === 'cli';
-      if (flags.output !== undefined && formatGiven && flags.output !== flags.format) {
-        throw new InputError(`--output ${flags.output} and --format ${flags.format} disagree; give one of them`);
-      }
-      const format = flags.output ?? flags.format;
-      if (flags.clusters) {
-        exit.code = await planClusters(newPath, flags, format, io);
-        return;
-      }
-      const progress = progressOf(io);
-      progress('reading manifests');
-      const objects = await readClusterManifests([newPath], io, manifestsOf('<new>'));
-      const old = flags.old !== undefined ? await readClusterManifests([flags.old], io, manifestsOf('--old')) : undefined;
-      progress('reading nodes');
-      const nodes = await readList(flags.nodes, 'Node', '--nodes', io);
-      if (flags.pods !== undefined) progress('reading pods');
-      const pods = flags.pods !== undefined ? await readList(flags.pods, 'Pod', '--pods', io) : undefined;
-      if (flags.failOnStuck) checkGate(nodes, objects, '');
-      progress(`planning the rollouts over ${nodes.length} node${nodes.length === 1 ? '' : 's'}`);
-      const report = planRollouts(objects, {
-        nodes,
-        pods,
-        old,
-        pullSeconds: flags.pullSeconds,
-        readySeconds: flags.readySeconds,
-        canaryWaveSize: flags.canaryWaveSize,
-      });
-      progress(`writing the ${format} plan`);
-      io.out(format === 'json' ? formatPlanJson(report) : format === 'html' ? formatPlanHtml(report) : formatPlanText(report));
-      if (report.daemonSets.length === 0) io.err('node-services: no DaemonSet found in the given manifests\n');
-      if (flags.failOnStuck && report.daemonSets.some((p) => p.outcome === 'stuck' || p.outcome === 'invalid')) exit.code = 1;
+      exit.code = await plan(newPath, flags, formatGiven, io);
     });
 }

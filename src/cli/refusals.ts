@@ -1,7 +1,10 @@
 /**
  * What each command refuses (the input contract of `manifests/`, catalogued in docs/input-contract.md), as its
- * `--help` lists it.
+ * `--help` lists it, and the refusals the commands share.
  */
+
+import { InputError } from '../manifests';
+import { kindsOf, nothingToCheck } from '../manifests/contract';
 
 /** The commands whose help lists their refusals. */
 export type CommandName = 'lint' | 'coverage' | 'diff' | 'plan';
@@ -47,4 +50,18 @@ export function refusalsHelp(command: CommandName): string {
     `  nothing to check: ${GATES[command]}\n` +
     empty
   );
+}
+
+/** Refuses two inputs that both read standard input (each given as its name and its value). */
+export function checkStdin(uses: ReadonlyArray<readonly [string, string | undefined]>): void {
+  const users = uses.filter(([, value]) => value === '-').map(([name]) => name);
+  if (users.length > 1) {
+    throw new InputError(`standard input (-) can be read only once, but ${users.join(' and ')} both use it; save one of them to a file`);
+  }
+}
+
+/** A gate over inputs without any DaemonSet is refused: nothing to check (`where` names the inputs, `of` the cluster). */
+export function requireDaemonSet(objects: readonly unknown[], where: string, gate: string, of: string): void {
+  if (objects.some((o) => (o as { kind?: unknown } | undefined)?.kind === 'DaemonSet')) return;
+  throw nothingToCheck(`${of}no DaemonSet in ${where} (${kindsOf(objects)})`, gate);
 }

@@ -177,6 +177,10 @@ class JsonSplitter {
   private fastTried = false;
   private expectItemsValue = false;
   private sawItems = false;
+  /** Where the piece being collected (item or skeleton) starts in the chunk being read, or -1. */
+  private pieceStart = -1;
+  /** Where the depth-1 string being read (a possible `items` key) starts in the chunk being read, or -1. */
+  private keyFrom = -1;
 
   constructor(
     private readonly file: string,
@@ -188,157 +192,156 @@ class JsonSplitter {
 
   public push(chunk: Buffer): void {
     const n = chunk.length;
-    // The scanner's state lives in locals in the loop (written back before any call that reads it, and at the end).
-    let depth = this.depth;
-    let inString = this.inString;
-    let line = this.line;
+    this.pieceStart = this.collecting !== NONE ? 0 : -1;
+    this.keyFrom = this.inString && this.depth === 1 && this.topIsObject ? 0 : -1;
     let i = 0;
-    /** Where the piece being collected (item or skeleton) starts in this chunk, or -1. */
-    let pieceStart = this.collecting !== NONE ? 0 : -1;
-    /** Where the depth-1 string being read (a possible `items` key) starts in this chunk, or -1. */
-    let keyFrom = inString && depth === 1 && this.topIsObject ? 0 : -1;
     if (this.escaped) {
       this.escaped = false;
       i = 1;
     }
-    const sync = () => {
-      this.depth = depth;
-      this.inString = inString;
-      this.line = line;
-    };
+    // A string is read to its end where it opens (`token`), so only one continued from the last chunk is open here.
+    if (this.inString && i < n) i = this.stringEnd(chunk, i, n);
     while (i < n) {
-      if (inString) {
-        // To the closing quote; a backslash escapes the next byte (JSON strings hold no raw newlines).
-        while (i < n) {
-          const c = chunk[i];
-          if (c === BACKSLASH) i += 2;
-          else if (c === QUOTE) break;
-          else i++;
-        }
-        if (i >= n) {
-          this.escaped = i > n;
-          if (keyFrom !== -1) this.collectKey(chunk, keyFrom, n);
-          break;
-        }
-        if (keyFrom !== -1) {
-          this.collectKey(chunk, keyFrom, i);
-          this.lastKeyIsItems = this.key.length === ITEMS.length && ITEMS.every((c, k) => this.key[k] === c);
-          keyFrom = -1;
-        }
-        inString = false;
-        i++;
-        continue;
-      }
       const b = chunk[i];
-      if (b === 0x20 || b === 0x2c) {
+      if (b === 0x20 || b === 0x2c) i++;
+      else if (b === NEWLINE) {
+        this.line++;
         i++;
-        continue;
-      }
-      switch (b) {
-        case NEWLINE:
-          line++;
-          break;
-        case QUOTE:
-          if (depth === 0) {
-            sync();
-            this.fail('a string at the top level; expected an object or an array');
-          }
-          inString = true;
-          if (depth === this.itemDepth && this.collecting !== ITEM) this.hooks.onNonObject?.('a string', line);
-          if (depth === 1 && this.topIsObject) {
-            this.key.length = 0;
-            this.expectItemsValue = false;
-            keyFrom = i + 1;
-          }
-          break;
-        case COLON:
-          if (depth === 1 && this.topIsObject) this.expectItemsValue = this.lastKeyIsItems;
-          break;
-        case OPEN_BRACE:
-        case OPEN_BRACKET:
-          if (depth === 0) {
-            this.topIsObject = b === OPEN_BRACE;
-            this.itemDepth = this.topIsObject ? 0 : 1;
-            this.sawItems = false;
-            if (this.topIsObject) {
-              this.skeleton = [];
-              this.skeletonLine = line;
-              this.collecting = SKELETON;
-              pieceStart = i;
-            }
-          } else if (depth === this.itemDepth && this.collecting !== ITEM && b === OPEN_BRACE && this.fastClose !== undefined) {
-            const end = this.fastItem(chunk, i, line);
-            if (end !== -1) {
-              line = this.line;
-              i = end;
-              continue;
-            }
-            this.item = [];
-            this.itemLine = line;
-            this.itemIndent = indentBefore(chunk, i);
-            this.collecting = ITEM;
-            pieceStart = i;
-          } else if (depth === this.itemDepth && this.collecting !== ITEM) {
-            this.itemIndent = indentBefore(chunk, i);
-            this.item = [];
-            this.itemLine = line;
-            this.collecting = ITEM;
-            pieceStart = i;
-          } else if (depth === 1 && this.topIsObject && b === OPEN_BRACKET && this.expectItemsValue) {
-            // `"items": [` — the bracket stays in the skeleton; the elements are split out.
-            this.skeleton.push(chunk.subarray(pieceStart, i + 1));
-            this.collecting = NONE;
-            pieceStart = -1;
-            this.itemDepth = 2;
-            this.sawItems = true;
-          }
-          this.expectItemsValue = false;
-          depth++;
-          break;
-        case CLOSE_BRACE:
-        case CLOSE_BRACKET:
-          if (depth === 0) {
-            sync();
-            this.fail(`an unmatched ${String.fromCharCode(b)}`);
-          }
-          depth--;
-          if (this.collecting === ITEM && depth === this.itemDepth) {
-            this.item.push(chunk.subarray(pieceStart, i + 1));
-            if (b === CLOSE_BRACE && this.fastClose === undefined && !this.fastTried) this.learnLayout(chunk, i);
-            sync();
-            this.emitItem();
-            this.collecting = NONE;
-            pieceStart = -1;
-          } else if (this.itemDepth === 2 && depth === 1) {
-            // The end of `items`: back to the skeleton, which gets the closing bracket.
-            this.itemDepth = 0;
-            this.collecting = SKELETON;
-            pieceStart = i;
-          } else if (depth === 0 && this.topIsObject) {
-            this.skeleton.push(chunk.subarray(pieceStart, i + 1));
-            this.collecting = NONE;
-            pieceStart = -1;
-            sync();
-            this.emitSkeleton();
-          } else if (depth === 0) {
-            this.itemDepth = 0;
-          }
-          break;
-        default:
-          // A number, true, false or null where list elements are: not an object (tabs and CRs are whitespace).
-          if (depth === this.itemDepth && depth > 0 && this.collecting !== ITEM && b !== 0x09 && b !== 0x0d) {
-            this.hooks.onNonObject?.('a number, true, false or null', line);
-          }
-          break;
-      }
-      i++;
+      } else i = this.token(chunk, i, b);
     }
-    sync();
-    if (pieceStart !== -1) {
-      const rest = chunk.subarray(pieceStart);
-      if (this.collecting === ITEM) this.item.push(rest);
-      else if (this.collecting === SKELETON) this.skeleton.push(rest);
+    this.keepPiece(chunk);
+  }
+
+  /** Reads a string from `i` to its closing quote (a backslash escapes the next byte; JSON strings hold no raw newlines). */
+  private stringEnd(chunk: Buffer, from: number, n: number): number {
+    let i = from;
+    while (i < n) {
+      const c = chunk[i];
+      if (c === BACKSLASH) i += 2;
+      else if (c === QUOTE) break;
+      else i++;
     }
+    if (i >= n) {
+      this.escaped = i > n;
+      if (this.keyFrom !== -1) this.collectKey(chunk, this.keyFrom, n);
+      return i;
+    }
+    if (this.keyFrom !== -1) {
+      this.collectKey(chunk, this.keyFrom, i);
+      this.lastKeyIsItems = this.key.length === ITEMS.length && ITEMS.every((c, k) => this.key[k] === c);
+      this.keyFrom = -1;
+    }
+    this.inString = false;
+    return i + 1;
+  }
+
+  /** Reads the structural byte or scalar byte `b` at `i`; returns the index after what it read. */
+  private token(chunk: Buffer, i: number, b: number): number {
+    switch (b) {
+      case QUOTE:
+        this.openString(i);
+        return this.stringEnd(chunk, i + 1, chunk.length);
+      case COLON:
+        if (this.depth === 1 && this.topIsObject) this.expectItemsValue = this.lastKeyIsItems;
+        break;
+      case OPEN_BRACE:
+      case OPEN_BRACKET:
+        return this.open(chunk, i, b);
+      case CLOSE_BRACE:
+      case CLOSE_BRACKET:
+        this.close(chunk, i, b);
+        break;
+      default:
+        // A number, true, false or null where list elements are: not an object (tabs and CRs are whitespace).
+        if (this.depth === this.itemDepth && this.depth > 0 && this.collecting !== ITEM && b !== 0x09 && b !== 0x0d) {
+          this.hooks.onNonObject?.('a number, true, false or null', this.line);
+        }
+        break;
+    }
+    return i + 1;
+  }
+
+  private openString(i: number): void {
+    if (this.depth === 0) this.fail('a string at the top level; expected an object or an array');
+    this.inString = true;
+    if (this.depth === this.itemDepth && this.collecting !== ITEM) this.hooks.onNonObject?.('a string', this.line);
+    if (this.depth === 1 && this.topIsObject) {
+      this.key.length = 0;
+      this.expectItemsValue = false;
+      this.keyFrom = i + 1;
+    }
+  }
+
+  /** An opening brace or bracket: a top-level value, an item, or a top-level `items` array starts. */
+  private open(chunk: Buffer, i: number, b: number): number {
+    const depth = this.depth;
+    if (depth === 0) this.openTop(i, b);
+    else if (depth === this.itemDepth && this.collecting !== ITEM) {
+      if (b === OPEN_BRACE && this.fastClose !== undefined) {
+        const end = this.fastItem(chunk, i, this.line);
+        if (end !== -1) return end;
+      }
+      this.itemIndent = indentBefore(chunk, i);
+      this.item = [];
+      this.itemLine = this.line;
+      this.collecting = ITEM;
+      this.pieceStart = i;
+    } else if (depth === 1 && this.topIsObject && b === OPEN_BRACKET && this.expectItemsValue) {
+      // `"items": [` — the bracket stays in the skeleton; the elements are split out.
+      this.skeleton.push(chunk.subarray(this.pieceStart, i + 1));
+      this.collecting = NONE;
+      this.pieceStart = -1;
+      this.itemDepth = 2;
+      this.sawItems = true;
+    }
+    this.expectItemsValue = false;
+    this.depth++;
+    return i + 1;
+  }
+
+  private openTop(i: number, b: number): void {
+    this.topIsObject = b === OPEN_BRACE;
+    this.itemDepth = this.topIsObject ? 0 : 1;
+    this.sawItems = false;
+    if (this.topIsObject) {
+      this.skeleton = [];
+      this.skeletonLine = this.line;
+      this.collecting = SKELETON;
+      this.pieceStart = i;
+    }
+  }
+
+  /** A closing brace or bracket: an item, the `items` array or a top-level value ends. */
+  private close(chunk: Buffer, i: number, b: number): void {
+    if (this.depth === 0) this.fail(`an unmatched ${String.fromCharCode(b)}`);
+    const depth = --this.depth;
+    if (this.collecting === ITEM && depth === this.itemDepth) {
+      this.item.push(chunk.subarray(this.pieceStart, i + 1));
+      if (b === CLOSE_BRACE && this.fastClose === undefined && !this.fastTried) this.learnLayout(chunk, i);
+      this.emitItem();
+      this.collecting = NONE;
+      this.pieceStart = -1;
+    } else if (this.itemDepth === 2 && depth === 1) {
+      // The end of `items`: back to the skeleton, which gets the closing bracket.
+      this.itemDepth = 0;
+      this.collecting = SKELETON;
+      this.pieceStart = i;
+    } else if (depth === 0 && this.topIsObject) {
+      this.skeleton.push(chunk.subarray(this.pieceStart, i + 1));
+      this.collecting = NONE;
+      this.pieceStart = -1;
+      this.emitSkeleton();
+    } else if (depth === 0) {
+      this.itemDepth = 0;
+    }
+  }
+
+  /** Keeps the rest of the chunk that belongs to the piece being collected (item or skeleton). */
+  private keepPiece(chunk: Buffer): void {
+    if (this.pieceStart === -1) return;
+    const rest = chunk.subarray(this.pieceStart);
+    if (this.collecting === ITEM) this.item.push(rest);
+    else if (this.collecting === SKELETON) this.skeleton.push(rest);
   }
 
   public end(): void {

@@ -8,21 +8,13 @@
 
 import { PALETTE, agree, escapeHtml, htmlPage, plural, sampleNames } from './html';
 import { PLACEMENT_LOOK, Placement, coverageLegend, placementOf, placementTag } from './placement';
-import { NodeTax, TaxBudget, formatPercent } from '../coverage/node-tax';
+import { TaxBudget, formatPercent } from '../coverage/node-tax';
+import { PoolTax } from '../coverage/pool-tax';
 import { formatBytes, formatMilliCpu } from '../coverage/quantity';
 import { CoverageReason, CoverageReport, CoverageStatus, NodeCoverage, WorkloadCoverage, WorkloadStatus } from '../coverage/types';
 
 /** The node tax of one pool, on its fullest node (as in the JSON output's `pools`). */
-export interface PoolTaxView {
-  /** The pool's name (the value of the pool label). */
-  readonly pool: string;
-  /** How many nodes the pool has. */
-  readonly nodes: number;
-  /** The pool's node with the largest tax. */
-  readonly node: string;
-  /** The node tax of that node. */
-  readonly tax: NodeTax;
-}
+export type PoolTaxView = PoolTax;
 
 /** What the HTML coverage report is rendered from. */
 export interface CoverageHtmlInput {

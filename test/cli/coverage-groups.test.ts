@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import fc from 'fast-check';
-import { formatCoverage } from '../../src/cli/coverage';
+import { formatCoverage } from '../../src/report/coverage-report';
 import { CoverageReport, analyzeCoverage } from '../../src/coverage';
 import { nodeLayout } from '../../src/coverage/analyze';
 import { container, daemonSet, node, pod } from '../coverage/support';

@@ -8,7 +8,8 @@
 
 import * as fs from 'fs';
 import * as path from 'path';
-import { InputError, MANIFEST_EXTENSIONS, expandPaths } from '../manifests';
+import { clusterVersion } from './cluster-version';
+import { InputError, MANIFEST_EXTENSIONS, expandPaths } from './read';
 
 /** The extensions of a per-cluster nodes or pods file, in the order they are listed in messages. */
 const DATA_EXTENSIONS = ['.json', '.yaml', '.yml'];
@@ -139,3 +140,65 @@ export function throwProblems(problems: readonly string[]): void {
   if (problems.length === 1) throw new InputError(problems[0]);
   throw new InputError(`${problems.length} problems with the per-cluster inputs:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
 }
+
+/**
+ * With `--clusters` every input is a folder: each of `inputs` (its name as the user gives it, and its value) that is
+ * `-` is a problem, appended to `problems`; `expected` says what the input is instead.
+ */
+export function stdinProblems(inputs: ReadonlyArray<readonly [string, string | undefined]>, expected: string, problems: string[]): void {
+  for (const [name, value] of inputs) {
+    if (value === '-') problems.push(`${name} -: with --clusters, ${name} is ${expected}, not standard input`);
+  }
+}
+
+/**
+ * The per-cluster nodes file of each cluster (`--nodes`, unless there are no clusters or it is `-`) and, when `pods`
+ * is given, its pods file (`--pods`); the problems of both folders are appended to `problems`.
+ */
+export function clusterDataFiles(
+  nodes: string,
+  pods: string | undefined,
+  clusters: readonly string[],
+  problems: string[],
+): { nodes: Map<string, string>; pods?: Map<string, string> } {
+  return {
+    nodes: clusters.length > 0 && nodes !== '-' ? clusterFiles(nodes, '--nodes', clusters, problems) : new Map(),
+    pods: clusters.length > 0 && pods !== undefined && pods !== '-' ? clusterFiles(pods, '--pods', clusters, problems) : undefined,
+  };
+}
+
+/** One cluster of a fleet's folder: its manifests folder, nodes file, pods file and the Kubernetes version it records. */
+export interface ClusterInput {
+  readonly name: string;
+  readonly folder: string;
+  readonly nodes: string;
+  readonly pods?: string;
+  readonly version?: { readonly text: string; readonly minor: number };
+}
+
+/**
+ * The clusters under `root` (given as `flag`) with their folder, their files of the `nodes` and `pods` folders, and the
+ * Kubernetes version each folder records; the problems of the layout are appended to `problems`.
+ */
+export function clusterInputs(root: string, flag: string, nodes: string, pods: string | undefined, problems: string[]): ClusterInput[] {
+  const clusters = clusterFolders(root, flag, problems);
+  const files = clusterDataFiles(nodes, pods, clusters, problems);
+  // The Kubernetes version a Fleet records in each cluster folder.
+  const versions = new Map<string, { text: string; minor: number }>();
+  for (const name of clusters) {
+    const recorded = clusterVersion(path.join(root, name));
+    if (recorded === undefined) continue;
+    if (recorded.error !== undefined) problems.push(`${recorded.file}: ${recorded.error}`);
+    else versions.set(name, { text: recorded.text, minor: recorded.minor! });
+  }
+  return clusters.map((name) => ({
+    name,
+    folder: path.join(root, name),
+    nodes: files.nodes.get(name)!,
+    pods: files.pods?.get(name),
+    version: versions.get(name),
+  }));
+}
+
+/** What an input of `diff --clusters` and `plan --clusters` is (in {@link stdinProblems}). */
+export const FOLDER_OF_CLUSTERS = 'a folder of cluster folders (or files per cluster)';
