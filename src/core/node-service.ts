@@ -18,8 +18,8 @@ import { NodeServiceError, presetProblems, ProblemCollector, propsError } from '
 import { DEFAULT_NAMESPACE, resolveIntent, ServiceIntent, TrackIntent } from './intent';
 import { SERVICE_LABEL } from './labels';
 import { NodePool } from './node-pool';
-import { MetadataOptions, NetworkAccessOptions, NODE_SERVICE_SHAPE, PlacementOptions, PodOptions, RolloutOptions } from './options';
-import { buildPodTemplate } from './pod';
+import { MetadataOptions, NetworkAccessOptions, NODE_SERVICE_SHAPE, PlacementOptions, PodOptions, RolloutOptions } from './props';
+import { buildPodTemplate } from './render/pod';
 import { checkShape } from './shape';
 import { Variant } from './variant';
 import { registerNodeTax } from './node-tax-check';

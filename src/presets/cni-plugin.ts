@@ -13,7 +13,7 @@ import {
   PrivilegeOptions,
   STATE_DIR_SHAPE,
   StateDirOptions,
-} from '../core/options';
+} from '../core/props';
 import { Toleration } from '../core/placement';
 import { bool, opt, req, checkArguments } from '../core/shape';
 import { NodeServiceKind } from '../policy/kinds';

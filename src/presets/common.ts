@@ -19,7 +19,7 @@ import {
   PRESET_SHAPE,
   RolloutOptions,
   SERVICE_GROUPS_SHAPE,
-} from '../core/options';
+} from '../core/props';
 import { NodeRequirement } from '../core/placement';
 import { checkShape, ShapeTable } from '../core/shape';
 import { reasonError } from '../k8s';

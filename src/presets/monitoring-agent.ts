@@ -7,7 +7,7 @@ import { Probe, Resources } from '../core/container';
 import { ProblemCollector } from '../core/errors';
 import { HostPath, MountPropagation } from '../core/host-path';
 import { DnsPolicy, NodeService } from '../core/node-service';
-import { SERVICE_PORT_SHAPE, ServicePortOptions } from '../core/options';
+import { SERVICE_PORT_SHAPE, ServicePortOptions } from '../core/props';
 import { Toleration } from '../core/placement';
 import { Rollout } from '../core/rollout';
 import { bool, opt } from '../core/shape';

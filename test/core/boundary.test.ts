@@ -6,7 +6,7 @@
 import * as ts from 'typescript';
 import { Construct } from 'constructs';
 import { CniPlugin, ContainerSpec, CsiNode, GpuMonitor, LogAgent, MonitoringAgent, NodeService, SecurityAgent, Variant } from '../../src';
-import { CONTAINER_SPEC_SHAPE } from '../../src/core/options';
+import { CONTAINER_SPEC_SHAPE } from '../../src/core/props';
 import { wrongValueFor } from '../../src/core/shape';
 import { apiProgram, interfacesIn, propertiesOf } from '../support/props';
 import { propsErrorOf, synth, testChart } from '../support/synth';

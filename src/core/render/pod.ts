@@ -20,11 +20,11 @@ import {
   isIpAddress,
   qualifiedNameError,
   tolerationProblems,
-} from '../k8s';
-import { parseRequirement } from '../coverage/selector';
-import { KindProfile, NodeServiceKind } from '../policy/kinds';
-import { ConfigHash, CONFIG_HASH_ANNOTATION, ConfigSource, hasConfigHash, lazyConfigHash } from './config-hash';
-import { ContainerSpec, ImagePullPolicy } from './container';
+} from '../../k8s';
+import { parseRequirement } from '../../coverage/selector';
+import { KindProfile, NodeServiceKind } from '../../policy/kinds';
+import { ConfigHash, CONFIG_HASH_ANNOTATION, ConfigSource, hasConfigHash, lazyConfigHash } from '../config-hash';
+import { ContainerSpec, ImagePullPolicy } from '../container';
 import {
   checkPrivilege,
   checkProbe,
@@ -36,10 +36,10 @@ import {
   renderResources,
   renderSecurityContext,
 } from './container-render';
-import { ProblemCollector } from './errors';
-import type { DnsConfig, HostAlias } from './options';
-import { NodeAffinityTerm, Toleration } from './placement';
-import { Wire, WireContainer, WirePodTemplateSpec } from './wire';
+import { ProblemCollector } from '../errors';
+import type { DnsConfig, HostAlias } from '../props';
+import { NodeAffinityTerm, Toleration } from '../placement';
+import { Wire, WireContainer, WirePodTemplateSpec } from '../wire';
 
 export { MIN_REASON_LENGTH };
 

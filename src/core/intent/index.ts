@@ -23,28 +23,28 @@ import {
   secretNameError,
   windowsUserNameError,
   ownValue,
-} from '../k8s';
-import { findRule, unknownRuleMessage } from '../policy/config';
-import { KIND_ANNOTATION, kindProfile, NEVER_SURGE, NodeServiceKind } from '../policy/kinds';
-import { suppressionAnnotationKey } from '../policy/suppression';
-import { ApiPermission } from './api-access';
-import { Canary } from './canary';
-import { PoolVariantOptions, Variant, VariantOptions, VariantType, WindowsVariantOptions } from './variant';
-import { ConfigHash, CONFIG_HASH_ANNOTATION } from './config-hash';
-import { ContainerSpec, Probe } from './container';
-import { ProblemCollector } from './errors';
-import { CANARY_LABEL_ANNOTATION, CANARY_OF_ANNOTATION, VARIANT_OF_ANNOTATION } from '../k8s/vocabulary';
-import { recommendedLabels, selectorLabels, SERVICE_LABEL, TRACK_LABEL, trackLabels, VARIANT_LABEL } from './labels';
-import { checkPoolBudget } from './node-budget';
-import { NodePool } from './node-pool';
-import type { DnsPolicy, NodeServiceProps } from './node-service';
-import { RuleSuppression } from './options';
-import { NetworkPeer } from './network-policy';
-import type { PriorityClassOptions } from './priority-class';
-import { NodeAffinityTerm, NodeRequirement, TaintEffect, Toleration } from './placement';
-import { Wire, WirePodTemplateSpec } from './wire';
-import { buildPodTemplate, checkAnnotations, checkLabels, imageVersion, PodIntent } from './pod';
-import { IntOrPercent, Rollout } from './rollout';
+} from '../../k8s';
+import { findRule, unknownRuleMessage } from '../../policy/config';
+import { KIND_ANNOTATION, kindProfile, NEVER_SURGE, NodeServiceKind } from '../../policy/kinds';
+import { suppressionAnnotationKey } from '../../policy/suppression';
+import { ApiPermission } from '../api-access';
+import { Canary } from '../canary';
+import { PoolVariantOptions, Variant, VariantOptions, VariantType, WindowsVariantOptions } from '../variant';
+import { ConfigHash, CONFIG_HASH_ANNOTATION } from '../config-hash';
+import { ContainerSpec, Probe } from '../container';
+import { ProblemCollector } from '../errors';
+import { CANARY_LABEL_ANNOTATION, CANARY_OF_ANNOTATION, VARIANT_OF_ANNOTATION } from '../../k8s/vocabulary';
+import { recommendedLabels, selectorLabels, SERVICE_LABEL, TRACK_LABEL, trackLabels, VARIANT_LABEL } from '../labels';
+import { checkPoolBudget } from '../node-budget';
+import { NodePool } from '../node-pool';
+import type { DnsPolicy, NodeServiceProps } from '../node-service';
+import { RuleSuppression } from '../props';
+import { NetworkPeer } from '../network-policy';
+import type { PriorityClassOptions } from '../priority-class';
+import { NodeAffinityTerm, NodeRequirement, TaintEffect, Toleration } from '../placement';
+import { Wire, WirePodTemplateSpec } from '../wire';
+import { buildPodTemplate, checkAnnotations, checkLabels, imageVersion, PodIntent } from '../render/pod';
+import { IntOrPercent, Rollout } from '../rollout';
 
 /** The namespace node services go to when neither the props nor the chart name one. */
 export const DEFAULT_NAMESPACE = 'node-services';

@@ -5,26 +5,26 @@
  */
 
 import type { IServiceAccount } from 'cdk8s-plus-28';
-import { NodeServiceKind } from '../policy/kinds';
-import { ApiPermission } from './api-access';
-import { Canary } from './canary';
-import { Variant, VariantType } from './variant';
-import { ConfigHash } from './config-hash';
-import type { EnvField, ImagePullPolicy, Resources } from './container';
-import { EnvSource, Mount, Probe, SeccompProfile } from './container';
-import { HostPath, HostPathType, MountPropagation } from './host-path';
-import { ImagePullSecret } from './image-pull-secret';
-import { NetworkPeer, NetworkPolicyOptions } from './network-policy';
-import { PriorityClassSpec } from './priority-class';
-import { NodePool } from './node-pool';
-import { NodeAffinityTerm, NodeRequirement, TaintEffect, Toleration } from './placement';
-import { IntOrPercent, Rollout } from './rollout';
-import { bool, instance, int, json, list, map, object, oneOf, opt, req, ShapeTable, str } from './shape';
-import { MOUNTS_SHAPE, PROBE_OPTIONS_SHAPE, RESOURCES_SHAPE } from './container';
-import { CANARY_SHAPE } from './canary';
-import { POOL_SHAPE } from './node-pool';
-import { PRIORITY_CLASS_OPTIONS_SHAPE } from './priority-class';
-import { VARIANT_OPTIONS_SHAPE } from './variant';
+import { NodeServiceKind } from '../../policy/kinds';
+import { ApiPermission } from '../api-access';
+import { Canary } from '../canary';
+import { Variant, VariantType } from '../variant';
+import { ConfigHash } from '../config-hash';
+import type { EnvField, ImagePullPolicy, Resources } from '../container';
+import { EnvSource, Mount, Probe, SeccompProfile } from '../container';
+import { HostPath, HostPathType, MountPropagation } from '../host-path';
+import { ImagePullSecret } from '../image-pull-secret';
+import { NetworkPeer, NetworkPolicyOptions } from '../network-policy';
+import { PriorityClassSpec } from '../priority-class';
+import { NodePool } from '../node-pool';
+import { NodeAffinityTerm, NodeRequirement, TaintEffect, Toleration } from '../placement';
+import { IntOrPercent, Rollout } from '../rollout';
+import { bool, instance, int, json, list, map, object, oneOf, opt, req, ShapeTable, str } from '../shape';
+import { MOUNTS_SHAPE, PROBE_OPTIONS_SHAPE, RESOURCES_SHAPE } from '../container';
+import { CANARY_SHAPE } from '../canary';
+import { POOL_SHAPE } from '../node-pool';
+import { PRIORITY_CLASS_OPTIONS_SHAPE } from '../priority-class';
+import { VARIANT_OPTIONS_SHAPE } from '../variant';
 
 /** Shape of a {@link NodePool} (shared with the fleet's cluster pools). @internal */
 export const poolShape = POOL_SHAPE;
