@@ -12,13 +12,12 @@ import { NodeServiceKind } from '../policy/kinds';
 import { NodeServiceChecks } from '../policy/synth';
 import { ApiPermission } from './api-access';
 import { Canary } from './canary';
-import { ContainerSpec } from './container';
 import { checkAtSynth } from './app-checks';
 import { NodeServiceError, presetProblems, ProblemCollector, propsError } from './errors';
 import { DEFAULT_NAMESPACE, resolveIntent, ServiceIntent, TrackIntent } from './intent';
 import { SERVICE_LABEL } from './labels';
 import { NodePool } from './node-pool';
-import { MetadataOptions, NetworkAccessOptions, NODE_SERVICE_SHAPE, PlacementOptions, PodOptions, RolloutOptions } from './props';
+import { NODE_SERVICE_SHAPE, NodeServiceProps } from './props';
 import { buildPodTemplate } from './render/pod';
 import { checkShape } from './shape';
 import { Variant } from './variant';
@@ -66,61 +65,6 @@ function idleVariants(intent: ServiceIntent, template: WirePodTemplateSpec): str
     .filter((t) => t.variant !== undefined && !withCanary.has(t.variant) && t.pod.windows === undefined)
     .filter((t) => podSpecBesidesAffinity(t.template) === base)
     .map((t) => `${t.field} ("${t.variant}")`);
-}
-
-/** DNS policy of the pods. */
-export enum DnsPolicy {
-  /** Cluster DNS (the default for pods without host network). */
-  CLUSTER_FIRST = 'ClusterFirst',
-  /** Cluster DNS for a host-network pod (it would otherwise get the node's resolver). */
-  CLUSTER_FIRST_WITH_HOST_NET = 'ClusterFirstWithHostNet',
-  /** The node's resolver: for services that must not depend on cluster DNS (CNI) or resolve nothing. */
-  DEFAULT = 'Default',
-  /** Only the resolver settings of `dnsConfig` (which then needs at least one nameserver). */
-  NONE = 'None',
-}
-
-/** Props of {@link NodeService}. */
-export interface NodeServiceProps extends MetadataOptions, PlacementOptions, RolloutOptions, PodOptions, NetworkAccessOptions {
-  /** Name of the DaemonSet and `app.kubernetes.io/name` (a DNS-1123 label, e.g. `fluent-bit`). */
-  readonly name: string;
-  /**
-   * The kind whose host-path and capability allowlists apply (presets set it).
-   * @default NodeServiceKind.GENERIC (no allowlist)
-   */
-  readonly kind?: NodeServiceKind;
-  /** The long-running containers; the first is the main container. */
-  readonly containers: ContainerSpec[];
-  /**
-   * Containers that run to completion before the others start (e.g. installing CNI binaries).
-   * @default none
-   */
-  readonly initContainers?: ContainerSpec[];
-  /**
-   * Use the node's network namespace.
-   * @default false
-   */
-  readonly hostNetwork?: boolean;
-  /**
-   * Use the node's PID namespace.
-   * @default false
-   */
-  readonly hostPID?: boolean;
-  /**
-   * DNS policy.
-   * @default CLUSTER_FIRST_WITH_HOST_NET with hostNetwork, else CLUSTER_FIRST
-   */
-  readonly dnsPolicy?: DnsPolicy;
-  /**
-   * Pod-level user ID (containers may set their own).
-   * @default the image's user
-   */
-  readonly runAsUser?: number;
-  /**
-   * Pod-level group ID (containers may set their own).
-   * @default the image's group
-   */
-  readonly runAsGroup?: number;
 }
 
 /**

@@ -5,7 +5,8 @@
 import { Construct } from 'constructs';
 import { ApiPermission } from '../core/api-access';
 import { ProblemCollector } from '../core/errors';
-import { DnsPolicy, NodeService } from '../core/node-service';
+import { NodeService } from '../core/node-service';
+import { DnsPolicy } from '../core/props';
 import {
   HEALTH_ENDPOINT_SHAPE,
   HealthEndpointOptions,

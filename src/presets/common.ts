@@ -6,7 +6,7 @@
 import { ContainerSpec } from '../core/container';
 import { carryProblems, ProblemCollector } from '../core/errors';
 import { HostPath } from '../core/host-path';
-import type { NodeServiceProps } from '../core/node-service';
+import type { NodeServiceProps } from '../core/props';
 import {
   CONTAINER_OPTIONS_SHAPE,
   CONTAINER_SECURITY_SHAPE,

@@ -37,7 +37,7 @@ import { CANARY_LABEL_ANNOTATION, CANARY_OF_ANNOTATION, VARIANT_OF_ANNOTATION } 
 import { recommendedLabels, selectorLabels, SERVICE_LABEL, TRACK_LABEL, trackLabels, VARIANT_LABEL } from '../labels';
 import { checkPoolBudget } from '../node-budget';
 import { NodePool } from '../node-pool';
-import type { DnsPolicy, NodeServiceProps } from '../node-service';
+import type { DnsPolicy, NodeServiceProps } from '../props';
 import { RuleSuppression } from '../props';
 import { NetworkPeer } from '../network-policy';
 import type { PriorityClassOptions } from '../priority-class';
