@@ -12,7 +12,7 @@ import { Construct } from 'constructs';
 import { NodeServiceError, ProblemCollector, show } from '../core/errors';
 import { NodePool } from '../core/node-pool';
 import { poolShape } from '../core/props';
-import { checkLabels } from '../core/render/pod';
+import { checkLabels } from '../core/intent/maps';
 import { checkArguments, checkShape, instance, int, json, list, map, opt, req, ShapeTable, str } from '../core/shape';
 import { dns1123LabelError } from '../k8s';
 import { KubernetesVersion, kubernetesVersionError } from '../k8s/api-fields/versions';

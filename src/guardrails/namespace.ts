@@ -13,7 +13,7 @@ import { namespacePropsShape } from './shapes';
 import { recommendedLabels } from '../core/labels';
 import { PURPOSE_ANNOTATION } from '../k8s/vocabulary';
 import { DEFAULT_NAMESPACE, NodeService } from '../core/node-service';
-import { checkAnnotations, checkLabels } from '../core/render/pod';
+import { checkAnnotations, checkLabels } from '../core/intent/maps';
 import { dns1123LabelError, labelValueError } from '../k8s';
 import { NodeServiceChecks } from '../policy/synth';
 import { evaluatePodSecurity, PodSecurityLevel, strictestCommonLevel } from './pod-security';

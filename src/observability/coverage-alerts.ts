@@ -11,7 +11,7 @@ import { checkShape } from '../core/shape';
 import { alertsPropsShape } from './shapes';
 import { checkAlertsAgainstApp, MonitoredService } from './self-check';
 import { recommendedLabels } from '../core/labels';
-import { checkLabels } from '../core/render/pod';
+import { checkLabels } from '../core/intent/maps';
 import { dns1123LabelError, dns1123SubdomainError, labelValueError, portNameError } from '../k8s';
 import {
   AlertSettings,
