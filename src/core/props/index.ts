@@ -9,6 +9,7 @@ export { poolShape } from './elements';
 export * from './metadata';
 export * from './placement';
 export * from './rollout';
+export { OverrideOptions } from './overrides';
 export * from './pod';
 export * from './network-access';
 export * from './container-process';
