@@ -85,7 +85,7 @@ export function resolvePod(
 }
 
 /** Resolves `imagePullSecrets` to Secret names (each once). */
-export function resolveImagePullSecrets(props: NodeServiceProps, problems: ProblemCollector): string[] {
+function resolveImagePullSecrets(props: NodeServiceProps, problems: ProblemCollector): string[] {
   const names: string[] = [];
   (props.imagePullSecrets ?? []).forEach((s, i) => {
     problems.check(
@@ -101,7 +101,7 @@ export function resolveImagePullSecrets(props: NodeServiceProps, problems: Probl
 }
 
 /** Resolves `configHash`; the annotation it sets cannot also be given in `podAnnotations`. */
-export function resolveConfigHash(props: NodeServiceProps, problems: ProblemCollector): ConfigHash {
+function resolveConfigHash(props: NodeServiceProps, problems: ProblemCollector): ConfigHash {
   const hash = props.configHash ?? ConfigHash.auto();
   if (hash.mode === 'Value' && (hash.value === undefined || hash.value === ''))
     problems.add(
