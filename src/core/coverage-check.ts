@@ -138,28 +138,27 @@ function excludedNodeErrors(service: Service, pool: NodePool, labels: { [key: st
     );
 }
 
+/** How to fix each reason a DaemonSet would not run on a node (any other: {@link RESOURCES_FIX}). */
+const COVERAGE_FIXES: { readonly [reason: string]: string } = {
+  [CoverageReason.NODE_SELECTOR]: "make nodeSelector match the pool's labels, or drop the pool from the coverage targets",
+  [CoverageReason.NODE_AFFINITY]:
+    "let the required node affinity admit the pool's labels (or omit nodeAffinity to derive it from the pools)",
+  [CoverageReason.TAINT]: 'tolerate the taint (add it to the pool so it is derived, or pass a Toleration)',
+  [CoverageReason.HOST_PORT]: 'free the host port or use another one',
+  [CoverageReason.OS]:
+    "build the service for the pool's operating system (spec.os and the kubernetes.io/os node selector), or drop the pool from the coverage targets",
+  [CoverageReason.DISK_PRESSURE]:
+    "free disk on the pool's nodes, or give the service a node-critical priority class (the kubelet admits critical pods under disk pressure)",
+  [CoverageReason.NOT_READY]: "bring the pool's nodes back to Ready (their kubelet does not start pods)",
+  [CoverageReason.UNREACHABLE]: "bring the pool's nodes back to Ready (their kubelet does not start pods)",
+};
+
+/** How to fix a lack of resources, and any reason without a fix of its own. */
+const RESOURCES_FIX = "lower the pod's requests or give the pool larger nodes";
+
 /** How to fix the reason a DaemonSet would not run on a node. */
 function coverageFix(reason: string): string {
-  switch (reason) {
-    case CoverageReason.NODE_SELECTOR:
-      return "make nodeSelector match the pool's labels, or drop the pool from the coverage targets";
-    case CoverageReason.NODE_AFFINITY:
-      return "let the required node affinity admit the pool's labels (or omit nodeAffinity to derive it from the pools)";
-    case CoverageReason.TAINT:
-      return 'tolerate the taint (add it to the pool so it is derived, or pass a Toleration)';
-    case CoverageReason.HOST_PORT:
-      return 'free the host port or use another one';
-    case CoverageReason.OS:
-      return "build the service for the pool's operating system (spec.os and the kubernetes.io/os node selector), or drop the pool from the coverage targets";
-    case CoverageReason.DISK_PRESSURE:
-      return "free disk on the pool's nodes, or give the service a node-critical priority class (the kubelet admits critical pods under disk pressure)";
-    case CoverageReason.NOT_READY:
-    case CoverageReason.UNREACHABLE:
-      return "bring the pool's nodes back to Ready (their kubelet does not start pods)";
-    case CoverageReason.RESOURCES:
-    default:
-      return "lower the pod's requests or give the pool larger nodes";
-  }
+  return Object.prototype.hasOwnProperty.call(COVERAGE_FIXES, reason) ? COVERAGE_FIXES[reason] : RESOURCES_FIX;
 }
 
 /** The node with `labels` added. */

@@ -19,7 +19,7 @@ import { Wire } from '../wire';
 import { withRequirements } from './affinity';
 import { resolveAnnotations } from './annotations';
 import { resolveIdentity } from './identity';
-import { resolveMetadata } from './metadata';
+import { MetadataIntent, resolveMetadata } from './metadata';
 import { LocalServiceIntent, resolveLocalService, resolveNetworkPolicy } from './network';
 import { resolvePlacement } from './placement';
 import { PodIntent, resolvePod } from './pod';
@@ -33,13 +33,9 @@ export type { PodIntent } from './pod';
 export type { TrackIntent } from './tracks';
 
 /** Everything a node service renders, resolved from its props (besides the extras). @internal */
-export interface ServiceIntent {
+export interface ServiceIntent extends Pick<MetadataIntent, 'namespace' | 'instance' | 'selector' | 'labels'> {
   readonly name: string;
-  readonly namespace: string;
   readonly kind: NodeServiceKind;
-  readonly instance: string;
-  readonly selector: { [key: string]: string };
-  readonly labels: { [key: string]: string };
   readonly annotations: { [key: string]: string };
   readonly updateStrategy: Wire<k8s.DaemonSetUpdateStrategy>;
   readonly minReadySeconds: number;

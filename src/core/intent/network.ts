@@ -60,12 +60,7 @@ function resolveIngressRule(
 ): k8s.NetworkPolicyIngressRule {
   if (rule.ports.length === 0) problems.add(`${f}.ports`, rule.ports, 'names no port', 'name the container ports the sources may reach');
   if (rule.from.length === 0)
-    problems.add(
-      `${f}.from`,
-      rule.from,
-      'names no source (an empty list would admit every source)',
-      'name the sources, e.g. NetworkPeer.namespace("monitoring")',
-    );
+    noPeer(`${f}.from`, rule.from, 'source', 'name the sources, e.g. NetworkPeer.namespace("monitoring")', problems);
   const ports = rule.ports.flatMap((name, j) => {
     const port = declared.get(name);
     if (!port) {
@@ -79,13 +74,7 @@ function resolveIngressRule(
 
 /** An egress rule: named destinations, on the given ports. */
 function resolveEgressRule(rule: NetworkEgressRule, f: string, problems: ProblemCollector): k8s.NetworkPolicyEgressRule {
-  if (rule.to.length === 0)
-    problems.add(
-      `${f}.to`,
-      rule.to,
-      'names no destination (an empty list would admit every destination)',
-      'name the destinations, or drop the rule',
-    );
+  if (rule.to.length === 0) noPeer(`${f}.to`, rule.to, 'destination', 'name the destinations, or drop the rule', problems);
   (rule.ports ?? []).forEach((p, j) =>
     problems.check(`${f}.ports[${j}].port`, p.port, portNumberError(p.port), 'use a port number from 1 to 65535'),
   );
@@ -93,6 +82,11 @@ function resolveEgressRule(rule: NetworkEgressRule, f: string, problems: Problem
     to: rule.to.map((peer, j) => resolvePeer(peer, `${f}.to[${j}]`, problems)),
     ...(rule.ports ? { ports: rule.ports.map((p) => ({ port: k8s.IntOrString.fromNumber(p.port), protocol: p.protocol ?? 'TCP' })) } : {}),
   };
+}
+
+/** Records that a rule names no peer: an empty list would admit every one. */
+function noPeer(field: string, peers: NetworkPeer[], what: string, fix: string, problems: ProblemCollector): void {
+  problems.add(field, peers, `names no ${what} (an empty list would admit every ${what})`, fix);
 }
 
 /** Records that `name` (at `field`) names no declared port. */
