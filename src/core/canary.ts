@@ -4,54 +4,15 @@
  * of the two. Label a few nodes to move them to the canary; remove the label to roll back.
  */
 
-import type { Mount } from './container';
-import { MOUNTS_SHAPE } from './container';
-import { checkArguments, instance, list, map, object, opt, req, str } from '../k8s/shape';
+import { OverrideOptions, overrideFields } from './props/overrides';
+import { checkArguments, instance, object, opt, req, str } from '../k8s/shape';
 
 /** What the canary changes; everything else is identical to the stable service. */
-export interface CanaryOptions {
-  /**
-   * The image of the first (main) container in the canary.
-   * @default the stable image
-   */
-  readonly image?: string;
-  /**
-   * Images per container name, for services with several containers.
-   * @default the stable images
-   */
-  readonly images?: { [container: string]: string };
-  /**
-   * Arguments of the main container in the canary.
-   * @default the stable arguments
-   */
-  readonly args?: string[];
-  /**
-   * Extra or changed environment variables of the main container in the canary.
-   * @default none
-   */
-  readonly env?: { [name: string]: string };
-  /**
-   * Mounts of the main container in the canary: each replaces the stable mount at the same `mountPath` (e.g. a new
-   * ConfigMap at the config directory, so the canary nodes run the new configuration first) or is added.
-   * @default the stable mounts
-   */
-  readonly mounts?: Mount[];
-  /**
-   * `app.kubernetes.io/version` of the canary.
-   * @default the canary image's tag
-   */
-  readonly version?: string;
-}
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- jsii has no type aliases: the canary's options keep their own name
+export interface CanaryOptions extends OverrideOptions {}
 
 /** Shape of {@link CanaryOptions}. @internal */
-const CANARY_OPTIONS_SHAPE = object('CanaryOptions', {
-  image: opt(str),
-  images: opt(map(str)),
-  args: opt(list(str)),
-  env: opt(map(str)),
-  mounts: opt(MOUNTS_SHAPE),
-  version: opt(str),
-});
+export const CANARY_OPTIONS_SHAPE = object('CanaryOptions', overrideFields());
 
 /** How to split a service into stable and canary. Create with {@link Canary.byNodeLabel}. */
 export class Canary {

@@ -9,7 +9,7 @@ import type { IConfigMap, ISecret } from 'cdk8s-plus-28';
 import type { ConfigSource } from './config-hash';
 import { HostPath } from './host-path';
 import { bool, checkArguments, implementing, instance, int, json, list, map, object, opt, req, ShapeTable, str } from '../k8s/shape';
-import type { ContainerOptions, ContainerSecurityOptions, PrivilegeOptions } from './options';
+import type { ContainerOptions, ContainerSecurityOptions, PrivilegeOptions } from './props';
 
 /** Downward API fields a node service commonly needs. */
 export enum EnvField {

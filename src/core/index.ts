@@ -4,7 +4,7 @@ export * from './container';
 export * from './placement';
 export * from './rollout';
 export * from './api-access';
-export * from './options';
+export * from './props';
 export * from './node-service';
 export * from './node-pool';
 export { NodeBudget, NodeBudgetProps } from './node-budget';

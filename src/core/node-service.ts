@@ -6,21 +6,19 @@
 import { ApiObject, ApiObjectMetadata, Chart, JsonPatch } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { compileNode, compileWorkload, evaluate } from '../coverage/on-demand';
-import { CoverageReason, CoverageStatus, statusOf } from '../coverage/types';
-import { ownValue } from '../k8s/json';
 import { NodeServiceKind } from '../policy/kinds';
 import { NodeServiceChecks } from '../policy/synth';
 import { ApiPermission } from './api-access';
 import { Canary } from './canary';
-import { ContainerSpec } from './container';
 import { checkAtSynth } from './app-checks';
+import { coverageErrors, CoveredDaemonSet } from './coverage-check';
 import { NodeServiceError, presetProblems, ProblemCollector, propsError } from '../k8s/problems';
-import { DEFAULT_NAMESPACE, resolveIntent, ServiceIntent, TrackIntent } from './intent';
+import { DEFAULT_NAMESPACE, resolveExtras, resolveIntent, ServiceExtras, ServiceIntent, TrackIntent } from './intent';
 import { SERVICE_LABEL } from './labels';
 import { NodePool } from './node-pool';
-import { MetadataOptions, NetworkAccessOptions, NODE_SERVICE_SHAPE, PlacementOptions, PodOptions, RolloutOptions } from './options';
-import { buildPodTemplate } from './pod';
+import { NODE_SERVICE_SHAPE, NodeServiceProps } from './props';
+import { buildPodTemplate } from './render/pod';
+import { renderTracks, RenderedTrack } from './render/tracks';
 import { checkShape } from '../k8s/shape';
 import { Variant } from './variant';
 import { registerNodeTax } from './node-tax-check';
@@ -60,68 +58,14 @@ function podSpecBesidesAffinity(template: WirePodTemplateSpec): string {
  * The fields (`variants[1]`) of the Linux variants without a canary whose pods are those of the default DaemonSet
  * but for the node affinity that selects their nodes: such a variant splits the nodes and changes nothing.
  */
-function idleVariants(intent: ServiceIntent, template: WirePodTemplateSpec): string[] {
+function idleVariants(tracks: RenderedTrack[], template: WirePodTemplateSpec): string[] {
   const base = podSpecBesidesAffinity(template);
-  const withCanary = new Set(intent.tracks.filter((t) => t.variant !== undefined && t.canary !== undefined).map((t) => t.variant));
-  return intent.tracks
-    .filter((t) => t.variant !== undefined && !withCanary.has(t.variant) && t.pod.windows === undefined)
+  const intents = tracks.map((t) => t.intent);
+  const withCanary = new Set(intents.filter((t) => t.variant !== undefined && t.canary !== undefined).map((t) => t.variant));
+  return tracks
+    .filter(({ intent: t }) => t.variant !== undefined && !withCanary.has(t.variant) && t.pod.windows === undefined)
     .filter((t) => podSpecBesidesAffinity(t.template) === base)
-    .map((t) => `${t.field} ("${t.variant}")`);
-}
-
-/** DNS policy of the pods. */
-export enum DnsPolicy {
-  /** Cluster DNS (the default for pods without host network). */
-  CLUSTER_FIRST = 'ClusterFirst',
-  /** Cluster DNS for a host-network pod (it would otherwise get the node's resolver). */
-  CLUSTER_FIRST_WITH_HOST_NET = 'ClusterFirstWithHostNet',
-  /** The node's resolver: for services that must not depend on cluster DNS (CNI) or resolve nothing. */
-  DEFAULT = 'Default',
-  /** Only the resolver settings of `dnsConfig` (which then needs at least one nameserver). */
-  NONE = 'None',
-}
-
-/** Props of {@link NodeService}. */
-export interface NodeServiceProps extends MetadataOptions, PlacementOptions, RolloutOptions, PodOptions, NetworkAccessOptions {
-  /** Name of the DaemonSet and `app.kubernetes.io/name` (a DNS-1123 label, e.g. `fluent-bit`). */
-  readonly name: string;
-  /**
-   * The kind whose host-path and capability allowlists apply (presets set it).
-   * @default NodeServiceKind.GENERIC (no allowlist)
-   */
-  readonly kind?: NodeServiceKind;
-  /** The long-running containers; the first is the main container. */
-  readonly containers: ContainerSpec[];
-  /**
-   * Containers that run to completion before the others start (e.g. installing CNI binaries).
-   * @default none
-   */
-  readonly initContainers?: ContainerSpec[];
-  /**
-   * Use the node's network namespace.
-   * @default false
-   */
-  readonly hostNetwork?: boolean;
-  /**
-   * Use the node's PID namespace.
-   * @default false
-   */
-  readonly hostPID?: boolean;
-  /**
-   * DNS policy.
-   * @default CLUSTER_FIRST_WITH_HOST_NET with hostNetwork, else CLUSTER_FIRST
-   */
-  readonly dnsPolicy?: DnsPolicy;
-  /**
-   * Pod-level user ID (containers may set their own).
-   * @default the image's user
-   */
-  readonly runAsUser?: number;
-  /**
-   * Pod-level group ID (containers may set their own).
-   * @default the image's group
-   */
-  readonly runAsGroup?: number;
+    .map(({ intent: t }) => `${t.field} ("${t.variant}")`);
 }
 
 /**
@@ -177,13 +121,8 @@ export class NodeService extends Construct {
 
   constructor(scope: Construct, id: string, props: NodeServiceProps) {
     super(scope, id);
-    // Phase 1, the boundary: every prop's type and shape, then (phase 2) the resolved intent with its grammar checks.
     const problems = presetProblems(props) ?? new ProblemCollector();
-    const checked = checkShape<NodeServiceProps>(props, NODE_SERVICE_SHAPE, problems, 'NodeService');
-    const intent = resolveIntent(sound(checked), Chart.of(this).namespace, problems);
-    // Phase 3: the pod templates (the default DaemonSet's, then every track's), checked as they are rendered (the
-    // tracks' own problems were collected with the intent).
-    const template = buildPodTemplate(intent.pod, problems);
+    const { checked, intent, tracks, extras, template } = resolveAndRender(props, Chart.of(this).namespace, problems);
 
     // What the service resolved from its props (when they are invalid, from the sound ones: see docs/errors.md).
     this.name = intent.name;
@@ -219,18 +158,23 @@ export class NodeService extends Construct {
       template,
       intent,
     );
-    this.tracks = intent.tracks.map((t) => ({
+    this.tracks = tracks.map(({ intent: t, template: tt }) => ({
       intent: t,
-      daemonSet: this.createDaemonSet(t.id, t.daemonSetName, t.pod.labels, t.annotations, t.selector, t.template, intent),
+      daemonSet: this.createDaemonSet(t.id, t.daemonSetName, t.pod.labels, t.annotations, t.selector, tt, intent),
     }));
     this.canaryDaemonSet = this.tracks.find((t) => t.intent.id === 'Canary')?.daemonSet;
     this.daemonSets = [this.daemonSet, ...this.tracks.map((t) => t.daemonSet)];
     if (intent.apiAccess.length > 0)
       this.createApiAccess(intent.apiAccess, intent.serviceAccountName ?? intent.name, intent.createServiceAccount, intent.automount);
-    const extras = this.createExtras(intent);
-    this.priorityClass = extras.priorityClass;
-    this.networkPolicy = extras.networkPolicy;
-    this.localService = extras.localService;
+    const objects = this.createExtras(intent, extras);
+    this.priorityClass = objects.priorityClass;
+    this.networkPolicy = objects.networkPolicy;
+    this.localService = objects.localService;
+    this.addChecks(checked, intent, extras, idleVariants(tracks, template));
+  }
+
+  /** The checks at synth: the node tax of the pools, the declared coverage, and the app's checks of the service. */
+  private addChecks(checked: NodeServiceProps, intent: ServiceIntent, extras: ServiceExtras, idle: string[]): void {
     registerNodeTax(this, {
       name: `${this.namespace}/${this.name}`,
       pools: this.pools,
@@ -246,16 +190,33 @@ export class NodeService extends Construct {
       priorityClassName: intent.pod.priorityClassName,
       daemonSet: this.daemonSet,
       idleCanary: intent.tracks.some((t) => t.id === 'Canary' && !t.changesSomething),
-      idleVariants: idleVariants(intent, template),
+      idleVariants: idle,
       hostNetworkPolicy:
-        intent.networkPolicy !== undefined && checked.networkPolicy?.hostNetworkReason === undefined && hostNetworkDaemonSets(intent),
+        extras.networkPolicy !== undefined && checked.networkPolicy?.hostNetworkReason === undefined && hostNetworkDaemonSets(intent),
       daemonSets: this.daemonSets,
       updateStrategy: intent.updateStrategy,
     });
   }
 
+  /** Verifies the declared coverage targets against the rendered DaemonSets (see `coverage-check.ts`). */
+  private verifyCoverage(): string[] {
+    const all: CoveredDaemonSet[] = [
+      { what: this.name, manifest: this.daemonSet.toJson(), nodeLabels: {} },
+      ...this.tracks.map((t) => ({
+        what: t.intent.daemonSetName,
+        manifest: t.daemonSet.toJson(),
+        nodeLabels: t.intent.nodeLabels,
+        pool: t.intent.pool,
+      })),
+    ];
+    return coverageErrors(`${this.namespace}/${this.name}`, all, this.pools, this.excludePools);
+  }
+
   /** The PriorityClass, NetworkPolicy and node-local Service of the service, those its intent asks for. */
-  private createExtras(intent: ServiceIntent): {
+  private createExtras(
+    intent: ServiceIntent,
+    extras: ServiceExtras,
+  ): {
     priorityClass?: k8s.KubePriorityClass;
     networkPolicy?: k8s.KubeNetworkPolicy;
     localService?: k8s.KubeService;
@@ -263,8 +224,8 @@ export class NodeService extends Construct {
     let priorityClass: k8s.KubePriorityClass | undefined;
     let networkPolicy: k8s.KubeNetworkPolicy | undefined;
     let localService: k8s.KubeService | undefined;
-    if (intent.priorityClass) {
-      const pc = intent.priorityClass;
+    if (extras.priorityClass) {
+      const pc = extras.priorityClass;
       priorityClass = new k8s.KubePriorityClass(this, 'PriorityClass', {
         metadata: { name: pc.name, labels: { ...intent.labels } },
         value: pc.value,
@@ -275,21 +236,21 @@ export class NodeService extends Construct {
       // Cluster-scoped: never the chart's namespace.
       if (Chart.of(this).namespace) priorityClass.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
     }
-    if (intent.networkPolicy) {
-      const spec = { ...intent.networkPolicy, podSelector: { matchLabels: { ...this.podSelector } } };
+    if (extras.networkPolicy) {
+      const spec = { ...extras.networkPolicy, podSelector: { matchLabels: { ...this.podSelector } } };
       networkPolicy = new k8s.KubeNetworkPolicy(this, 'NetworkPolicy', {
         metadata: { name: intent.name, namespace: intent.namespace, labels: { ...intent.labels } },
         spec,
       });
     }
-    if (intent.localService) {
+    if (extras.localService) {
       localService = new k8s.KubeService(this, 'LocalService', {
-        metadata: { name: intent.localService.name, namespace: intent.namespace, labels: { ...intent.labels } },
+        metadata: { name: extras.localService.name, namespace: intent.namespace, labels: { ...intent.labels } },
         spec: {
           type: 'ClusterIP',
           selector: { ...this.podSelector },
           internalTrafficPolicy: 'Local',
-          ports: intent.localService.ports,
+          ports: extras.localService.ports,
         },
       });
     }
@@ -326,110 +287,6 @@ export class NodeService extends Construct {
     });
   }
 
-  /**
-   * Verifies the declared coverage targets against the rendered DaemonSets with the DaemonSet controller's semantics:
-   * on every node of every pool in `pools`, exactly one DaemonSet of the service is wanted and its pod runs (and fits,
-   * when the pool's allocatable is known); on no node of a pool in `excludePools` is any wanted. A pool's nodes are
-   * checked as they are, and with the labels of each canary and node-label variant, so every split is proven.
-   */
-  private verifyCoverage(): string[] {
-    const errors: string[] = [];
-    const service = `${this.namespace}/${this.name}`;
-    const all = [
-      {
-        what: this.name,
-        manifest: this.daemonSet.toJson(),
-        nodeLabels: {} as { [key: string]: string },
-        pool: undefined as string | undefined,
-      },
-      ...this.tracks.map((t) => ({
-        what: t.intent.daemonSetName,
-        manifest: t.daemonSet.toJson(),
-        nodeLabels: t.intent.nodeLabels,
-        pool: t.intent.pool,
-      })),
-    ];
-    // Each DaemonSet is compiled once and evaluated on every pool's node (as checkPodOnNode would, pair by pair).
-    const compiled = new Map(all.map((d) => [d, compileWorkload(d.manifest)]));
-    const several = all.length > 1;
-    const scenarios = (pool: NodePool) => {
-      const seen = new Map<string, { [key: string]: string }>();
-      for (const d of all) {
-        if (d.pool !== undefined && d.pool !== pool.name) continue;
-        // A pool's nodes carry its labels: labels that contradict them describe no node of the pool.
-        if (
-          Object.entries(d.nodeLabels).some(([k, v]) => {
-            const poolValue = ownValue(pool.labels, k);
-            return poolValue !== undefined && poolValue !== v;
-          })
-        )
-          continue;
-        const id = JSON.stringify(d.nodeLabels);
-        if (!seen.has(id)) seen.set(id, d.nodeLabels);
-      }
-      return [...seen.values()];
-    };
-    const describe = (labels: { [key: string]: string }) => {
-      const list = Object.entries(labels).map(([k, v]) => `${k}=${v}`);
-      return list.length > 0 ? ` (nodes labelled ${list.join(', ')})` : '';
-    };
-    for (const pool of this.pools) {
-      for (const labels of scenarios(pool)) {
-        const node = withLabels(pool.toNode(), labels);
-        const compiledNode = compileNode(node);
-        const verdicts = all.map((d) => ({ d, verdict: evaluate(compiled.get(d)!, compiledNode) }));
-        const wanted = verdicts.filter((v) => v.verdict.desired);
-        const where = `node pool "${pool.name}"${describe(labels)}`;
-        if (wanted.length > 1) {
-          errors.push(
-            `coverage: DaemonSets ${wanted.map((w) => w.d.what).join(' and ')} of service ${service} would all run on ${where}: each node must run exactly one. Fix: make their node requirements disjoint (variants and canaries are, by construction; check nodeAffinity, nodeSelector and nodeRequirements)`,
-          );
-          continue;
-        }
-        if (wanted.length === 0) {
-          // The DaemonSet meant for these nodes: the one whose pool and labels they are, else the default one.
-          const id = JSON.stringify(labels);
-          const meant =
-            verdicts.find((v) => v.d.pool === pool.name && JSON.stringify(v.d.nodeLabels) === id) ??
-            verdicts.find((v) => v.d.pool === undefined && JSON.stringify(v.d.nodeLabels) === id) ??
-            verdicts[0];
-          const others = verdicts.filter((v) => v !== meant);
-          const rest =
-            several && others.length > 0
-              ? `, and no other DaemonSet of service ${service} would (${others.map((o) => `${o.d.what}: ${o.verdict.reason}`).join('; ')})`
-              : '';
-          errors.push(
-            `coverage: DaemonSet ${meant.d.what} would not run on ${where}: ${meant.verdict.reason} (${meant.verdict.detail})${rest}. Fix: ${coverageFix(meant.verdict.reason)}`,
-          );
-          continue;
-        }
-        const { d, verdict } = wanted[0];
-        if (!verdict.runs) {
-          const outcome =
-            statusOf(verdict.reason) === CoverageStatus.NOT_RUNNING
-              ? 'its pod would be placed but the kubelet would not run it'
-              : 'its pod would stay Pending';
-          errors.push(
-            `coverage: DaemonSet ${d.what} is wanted on ${where} but ${outcome}: ${verdict.reason} (${verdict.detail}). Fix: ${coverageFix(verdict.reason)}`,
-          );
-        }
-      }
-    }
-    for (const pool of this.excludePools) {
-      for (const labels of scenarios(pool)) {
-        const node = compileNode(withLabels(pool.toNode(), labels));
-        for (const d of all) {
-          if (evaluate(compiled.get(d)!, node).desired) {
-            errors.push(
-              `coverage: DaemonSet ${d.what} would run on node pool "${pool.name}"${describe(labels)}, which it must not cover. Fix: exclude the pool's labels with nodeAffinity (e.g. NodeRequirement.notIn / doesNotExist) or stop tolerating its taints`,
-            );
-          }
-        }
-      }
-    }
-    return errors;
-  }
-
   private createApiAccess(permissions: ApiPermission[], serviceAccount: string, create: boolean, automount: boolean): void {
     const chartNamespace = Chart.of(this).namespace;
     if (create) {
@@ -455,29 +312,6 @@ export class NodeService extends Construct {
   }
 }
 
-function coverageFix(reason: string): string {
-  switch (reason) {
-    case CoverageReason.NODE_SELECTOR:
-      return "make nodeSelector match the pool's labels, or drop the pool from the coverage targets";
-    case CoverageReason.NODE_AFFINITY:
-      return "let the required node affinity admit the pool's labels (or omit nodeAffinity to derive it from the pools)";
-    case CoverageReason.TAINT:
-      return 'tolerate the taint (add it to the pool so it is derived, or pass a Toleration)';
-    case CoverageReason.HOST_PORT:
-      return 'free the host port or use another one';
-    case CoverageReason.OS:
-      return "build the service for the pool's operating system (spec.os and the kubernetes.io/os node selector), or drop the pool from the coverage targets";
-    case CoverageReason.DISK_PRESSURE:
-      return "free disk on the pool's nodes, or give the service a node-critical priority class (the kubelet admits critical pods under disk pressure)";
-    case CoverageReason.NOT_READY:
-    case CoverageReason.UNREACHABLE:
-      return "bring the pool's nodes back to Ready (their kubelet does not start pods)";
-    case CoverageReason.RESOURCES:
-    default:
-      return "lower the pod's requests or give the pool larger nodes";
-  }
-}
-
 /** `true` when every DaemonSet of the service uses the host network, else the names of those that do (or `false`). */
 function hostNetworkDaemonSets(intent: ServiceIntent): boolean | string[] {
   const all = [{ daemonSetName: intent.name, pod: intent.pod }, ...intent.tracks];
@@ -485,11 +319,22 @@ function hostNetworkDaemonSets(intent: ServiceIntent): boolean | string[] {
   return on.length === all.length ? true : on.length > 0 ? on : false;
 }
 
-function withLabels(node: any, labels: { [key: string]: string }): any {
-  return { ...node, metadata: { ...node.metadata, labels: { ...node.metadata.labels, ...labels } } };
-}
-
 /** Props as the intent needs them: the required fields present (an absent one is already a problem). */
 function sound(props: NodeServiceProps): NodeServiceProps {
   return { ...props, name: props.name ?? '', containers: props.containers ?? [] };
+}
+
+/**
+ * Phases 1 to 3: the boundary (every prop's type and shape), the resolved intent with its grammar checks, and the pod
+ * templates, checked as they are rendered. The tracks' templates are rendered before the extras are resolved, and the
+ * default DaemonSet's last, so that problems are listed in the order of the props.
+ */
+function resolveAndRender(props: NodeServiceProps, chartNamespace: string | undefined, problems: ProblemCollector) {
+  const checked = checkShape<NodeServiceProps>(props, NODE_SERVICE_SHAPE, problems, 'NodeService');
+  const resolvable = sound(checked);
+  const intent = resolveIntent(resolvable, chartNamespace, problems);
+  const tracks = renderTracks(intent.name, intent.tracks, problems);
+  const extras = resolveExtras(resolvable, problems);
+  const template = buildPodTemplate(intent.pod, problems);
+  return { checked, intent, tracks, extras, template };
 }

@@ -9,21 +9,16 @@
 import { NodeServiceKind } from '../policy/kinds';
 import type { Canary } from './canary';
 import { CANARY_SHAPE } from './canary';
-import type { Mount, Resources } from './container';
-import { MOUNTS_SHAPE, RESOURCES_SHAPE } from './container';
+import type { Resources } from './container';
+import { RESOURCES_SHAPE } from './container';
 import type { NodePool } from './node-pool';
 import { POOL_SHAPE } from './node-pool';
-import { checkArguments, list, map, object, opt, req, ShapeTable, str } from '../k8s/shape';
+import { OverrideOptions, overrideFields } from './props/overrides';
+import { checkArguments, list, object, opt, req, ShapeTable, str } from '../k8s/shape';
 
 /** The fields of {@link VariantOptions}. */
 const VARIANT_OPTION_FIELDS: ShapeTable = {
-  image: opt(str),
-  images: opt(map(str)),
-  args: opt(list(str)),
-  env: opt(map(str)),
-  mounts: opt(MOUNTS_SHAPE),
-  resources: opt(object('Resources', RESOURCES_SHAPE)),
-  version: opt(str),
+  ...overrideFields({ resources: opt(object('Resources', RESOURCES_SHAPE)) }),
   canary: opt(CANARY_SHAPE),
 };
 const POOL_VARIANT_OPTION_FIELDS: ShapeTable = { ...VARIANT_OPTION_FIELDS, poolLabel: opt(str) };
@@ -41,43 +36,12 @@ export const VARIANT_OPTIONS_SHAPE = object('VariantOptions', {
 });
 
 /** What a variant changes; everything else is the service's. */
-export interface VariantOptions {
-  /**
-   * The image of the main container.
-   * @default the service's image
-   */
-  readonly image?: string;
-  /**
-   * Images per container name, for services with several containers.
-   * @default the service's images
-   */
-  readonly images?: { [container: string]: string };
-  /**
-   * Arguments of the main container (they replace the service's).
-   * @default the service's arguments
-   */
-  readonly args?: string[];
-  /**
-   * Extra or changed environment variables of the main container.
-   * @default none
-   */
-  readonly env?: { [name: string]: string };
-  /**
-   * Mounts of the main container: each replaces the service's mount at the same `mountPath` (e.g. another ConfigMap
-   * at the config directory) or is added.
-   * @default the service's mounts
-   */
-  readonly mounts?: Mount[];
+export interface VariantOptions extends OverrideOptions {
   /**
    * Resources of the main container (e.g. larger limits on large nodes).
    * @default the service's resources
    */
   readonly resources?: Resources;
-  /**
-   * `app.kubernetes.io/version` of the variant.
-   * @default the variant image's tag
-   */
-  readonly version?: string;
   /**
    * A canary of the variant: the variant's nodes with the canary label run `<service>-<variant>-canary`.
    * @default no canary

@@ -10,7 +10,7 @@ import type { NodeServiceNamespaceProps } from './namespace';
 import { ProblemCollector } from '../k8s/problems';
 import { checkShape } from '../k8s/shape';
 import { recommendedLabels } from '../core/labels';
-import { checkAnnotations, checkLabels } from '../core/pod';
+import { checkAnnotations, checkLabels } from '../core/intent/maps';
 import { dns1123LabelError, labelValueError } from '../k8s';
 import { DEFAULT_NAMESPACE, reservedNamespaceProblem } from '../k8s/namespaces';
 import { PodSecurityLevel } from '../admission/pod-security';

@@ -10,7 +10,7 @@ import type { MonitoredService } from './self-check';
 import { ProblemCollector } from '../k8s/problems';
 import { checkShape } from '../k8s/shape';
 import { recommendedLabels } from '../core/labels';
-import { checkLabels } from '../core/pod';
+import { checkLabels } from '../core/intent/maps';
 import { dns1123LabelError, dns1123SubdomainError, labelValueError, portNameError } from '../k8s';
 import {
   AlertSettings,

@@ -6,7 +6,7 @@
 import { ContainerSpec, Resources } from '../core/container';
 import { ProblemCollector } from '../k8s/problems';
 import { HostPath, HostPathType } from '../core/host-path';
-import { CONTAINER_PROCESS_SHAPE, ContainerProcessOptions } from '../core/options';
+import { CONTAINER_PROCESS_SHAPE, ContainerProcessOptions } from '../core/props';
 import { list, object, opt, req, str } from '../k8s/shape';
 
 /** Default resources of the CNI installer init container: requests 10m CPU / 16Mi, memory limit 64Mi. */

@@ -5,7 +5,8 @@
 import { Construct } from 'constructs';
 import { ApiPermission } from '../core/api-access';
 import { ProblemCollector } from '../k8s/problems';
-import { DnsPolicy, NodeService } from '../core/node-service';
+import { NodeService } from '../core/node-service';
+import { DnsPolicy } from '../core/props';
 import {
   HEALTH_ENDPOINT_SHAPE,
   HealthEndpointOptions,
@@ -13,7 +14,7 @@ import {
   PrivilegeOptions,
   STATE_DIR_SHAPE,
   StateDirOptions,
-} from '../core/options';
+} from '../core/props';
 import { Toleration } from '../core/placement';
 import { bool, opt, req, checkArguments } from '../k8s/shape';
 import { NodeServiceKind } from '../policy/kinds';

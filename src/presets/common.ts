@@ -6,7 +6,7 @@
 import { ContainerSpec } from '../core/container';
 import { carryProblems, ProblemCollector } from '../k8s/problems';
 import { HostPath } from '../core/host-path';
-import type { NodeServiceProps } from '../core/node-service';
+import type { NodeServiceProps } from '../core/props';
 import {
   CONTAINER_OPTIONS_SHAPE,
   CONTAINER_SECURITY_SHAPE,
@@ -19,7 +19,7 @@ import {
   PRESET_SHAPE,
   RolloutOptions,
   SERVICE_GROUPS_SHAPE,
-} from '../core/options';
+} from '../core/props';
 import { NodeRequirement } from '../core/placement';
 import { checkShape, ShapeTable } from '../k8s/shape';
 import { reasonError } from '../k8s';

@@ -6,7 +6,7 @@ import { Construct } from 'constructs';
 import { EnvField, Mount, Probe, Resources } from '../core/container';
 import { HostPath } from '../core/host-path';
 import { NodeService } from '../core/node-service';
-import { SERVICE_PORT_SHAPE, ServicePortOptions } from '../core/options';
+import { SERVICE_PORT_SHAPE, ServicePortOptions } from '../core/props';
 import { NodeAffinityTerm, NodeRequirement, TaintEffect, Toleration } from '../core/placement';
 import { bool, opt, checkArguments } from '../k8s/shape';
 import { NodeServiceKind } from '../policy/kinds';

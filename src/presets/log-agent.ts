@@ -7,7 +7,7 @@ import { ApiPermission } from '../core/api-access';
 import { EnvField, Probe, Resources } from '../core/container';
 import { HostPath, HostPathType } from '../core/host-path';
 import { NodeService } from '../core/node-service';
-import { SERVICE_PORT_SHAPE, ServicePortOptions, STATE_DIR_SHAPE, StateDirOptions } from '../core/options';
+import { SERVICE_PORT_SHAPE, ServicePortOptions, STATE_DIR_SHAPE, StateDirOptions } from '../core/props';
 import { bool, oneOf, opt } from '../k8s/shape';
 import { NodeServiceKind } from '../policy/kinds';
 import { NodeServicePresetProps, PresetDefaults, presetServiceProps, soundProps } from './common';

@@ -8,7 +8,7 @@ import { ApiPermission } from '../core/api-access';
 import { ProblemCollector } from '../k8s/problems';
 import { HostPath } from '../core/host-path';
 import { NodeService } from '../core/node-service';
-import { HEALTH_ENDPOINT_SHAPE, HealthEndpointOptions, PRIVILEGE_SHAPE, PrivilegeOptions } from '../core/options';
+import { HEALTH_ENDPOINT_SHAPE, HealthEndpointOptions, PRIVILEGE_SHAPE, PrivilegeOptions } from '../core/props';
 import { Toleration } from '../core/placement';
 import { bool, instance, list, oneOf, opt, str, checkArguments } from '../k8s/shape';
 import { NodeServiceKind } from '../policy/kinds';

@@ -6,7 +6,7 @@
 import { Resources } from '../core/container';
 import { ProblemCollector } from '../k8s/problems';
 import { HostPath, HostPathType } from '../core/host-path';
-import { RuleSuppression } from '../core/options';
+import { RuleSuppression } from '../core/props';
 import { isContainerRuntimeSocket, kindProfile, NodeServiceKind } from '../policy/kinds';
 import type { SecurityAgentProps } from './security-agent';
 

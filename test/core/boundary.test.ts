@@ -6,21 +6,45 @@
 import * as ts from 'typescript';
 import { Construct } from 'constructs';
 import { CniPlugin, ContainerSpec, CsiNode, GpuMonitor, LogAgent, MonitoringAgent, NodeService, SecurityAgent, Variant } from '../../src';
-import { CONTAINER_SPEC_SHAPE } from '../../src/core/options';
+import { CONTAINER_SPEC_SHAPE } from '../../src/core/props';
 import { wrongValueFor } from '../../src/k8s/shape';
 import { apiProgram, interfacesIn, propertiesOf } from '../support/props';
 import { propsErrorOf, synth, testChart } from '../support/synth';
 
 const checker = apiProgram().getTypeChecker();
 
-/** The interfaces that make up the props of the constructs: the option groups, the props and the container spec. */
-function propInterfaces(): ts.InterfaceDeclaration[] {
+/** Whether an interface is the overrides of canaries and variants, or extends it. */
+function isOverrideGroup(n: ts.InterfaceDeclaration): boolean {
+  const extendsOverrides = (t: ts.Type): boolean =>
+    t.symbol?.name === 'OverrideOptions' || (checker.getBaseTypes(t as ts.InterfaceType) ?? []).some(extendsOverrides);
+  return extendsOverrides(checker.getTypeAtLocation(n.name));
+}
+
+/** The option groups and props interfaces of the core and the presets. */
+function optionInterfaces(): ts.InterfaceDeclaration[] {
   return interfacesIn(['core', 'presets'], /(Props|Options|ContainerSpec|CniInstaller)$/).filter(
-    (n) =>
-      !/^((Probe|HttpProbe|Toleration|HostPath|WritableHostPath|Mount|EmptyDir|Canary|Variant|PoolVariant|WindowsVariant)Options|NodePoolProps)$/.test(
-        n.name.text,
-      ),
+    (n) => !/^((Probe|HttpProbe|Toleration|HostPath|WritableHostPath|Mount|EmptyDir)Options|NodePoolProps)$/.test(n.name.text),
   );
+}
+
+/**
+ * The interfaces that make up the props of the constructs: the option groups, the props and the container spec. The
+ * overrides of canaries and variants (a DaemonSet's own values of service fields, such as its image) are checked
+ * among themselves.
+ */
+function propInterfaces(): ts.InterfaceDeclaration[] {
+  return optionInterfaces().filter((n) => !isOverrideGroup(n));
+}
+
+/** Where each property of `interfaces` is declared, for those declared in more than one. */
+function declaredTwice(interfaces: ts.InterfaceDeclaration[]): string[] {
+  const declaredIn = new Map<string, string[]>();
+  for (const i of interfaces) {
+    for (const m of i.members) {
+      if (ts.isPropertySignature(m)) declaredIn.set(m.name.getText(), [...(declaredIn.get(m.name.getText()) ?? []), i.name.text]);
+    }
+  }
+  return [...declaredIn].filter(([, where]) => where.length > 1).map(([name]) => name);
 }
 
 /** Whether the declared type of a property is a string (or a string enum). */
@@ -44,14 +68,15 @@ describe('props are declared once', () => {
   };
 
   test('GIVEN every props interface THEN no property is declared in two of them, except names for different things', () => {
-    const declaredIn = new Map<string, string[]>();
-    for (const i of propInterfaces()) {
-      for (const m of i.members) {
-        if (ts.isPropertySignature(m)) declaredIn.set(m.name.getText(), [...(declaredIn.get(m.name.getText()) ?? []), i.name.text]);
-      }
-    }
-    const twice = [...declaredIn].filter(([, where]) => where.length > 1).map(([name]) => name);
-    expect(twice.sort()).toEqual(Object.keys(DIFFERENT_THINGS).sort());
+    expect(declaredTwice(propInterfaces()).sort()).toEqual(Object.keys(DIFFERENT_THINGS).sort());
+  });
+
+  test('GIVEN the options of canaries and variants THEN they share one overrides group and no property is declared twice', () => {
+    const groups = optionInterfaces().filter(isOverrideGroup);
+    expect(groups.map((n) => n.name.text).sort()).toEqual(
+      ['CanaryOptions', 'OverrideOptions', 'PoolVariantOptions', 'VariantOptions', 'WindowsVariantOptions'].sort(),
+    );
+    expect(declaredTwice(groups)).toEqual([]);
   });
 
   test('GIVEN the core options THEN every preset offers them (the option groups are inherited, not copied)', () => {

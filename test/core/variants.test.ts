@@ -20,7 +20,7 @@ import {
   Taint,
   Variant,
 } from '../../src';
-import { ROLLOUT_SHAPE } from '../../src/core/options';
+import { ROLLOUT_SHAPE } from '../../src/core/props';
 import { wrongValueFor } from '../../src/k8s/shape';
 import { checkManifests, Severity } from '../../src/policy';
 import { validateAll } from '../support/schema';

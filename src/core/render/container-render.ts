@@ -6,7 +6,7 @@
  */
 
 import { k8s } from 'cdk8s-plus-28';
-import { Wire } from './wire';
+import { Wire } from '../wire';
 import {
   capabilityError,
   configMapNameError,
@@ -23,12 +23,12 @@ import {
   secretNameError,
   volumeNameError,
   setOwn,
-} from '../k8s';
-import { describeHostPathAllowlist, isHostPathAllowed, KindProfile, NodeServiceKind } from '../policy/kinds';
-import { ContainerSpec, Probe, Protocol, Resources } from './container';
-import { ProblemCollector } from '../k8s/problems';
-import { configSourceProblem } from './config-hash';
-import { HostPath, MountPropagation } from './host-path';
+} from '../../k8s';
+import { describeHostPathAllowlist, isHostPathAllowed, KindProfile, NodeServiceKind } from '../../policy/kinds';
+import { ContainerSpec, Probe, Protocol, Resources } from '../container';
+import { ProblemCollector } from '../../k8s/problems';
+import { configSourceProblem } from '../config-hash';
+import { HostPath, MountPropagation } from '../host-path';
 
 /** Default resources of a container when none are given. */
 const DEFAULT_RESOURCES: Resources = { cpuRequest: '100m', memoryRequest: '128Mi', memoryLimit: '256Mi' };

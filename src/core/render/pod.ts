@@ -9,22 +9,18 @@ import {
   dns1123LabelError,
   imagePinError,
   int32Error,
-  labelValueError,
   MIN_REASON_LENGTH,
   nodeSelectorRequirementError,
-  parseImage,
   priorityClassNameError,
   runtimeClassNameError,
   dns1123SubdomainError,
   dnsConfigError,
   isIpAddress,
-  qualifiedNameError,
   tolerationProblems,
-} from '../k8s';
-import { parseRequirement } from '../coverage/selector';
-import { KindProfile, NodeServiceKind } from '../policy/kinds';
-import { ConfigHash, CONFIG_HASH_ANNOTATION, ConfigSource, hasConfigHash, lazyConfigHash } from './config-hash';
-import { ContainerSpec, ImagePullPolicy } from './container';
+} from '../../k8s';
+import { parseRequirement } from '../../coverage/selector';
+import { CONFIG_HASH_ANNOTATION, ConfigSource, hasConfigHash, lazyConfigHash } from '../config-hash';
+import { ContainerSpec, ImagePullPolicy } from '../container';
 import {
   checkPrivilege,
   checkProbe,
@@ -36,75 +32,14 @@ import {
   renderResources,
   renderSecurityContext,
 } from './container-render';
-import { ProblemCollector } from '../k8s/problems';
-import type { DnsConfig, HostAlias } from './options';
-import { NodeAffinityTerm, Toleration } from './placement';
-import { Wire, WireContainer, WirePodTemplateSpec } from './wire';
+import { ProblemCollector } from '../../k8s/problems';
+import { checkLabels } from '../intent/maps';
+import type { PodIntent } from '../intent/pod';
+import type { DnsConfig } from '../props';
+import { Toleration } from '../placement';
+import { Wire, WireContainer, WirePodTemplateSpec } from '../wire';
 
 export { MIN_REASON_LENGTH };
-
-/** Everything the pod builder needs, already defaulted. @internal */
-export interface PodIntent {
-  readonly kind: NodeServiceKind;
-  readonly profile: KindProfile;
-  readonly labels: { [key: string]: string };
-  readonly annotations: { [key: string]: string };
-  readonly containers: ContainerSpec[];
-  readonly initContainers: ContainerSpec[];
-  readonly hostNetwork: boolean;
-  readonly hostPID: boolean;
-  readonly dnsPolicy: string;
-  readonly nodeSelector: { [key: string]: string };
-  readonly affinityTerms: NodeAffinityTerm[];
-  readonly tolerations: Toleration[];
-  readonly priorityClassName?: string;
-  readonly serviceAccountName?: string;
-  readonly automountServiceAccountToken: boolean;
-  readonly terminationGracePeriodSeconds: number;
-  readonly runAsUser?: number;
-  readonly runAsGroup?: number;
-  readonly fsGroup?: number;
-  readonly configHash: ConfigHash;
-  readonly imagePullSecrets: string[];
-  readonly runtimeClassName?: string;
-  readonly hostAliases: HostAlias[];
-  readonly dnsConfig?: DnsConfig;
-  /** A Windows HostProcess pod (`spec.os.name: windows`), run as this user. */
-  readonly windows?: { readonly runAsUserName: string };
-}
-
-/**
- * Refuses a map key cdk8s cannot write out: its renderer reads `constructor` of every object to tell plain objects
- * from others, so an object with an own `constructor` key fails synthesis with an unrelated message. Kubernetes
- * allows such a key; a node service cannot emit it.
- */
-function checkRenderableKey(field: string, key: string, problems: ProblemCollector): void {
-  if (key === 'constructor')
-    problems.add(field, key, 'is a key cdk8s cannot render (it takes an object with this key for a class instance)', 'use another key');
-}
-
-/** Checks a key/value map of labels (or node-selector entries). @internal */
-export function checkLabels(field: string, labels: { [key: string]: string } | undefined, problems: ProblemCollector): void {
-  for (const [key, value] of Object.entries(labels ?? {})) {
-    checkRenderableKey(`${field}["${key}"]`, key, problems);
-    problems.check(`${field}["${key}"]`, key, qualifiedNameError(key), 'use a label key such as "example.com/team" or "team"');
-    problems.check(
-      `${field}["${key}"]`,
-      value,
-      labelValueError(value),
-      'use at most 63 characters of [A-Za-z0-9-_.], starting and ending alphanumeric',
-    );
-  }
-}
-
-/** Checks a key/value map of annotations. @internal */
-export function checkAnnotations(field: string, annotations: { [key: string]: string } | undefined, problems: ProblemCollector): void {
-  for (const [key, value] of Object.entries(annotations ?? {})) {
-    checkRenderableKey(`${field}["${key}"]`, key, problems);
-    problems.check(`${field}["${key}"]`, key, qualifiedNameError(key.toLowerCase()), 'use an annotation key such as "example.com/owner"');
-    if (typeof value !== 'string') problems.add(`${field}["${key}"]`, value, 'annotation values must be strings', 'quote the value');
-  }
-}
 
 /** Renders one container with the small renderers, checking its name (unique in the pod) and image. */
 function renderContainer(c: ContainerSpec, field: string, isInit: boolean, ctx: PodContext, names: Map<string, string>): WireContainer {
@@ -326,11 +261,4 @@ function renderDnsConfig(c: DnsConfig): Wire<k8s.PodDnsConfig> {
 function dedupe(tolerations: Toleration[]): Toleration[] {
   const seen = new Set<string>();
   return tolerations.filter((t) => !seen.has(t.identity) && seen.add(t.identity) !== undefined);
-}
-
-/** The version of the first container's image (its tag), when it is a valid label value. @internal */
-export function imageVersion(image: string | undefined): string | undefined {
-  const parsed = image ? parseImage(image) : undefined;
-  const tag = parsed?.tag;
-  return tag && !labelValueError(tag) ? tag : undefined;
 }
