@@ -5,7 +5,7 @@
  * case at its field (naming the bad value) and stays silent on each compliant case.
  */
 
-import { C0, describeRule, mainContainer } from './support';
+import { C0, describeRule, mainContainer, POD, sidecarInit } from './support';
 
 describeRule('cpu-request-missing', {
   nonCompliant: [
@@ -19,6 +19,18 @@ describeRule('cpu-request-missing', {
       mutate: (ds) => (mainContainer(ds).resources.requests.cpu = '0'),
       path: `${C0}.resources.requests.cpu`,
     },
+    {
+      name: 'a sidecar (restartable init container) without requests',
+      mutate: (ds) => sidecarInit(ds, { restartPolicy: 'Always' }),
+      path: `${POD}.initContainers[0].resources.requests.cpu`,
+    },
   ],
-  compliant: [{ name: 'request set', mutate: () => undefined }],
+  compliant: [
+    { name: 'request set', mutate: () => undefined },
+    { name: 'an init container without requests (it has exited before the pod runs)', mutate: (ds) => sidecarInit(ds) },
+    {
+      name: 'a request that is not a quantity (quantity-invalid reports it)',
+      mutate: (ds) => (mainContainer(ds).resources.requests.cpu = 'lots'),
+    },
+  ],
 });

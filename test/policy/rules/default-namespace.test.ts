@@ -22,5 +22,9 @@ describeRule('default-namespace', {
       message: /no namespace/,
     },
   ],
-  compliant: [{ name: 'platform namespace', mutate: () => undefined }],
+  compliant: [
+    { name: 'platform namespace', mutate: () => undefined },
+    { name: 'kube-system', mutate: (ds) => (ds.metadata.namespace = 'kube-system') },
+    { name: 'a namespace that only starts with default', mutate: (ds) => (ds.metadata.namespace = 'default-agents') },
+  ],
 });

@@ -32,5 +32,15 @@ describeRule('host-path-type-missing', {
       severity: 'info',
     },
   ],
-  compliant: [{ name: 'type set', mutate: () => undefined }],
+  compliant: [
+    { name: 'type set', mutate: () => undefined },
+    {
+      name: 'DirectoryOrCreate on a writable state dir',
+      mutate: (ds) => {
+        podOf(ds).volumes.push({ name: 'state', hostPath: { path: '/var/lib/fluent-bit', type: 'DirectoryOrCreate' } });
+        mainContainer(ds).volumeMounts.push({ name: 'state', mountPath: '/var/lib/fluent-bit' });
+      },
+    },
+    { name: 'a volume that is not a hostPath', mutate: (ds) => podOf(ds).volumes.push({ name: 'tmp', emptyDir: {} }) },
+  ],
 });

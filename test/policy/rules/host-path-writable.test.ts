@@ -5,7 +5,7 @@
  * case at its field (naming the bad value) and stays silent on each compliant case.
  */
 
-import { C0, describeRule, mainContainer } from './support';
+import { C0, describeRule, mainContainer, podOf } from './support';
 
 describeRule('host-path-writable', {
   nonCompliant: [
@@ -15,6 +15,32 @@ describeRule('host-path-writable', {
       path: `${C0}.volumeMounts[0].readOnly`,
       message: /\/var\/log/,
     },
+    {
+      name: 'a write no declared kind needs (a generic node service)',
+      kind: 'node-service',
+      mutate: (ds) => {
+        podOf(ds).volumes.push({ name: 'state', hostPath: { path: '/var/lib/fluent-bit', type: 'DirectoryOrCreate' } });
+        mainContainer(ds).volumeMounts.push({ name: 'state', mountPath: '/var/lib/fluent-bit' });
+      },
+      path: `${C0}.volumeMounts[1].readOnly`,
+      message: /\/var\/lib\/fluent-bit/,
+    },
   ],
-  compliant: [{ name: 'readOnly mount', mutate: () => undefined }],
+  compliant: [
+    { name: 'readOnly mount', mutate: () => undefined },
+    {
+      name: "a write the declared kind needs (the log agent's position database)",
+      mutate: (ds) => {
+        podOf(ds).volumes.push({ name: 'state', hostPath: { path: '/var/lib/fluent-bit', type: 'DirectoryOrCreate' } });
+        mainContainer(ds).volumeMounts.push({ name: 'state', mountPath: '/var/lib/fluent-bit' });
+      },
+    },
+    {
+      name: 'a writable sensitive path (sensitive-host-path-writable reports it)',
+      mutate: (ds) => {
+        podOf(ds).volumes.push({ name: 'etc', hostPath: { path: '/etc', type: 'Directory' } });
+        mainContainer(ds).volumeMounts.push({ name: 'etc', mountPath: '/host/etc' });
+      },
+    },
+  ],
 });

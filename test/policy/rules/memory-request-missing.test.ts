@@ -5,7 +5,7 @@
  * case at its field (naming the bad value) and stays silent on each compliant case.
  */
 
-import { C0, describeRule, mainContainer } from './support';
+import { C0, describeRule, mainContainer, POD, sidecarInit } from './support';
 
 describeRule('memory-request-missing', {
   nonCompliant: [
@@ -14,6 +14,14 @@ describeRule('memory-request-missing', {
       mutate: (ds) => delete mainContainer(ds).resources.requests.memory,
       path: `${C0}.resources.requests.memory`,
     },
+    {
+      name: 'a sidecar (restartable init container) without requests',
+      mutate: (ds) => sidecarInit(ds, { restartPolicy: 'Always' }),
+      path: `${POD}.initContainers[0].resources.requests.memory`,
+    },
   ],
-  compliant: [{ name: 'request set', mutate: () => undefined }],
+  compliant: [
+    { name: 'request set', mutate: () => undefined },
+    { name: 'an init container without requests (it has exited before the pod runs)', mutate: (ds) => sidecarInit(ds) },
+  ],
 });

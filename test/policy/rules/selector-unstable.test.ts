@@ -31,6 +31,20 @@ describeRule('selector-unstable', {
       },
       path: "spec.selector.matchLabels['cdk8s.io/metadata.addr']",
     },
+    {
+      name: 'an expression with a version among its values',
+      mutate: (ds) =>
+        (ds.spec.selector.matchExpressions = [{ key: 'app.kubernetes.io/component', operator: 'In', values: ['agent', 'v1.2.3'] }]),
+      path: 'spec.selector.matchExpressions[0]',
+      message: /v1\.2\.3/,
+    },
   ],
-  compliant: [{ name: 'name and instance only', mutate: () => undefined }],
+  compliant: [
+    { name: 'name and instance only', mutate: () => undefined },
+    {
+      name: 'an expression on a stable key with plain values',
+      mutate: (ds) =>
+        (ds.spec.selector.matchExpressions = [{ key: 'app.kubernetes.io/component', operator: 'In', values: ['agent', 'collector'] }]),
+    },
+  ],
 });
