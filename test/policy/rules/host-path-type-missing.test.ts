@@ -5,7 +5,7 @@
  * case at its field (naming the bad value) and stays silent on each compliant case.
  */
 
-import { describeRule, mainContainer, POD, podOf } from './support';
+import { describeRule, mainContainer, POD, podOf, writableStateDir } from './support';
 
 describeRule('host-path-type-missing', {
   nonCompliant: [
@@ -36,10 +36,7 @@ describeRule('host-path-type-missing', {
     { name: 'type set', mutate: () => undefined },
     {
       name: 'DirectoryOrCreate on a writable state dir',
-      mutate: (ds) => {
-        podOf(ds).volumes.push({ name: 'state', hostPath: { path: '/var/lib/fluent-bit', type: 'DirectoryOrCreate' } });
-        mainContainer(ds).volumeMounts.push({ name: 'state', mountPath: '/var/lib/fluent-bit' });
-      },
+      mutate: writableStateDir,
     },
     { name: 'a volume that is not a hostPath', mutate: (ds) => podOf(ds).volumes.push({ name: 'tmp', emptyDir: {} }) },
   ],

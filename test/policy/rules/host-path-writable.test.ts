@@ -5,7 +5,7 @@
  * case at its field (naming the bad value) and stays silent on each compliant case.
  */
 
-import { C0, describeRule, mainContainer, podOf } from './support';
+import { C0, describeRule, mainContainer, podOf, writableStateDir } from './support';
 
 describeRule('host-path-writable', {
   nonCompliant: [
@@ -18,10 +18,7 @@ describeRule('host-path-writable', {
     {
       name: 'a write no declared kind needs (a generic node service)',
       kind: 'node-service',
-      mutate: (ds) => {
-        podOf(ds).volumes.push({ name: 'state', hostPath: { path: '/var/lib/fluent-bit', type: 'DirectoryOrCreate' } });
-        mainContainer(ds).volumeMounts.push({ name: 'state', mountPath: '/var/lib/fluent-bit' });
-      },
+      mutate: writableStateDir,
       path: `${C0}.volumeMounts[1].readOnly`,
       message: /\/var\/lib\/fluent-bit/,
     },
@@ -30,10 +27,7 @@ describeRule('host-path-writable', {
     { name: 'readOnly mount', mutate: () => undefined },
     {
       name: "a write the declared kind needs (the log agent's position database)",
-      mutate: (ds) => {
-        podOf(ds).volumes.push({ name: 'state', hostPath: { path: '/var/lib/fluent-bit', type: 'DirectoryOrCreate' } });
-        mainContainer(ds).volumeMounts.push({ name: 'state', mountPath: '/var/lib/fluent-bit' });
-      },
+      mutate: writableStateDir,
     },
     {
       name: 'a writable sensitive path (sensitive-host-path-writable reports it)',

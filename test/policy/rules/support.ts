@@ -65,6 +65,12 @@ export const sidecarInit = (ds: any, extra: any = {}) => {
   ];
 };
 
+/** Gives the main container the log agent's position database: a writable, typed host path. */
+export const writableStateDir = (ds: any) => {
+  podOf(ds).volumes.push({ name: 'state', hostPath: { path: '/var/lib/fluent-bit', type: 'DirectoryOrCreate' } });
+  mainContainer(ds).volumeMounts.push({ name: 'state', mountPath: '/var/lib/fluent-bit' });
+};
+
 /** A ServiceAccount fluent-bit in logging with a ClusterRole of one rule bound to it. */
 export const rbacFor = (rule: any) => [
   { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'fluent-bit', namespace: 'logging' } },
