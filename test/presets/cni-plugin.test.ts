@@ -6,6 +6,7 @@ import { addInfrastructure } from '../../examples/infrastructure';
 import { apiRuleViolations } from '../support/api-rules';
 import { validateAll } from '../support/schema';
 import { containersOf, errorOf, only, synth, testChart } from '../support/synth';
+import { ErrorRow } from '../support/table';
 
 const image = 'docker.io/flannel/flannel:v0.25.6';
 const install = {
@@ -226,82 +227,69 @@ describe('CniPlugin options', () => {
 });
 
 describe('CniPlugin errors', () => {
-  test('GIVEN a host path outside the cni-plugin allowlist THEN construction fails naming the path and the allowlist', () => {
-    const message = errorOf(
-      (scope) =>
-        new CniPlugin(scope, 'network', { image, install, healthPort: 8081, extraHostPaths: [HostPath.readOnly('/var/lib/kubelet')] }),
-    );
-    expect(message).toContain('[test/network]');
-    expect(message).toContain('extraHostPaths[0].path = "/var/lib/kubelet"');
-    expect(message).toContain('cni-plugin host-path allowlist for read-only mounts');
-    expect(message).toContain('/opt/cni/bin (read-write)');
-  });
+  const rows: ErrorRow<CniPluginProps>[] = [
+    {
+      name: 'GIVEN a host path outside the cni-plugin allowlist THEN construction fails naming the path and the allowlist',
+      input: { image, install, healthPort: 8081, extraHostPaths: [HostPath.readOnly('/var/lib/kubelet')] },
+      want: [
+        '[test/network]',
+        'extraHostPaths[0].path = "/var/lib/kubelet"',
+        'cni-plugin host-path allowlist for read-only mounts',
+        '/opt/cni/bin (read-write)',
+      ],
+    },
+    {
+      name: 'GIVEN a state dir outside /run THEN construction fails naming the writable allowlist',
+      input: { image, install, healthPort: 8081, stateDir: '/var/lib/flannel' },
+      want: ['"/var/lib/flannel"', 'cni-plugin host-path allowlist for writable mounts'],
+    },
+    {
+      name: 'GIVEN a capability outside the allowlist (with a reason) THEN construction fails naming the allowlist',
+      input: { image, install, healthPort: 8081, extraCapabilities: ['SYS_PTRACE'], extraCapabilitiesReason: 'inspects other processes' },
+      want: ['extraCapabilities[0] = "SYS_PTRACE"', 'cni-plugin capability allowlist (NET_ADMIN, NET_RAW, NET_BIND_SERVICE, BPF'],
+    },
+    {
+      name: 'GIVEN extra capabilities without a reason THEN construction fails asking for one',
+      input: { image, install, healthPort: 8081, extraCapabilities: ['BPF'] },
+      want: ['[test/network]', 'extraCapabilitiesReason = undefined: extraCapabilities BPF need a reason of at least 10 characters'],
+    },
+    {
+      name: 'GIVEN privileged without a reason THEN construction fails asking for privilegedReason',
+      input: { image, install, healthPort: 8081, privileged: true },
+      want: ['privilegedReason = undefined: no reason given', 'Fix: say why the container must be privileged (privilegedReason)'],
+    },
+    {
+      name: 'GIVEN privileged with a too short reason THEN construction fails showing the reason',
+      input: { image, install, healthPort: 8081, privileged: true, privilegedReason: 'needed' },
+      want: ['privilegedReason = "needed"'],
+    },
+    {
+      name: 'GIVEN a surge rollout THEN construction fails: a CNI never surges',
+      input: { image, install, healthPort: 8081, rollout: Rollout.surge(1) },
+      want: ['rollout = {"maxSurge":1}: a CNI agent must never surge'],
+    },
+    {
+      name: 'GIVEN neither a health port nor a readiness probe THEN construction fails asking for one',
+      input: { image, install },
+      want: ['healthPort = undefined: a CNI agent needs a readiness probe'],
+    },
+    {
+      name: 'GIVEN an installer without a command THEN construction fails',
+      input: { image, install: { command: [] }, healthPort: 8081 },
+      want: ['install.command = []: the installer needs a command'],
+    },
+    {
+      name: 'GIVEN an unpinned installer image THEN construction fails naming the init container',
+      input: { image, install: { ...install, image: 'docker.io/flannel/flannel-cni-plugin' }, healthPort: 8081 },
+      want: ['install.image = "docker.io/flannel/flannel-cni-plugin"'],
+    },
+  ];
 
-  test('GIVEN a state dir outside /run THEN construction fails naming the writable allowlist', () => {
-    const message = errorOf((scope) => new CniPlugin(scope, 'network', { image, install, healthPort: 8081, stateDir: '/var/lib/flannel' }));
-    expect(message).toContain('"/var/lib/flannel"');
-    expect(message).toContain('cni-plugin host-path allowlist for writable mounts');
-  });
-
-  test('GIVEN a capability outside the allowlist (with a reason) THEN construction fails naming the allowlist', () => {
-    const message = errorOf(
-      (scope) =>
-        new CniPlugin(scope, 'network', {
-          image,
-          install,
-          healthPort: 8081,
-          extraCapabilities: ['SYS_PTRACE'],
-          extraCapabilitiesReason: 'inspects other processes',
-        }),
-    );
-    expect(message).toContain('extraCapabilities[0] = "SYS_PTRACE"');
-    expect(message).toContain('cni-plugin capability allowlist (NET_ADMIN, NET_RAW, NET_BIND_SERVICE, BPF');
-  });
-
-  test('GIVEN extra capabilities without a reason THEN construction fails asking for one', () => {
-    const message = errorOf((scope) => new CniPlugin(scope, 'network', { image, install, healthPort: 8081, extraCapabilities: ['BPF'] }));
-    expect(message).toContain('[test/network]');
-    expect(message).toContain('extraCapabilitiesReason = undefined: extraCapabilities BPF need a reason of at least 10 characters');
-  });
-
-  test('GIVEN privileged without a reason THEN construction fails asking for privilegedReason', () => {
-    const message = errorOf((scope) => new CniPlugin(scope, 'network', { image, install, healthPort: 8081, privileged: true }));
-    expect(message).toContain('privilegedReason = undefined: no reason given');
-    expect(message).toContain('Fix: say why the container must be privileged (privilegedReason)');
-  });
-
-  test('GIVEN privileged with a too short reason THEN construction fails showing the reason', () => {
-    const message = errorOf(
-      (scope) => new CniPlugin(scope, 'network', { image, install, healthPort: 8081, privileged: true, privilegedReason: 'needed' }),
-    );
-    expect(message).toContain('privilegedReason = "needed"');
-  });
-
-  test('GIVEN a surge rollout THEN construction fails: a CNI never surges', () => {
-    const message = errorOf((scope) => new CniPlugin(scope, 'network', { image, install, healthPort: 8081, rollout: Rollout.surge(1) }));
-    expect(message).toContain('rollout = {"maxSurge":1}: a CNI agent must never surge');
-  });
-
-  test('GIVEN neither a health port nor a readiness probe THEN construction fails asking for one', () => {
-    const message = errorOf((scope) => new CniPlugin(scope, 'network', { image, install }));
-    expect(message).toContain('healthPort = undefined: a CNI agent needs a readiness probe');
-  });
-
-  test('GIVEN an installer without a command THEN construction fails', () => {
-    const message = errorOf((scope) => new CniPlugin(scope, 'network', { image, install: { command: [] }, healthPort: 8081 }));
-    expect(message).toContain('install.command = []: the installer needs a command');
-  });
-
-  test('GIVEN an unpinned installer image THEN construction fails naming the init container', () => {
-    const message = errorOf(
-      (scope) =>
-        new CniPlugin(scope, 'network', {
-          image,
-          install: { ...install, image: 'docker.io/flannel/flannel-cni-plugin' },
-          healthPort: 8081,
-        }),
-    );
-    expect(message).toContain('install.image = "docker.io/flannel/flannel-cni-plugin"');
+  test.each(rows)('$name', ({ input, want }) => {
+    // WHEN the plugin is built from the props of the row
+    const message = errorOf((scope) => new CniPlugin(scope, 'network', input));
+    // THEN the one error holds each wanted text
+    for (const text of want) expect(message).toContain(text);
   });
 });
 

@@ -5,6 +5,7 @@ import { addInfrastructure } from '../../examples/infrastructure';
 import { apiRuleViolations } from '../support/api-rules';
 import { validateAll } from '../support/schema';
 import { containersOf, errorOf, only, synth, testChart } from '../support/synth';
+import { ErrorRow } from '../support/table';
 
 const image = 'public.ecr.aws/ebs-csi-driver/aws-ebs-csi-driver:v1.46.0';
 const driverName = 'ebs.csi.aws.com';
@@ -223,55 +224,47 @@ describe('CsiNode errors', () => {
     expect(message).toContain('Fix: use the driver name the driver registers, a DNS subdomain such as "ebs.csi.aws.com"');
   });
 
-  test('GIVEN a host path outside the csi-node allowlist THEN construction fails naming the allowlist', () => {
-    const message = errorOf(
-      (scope) => new CsiNode(scope, 'storage', { driverName, image, extraHostPaths: [HostPath.readOnly('/etc/kubernetes')] }),
-    );
-    expect(message).toContain('extraHostPaths[0].path = "/etc/kubernetes"');
-    expect(message).toContain(
-      'csi-node host-path allowlist for read-only mounts (allowed: /var/lib/kubelet (read-write), /dev (read-write)',
-    );
-  });
+  const rows: ErrorRow<CsiNodeProps>[] = [
+    {
+      name: 'GIVEN a host path outside the csi-node allowlist THEN construction fails naming the allowlist',
+      input: { driverName, image, extraHostPaths: [HostPath.readOnly('/etc/kubernetes')] },
+      want: [
+        'extraHostPaths[0].path = "/etc/kubernetes"',
+        'csi-node host-path allowlist for read-only mounts (allowed: /var/lib/kubelet (read-write), /dev (read-write)',
+      ],
+    },
+    {
+      name: 'GIVEN a capability outside the allowlist (with a reason) THEN construction fails naming the allowlist',
+      input: { driverName, image, extraCapabilities: ['NET_ADMIN'], extraCapabilitiesReason: 'configures the storage network' },
+      want: ['extraCapabilities[0] = "NET_ADMIN"', 'csi-node capability allowlist (SYS_ADMIN)'],
+    },
+    {
+      name: 'GIVEN an extra capability without a reason THEN construction fails asking for one',
+      input: { driverName, image, extraCapabilities: ['SYS_ADMIN'] },
+      want: ['extraCapabilitiesReason = undefined: extraCapabilities SYS_ADMIN need a reason'],
+    },
+    {
+      name: 'GIVEN a surge rollout THEN construction fails: two drivers would fight over the socket',
+      input: { driverName, image, rollout: Rollout.surgePercent(10) },
+      want: ['rollout = {"maxSurge":"10%"}: a CSI node plugin must never surge'],
+    },
+    {
+      name: 'GIVEN an invalid node-name variable THEN construction fails naming it',
+      input: { driverName, image, nodeNameEnv: '1NODE' },
+      want: ['nodeNameEnv = "1NODE"'],
+    },
+    {
+      name: 'GIVEN an unpinned sidecar image THEN construction fails naming the sidecar',
+      input: { driverName, image, registrarImage: 'registry.k8s.io/sig-storage/csi-node-driver-registrar:latest' },
+      want: ['registrarImage = "registry.k8s.io/sig-storage/csi-node-driver-registrar:latest"'],
+    },
+  ];
 
-  test('GIVEN a capability outside the allowlist (with a reason) THEN construction fails naming the allowlist', () => {
-    const message = errorOf(
-      (scope) =>
-        new CsiNode(scope, 'storage', {
-          driverName,
-          image,
-          extraCapabilities: ['NET_ADMIN'],
-          extraCapabilitiesReason: 'configures the storage network',
-        }),
-    );
-    expect(message).toContain('extraCapabilities[0] = "NET_ADMIN"');
-    expect(message).toContain('csi-node capability allowlist (SYS_ADMIN)');
-  });
-
-  test('GIVEN an extra capability without a reason THEN construction fails asking for one', () => {
-    const message = errorOf((scope) => new CsiNode(scope, 'storage', { driverName, image, extraCapabilities: ['SYS_ADMIN'] }));
-    expect(message).toContain('extraCapabilitiesReason = undefined: extraCapabilities SYS_ADMIN need a reason');
-  });
-
-  test('GIVEN a surge rollout THEN construction fails: two drivers would fight over the socket', () => {
-    const message = errorOf((scope) => new CsiNode(scope, 'storage', { driverName, image, rollout: Rollout.surgePercent(10) }));
-    expect(message).toContain('rollout = {"maxSurge":"10%"}: a CSI node plugin must never surge');
-  });
-
-  test('GIVEN an invalid node-name variable THEN construction fails naming it', () => {
-    const message = errorOf((scope) => new CsiNode(scope, 'storage', { driverName, image, nodeNameEnv: '1NODE' }));
-    expect(message).toContain('nodeNameEnv = "1NODE"');
-  });
-
-  test('GIVEN an unpinned sidecar image THEN construction fails naming the sidecar', () => {
-    const message = errorOf(
-      (scope) =>
-        new CsiNode(scope, 'storage', {
-          driverName,
-          image,
-          registrarImage: 'registry.k8s.io/sig-storage/csi-node-driver-registrar:latest',
-        }),
-    );
-    expect(message).toContain('registrarImage = "registry.k8s.io/sig-storage/csi-node-driver-registrar:latest"');
+  test.each(rows)('$name', ({ input, want }) => {
+    // WHEN the plugin is built from the props of the row
+    const message = errorOf((scope) => new CsiNode(scope, 'storage', input));
+    // THEN the one error holds each wanted text
+    for (const text of want) expect(message).toContain(text);
   });
 });
 

@@ -5,6 +5,7 @@ import { addInfrastructure } from '../../examples/infrastructure';
 import { apiRuleViolations } from '../support/api-rules';
 import { validateAll } from '../support/schema';
 import { containersOf, errorOf, only, synth, testChart } from '../support/synth';
+import { ErrorRow } from '../support/table';
 
 const image = 'nvcr.io/nvidia/k8s/dcgm-exporter:4.5.3-4.8.2-distroless';
 
@@ -135,36 +136,43 @@ describe('GpuMonitor options', () => {
 });
 
 describe('GpuMonitor errors', () => {
-  test('GIVEN a host path outside the gpu-monitor allowlist THEN construction fails naming the allowlist', () => {
-    const message = errorOf((scope) => new GpuMonitor(scope, 'gpu', { image, extraHostPaths: [HostPath.readOnly('/dev')] }));
-    expect(message).toContain('[test/gpu]');
-    expect(message).toContain('extraHostPaths[0].path = "/dev"');
-    expect(message).toContain('gpu-monitor host-path allowlist for read-only mounts (allowed: /var/lib/kubelet/pod-resources (read-only))');
-  });
+  const rows: ErrorRow<GpuMonitorProps>[] = [
+    {
+      name: 'GIVEN a host path outside the gpu-monitor allowlist THEN construction fails naming the allowlist',
+      input: { image, extraHostPaths: [HostPath.readOnly('/dev')] },
+      want: [
+        '[test/gpu]',
+        'extraHostPaths[0].path = "/dev"',
+        'gpu-monitor host-path allowlist for read-only mounts (allowed: /var/lib/kubelet/pod-resources (read-only))',
+      ],
+    },
+    {
+      name: 'GIVEN the whole kubelet dir THEN construction fails: only pod-resources is allowed',
+      input: { image, extraHostPaths: [HostPath.readOnly('/var/lib/kubelet')] },
+      want: ['"/var/lib/kubelet": is not on the gpu-monitor host-path allowlist'],
+    },
+    {
+      name: 'GIVEN a capability outside the allowlist (with a reason) THEN construction fails naming the allowlist',
+      input: { image, extraCapabilities: ['SYS_RAWIO'], extraCapabilitiesReason: 'reads GPU registers directly' },
+      want: ['extraCapabilities[0] = "SYS_RAWIO"', 'gpu-monitor capability allowlist (SYS_ADMIN)'],
+    },
+    {
+      name: 'GIVEN an extra capability without a reason THEN construction fails asking for one',
+      input: { image, extraCapabilities: ['SYS_ADMIN'] },
+      want: ['extraCapabilitiesReason = undefined: extraCapabilities SYS_ADMIN need a reason'],
+    },
+    {
+      name: 'GIVEN API access to Secrets THEN construction fails: least privilege',
+      input: { image, apiAccess: [ApiPermission.read(['secrets'])] },
+      want: ['apiAccess[0]', 'grants access to Secrets'],
+    },
+  ];
 
-  test('GIVEN the whole kubelet dir THEN construction fails: only pod-resources is allowed', () => {
-    const message = errorOf((scope) => new GpuMonitor(scope, 'gpu', { image, extraHostPaths: [HostPath.readOnly('/var/lib/kubelet')] }));
-    expect(message).toContain('"/var/lib/kubelet": is not on the gpu-monitor host-path allowlist');
-  });
-
-  test('GIVEN a capability outside the allowlist (with a reason) THEN construction fails naming the allowlist', () => {
-    const message = errorOf(
-      (scope) =>
-        new GpuMonitor(scope, 'gpu', { image, extraCapabilities: ['SYS_RAWIO'], extraCapabilitiesReason: 'reads GPU registers directly' }),
-    );
-    expect(message).toContain('extraCapabilities[0] = "SYS_RAWIO"');
-    expect(message).toContain('gpu-monitor capability allowlist (SYS_ADMIN)');
-  });
-
-  test('GIVEN an extra capability without a reason THEN construction fails asking for one', () => {
-    const message = errorOf((scope) => new GpuMonitor(scope, 'gpu', { image, extraCapabilities: ['SYS_ADMIN'] }));
-    expect(message).toContain('extraCapabilitiesReason = undefined: extraCapabilities SYS_ADMIN need a reason');
-  });
-
-  test('GIVEN API access to Secrets THEN construction fails: least privilege', () => {
-    const message = errorOf((scope) => new GpuMonitor(scope, 'gpu', { image, apiAccess: [ApiPermission.read(['secrets'])] }));
-    expect(message).toContain('apiAccess[0]');
-    expect(message).toContain('grants access to Secrets');
+  test.each(rows)('$name', ({ input, want }) => {
+    // WHEN the monitor is built from the props of the row
+    const message = errorOf((scope) => new GpuMonitor(scope, 'gpu', input));
+    // THEN the one error holds each wanted text
+    for (const text of want) expect(message).toContain(text);
   });
 });
 

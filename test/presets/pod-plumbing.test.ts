@@ -1,7 +1,18 @@
 import * as kplus from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
 import { DnsPolicy, HostPath, ImagePullSecret, LogAgent, MonitoringAgent, NodeService, Probe } from '../../src';
 import { validateAll } from '../support/schema';
 import { errorOf, only, synth, testChart } from '../support/synth';
+import { ErrorRow } from '../support/table';
+
+/** Builds constructs in a scope. */
+type Build = (scope: Construct) => void;
+
+/** GIVEN the constructs of a row WHEN built THEN the one error holds each wanted text. */
+function expectRefused({ input, want }: ErrorRow<Build>): void {
+  const message = errorOf(input);
+  for (const text of want) expect(message).toContain(text);
+}
 
 const shipper = {
   name: 'shipper',
@@ -24,21 +35,24 @@ describe('imagePullSecrets', () => {
     expect(only(objects, 'DaemonSet').spec.template.spec.imagePullSecrets).toEqual([{ name: 'regcred' }, { name: 'mirror-credentials' }]);
   });
 
-  test('wrong input: a string, a bad name, a duplicate', () => {
-    expect(
-      errorOf(
-        (s) => new MonitoringAgent(s, 'm', { image: 'quay.io/prometheus/node-exporter:v1.8.2', imagePullSecrets: ['regcred'] as any }),
-      ),
-    ).toContain('imagePullSecrets[0]');
-    const message = errorOf(
-      (s) =>
-        new MonitoringAgent(s, 'm', {
-          image: 'quay.io/prometheus/node-exporter:v1.8.2',
-          imagePullSecrets: [ImagePullSecret.fromName('Reg_Cred'), ImagePullSecret.fromName('a'), ImagePullSecret.fromName('a')],
-        }),
-    );
-    expect(message).toContain('imagePullSecrets[0] = "Reg_Cred"');
-    expect(message).toContain('imagePullSecrets[2] = "a": is listed twice');
+  describe('wrong input: a string, a bad name, a duplicate', () => {
+    const image = 'quay.io/prometheus/node-exporter:v1.8.2';
+    test.each<ErrorRow<Build>>([
+      {
+        name: 'a string',
+        input: (s) => new MonitoringAgent(s, 'm', { image, imagePullSecrets: ['regcred'] as any }),
+        want: ['imagePullSecrets[0]'],
+      },
+      {
+        name: 'a bad name and a duplicate',
+        input: (s) =>
+          new MonitoringAgent(s, 'm', {
+            image,
+            imagePullSecrets: [ImagePullSecret.fromName('Reg_Cred'), ImagePullSecret.fromName('a'), ImagePullSecret.fromName('a')],
+          }),
+        want: ['imagePullSecrets[0] = "Reg_Cred"', 'imagePullSecrets[2] = "a": is listed twice'],
+      },
+    ])('$name', expectRefused);
   });
 });
 
@@ -80,11 +94,16 @@ describe('sidecars and extra init containers on presets', () => {
     expect(message).not.toMatch(/containers\[1\]/);
   });
 
-  test('wrong input: not a list, an element of the wrong type', () => {
-    expect(errorOf((s) => new LogAgent(s, 'logs', { image: 'fluent/fluent-bit:3.1.9', sidecars: shipper as any }))).toContain('sidecars');
-    expect(errorOf((s) => new LogAgent(s, 'logs', { image: 'fluent/fluent-bit:3.1.9', extraInitContainers: [42] as any }))).toContain(
-      'extraInitContainers[0]',
-    );
+  describe('wrong input: not a list, an element of the wrong type', () => {
+    const image = 'fluent/fluent-bit:3.1.9';
+    test.each<ErrorRow<Build>>([
+      { name: 'not a list', input: (s) => new LogAgent(s, 'logs', { image, sidecars: shipper as any }), want: ['sidecars'] },
+      {
+        name: 'an element of the wrong type',
+        input: (s) => new LogAgent(s, 'logs', { image, extraInitContainers: [42] as any }),
+        want: ['extraInitContainers[0]'],
+      },
+    ])('$name', expectRefused);
   });
 });
 
@@ -120,36 +139,55 @@ describe('runtimeClassName, hostAliases, dnsConfig', () => {
     expect([pod.dnsPolicy, pod.dnsConfig]).toEqual(['None', { nameservers: ['169.254.20.10'] }]);
   });
 
-  test('wrong input', () => {
+  describe('wrong input', () => {
     const image = 'fluent/fluent-bit:3.1.9';
-    expect(errorOf((s) => new LogAgent(s, 'l', { image, runtimeClassName: 7 as any }))).toContain('runtimeClassName');
-    expect(errorOf((s) => new LogAgent(s, 'l', { image, runtimeClassName: 'NVIDIA' }))).toContain('runtimeClassName = "NVIDIA"');
-    const aliases = errorOf(
-      (s) =>
-        new LogAgent(s, 'l', {
-          image,
-          hostAliases: [
-            { ip: '10.0.0.300', hostnames: ['Bad_Host'] },
-            { ip: '::1', hostnames: [] },
-          ],
-        }),
-    );
-    expect(aliases).toContain('hostAliases[0].ip = "10.0.0.300": must be an IP address');
-    expect(aliases).toContain('hostAliases[0].hostnames[0] = "Bad_Host"');
-    expect(aliases).toContain('hostAliases[1].hostnames = []');
-    expect(errorOf((s) => new LogAgent(s, 'l', { image, dnsConfig: { nameservers: ['dns.example.com'] } }))).toContain(
-      'must be an IP address',
-    );
-    expect(errorOf((s) => new LogAgent(s, 'l', { image, dnsConfig: { options: 'ndots:2' as any } }))).toContain('dnsConfig.options');
-    expect(
-      errorOf(
-        (s) =>
+    test.each<ErrorRow<Build>>([
+      {
+        name: 'a runtimeClassName of the wrong type',
+        input: (s) => new LogAgent(s, 'l', { image, runtimeClassName: 7 as any }),
+        want: ['runtimeClassName'],
+      },
+      {
+        name: 'a runtimeClassName with upper-case letters',
+        input: (s) => new LogAgent(s, 'l', { image, runtimeClassName: 'NVIDIA' }),
+        want: ['runtimeClassName = "NVIDIA"'],
+      },
+      {
+        name: 'host aliases with a bad IP, a bad hostname and no hostnames',
+        input: (s) =>
+          new LogAgent(s, 'l', {
+            image,
+            hostAliases: [
+              { ip: '10.0.0.300', hostnames: ['Bad_Host'] },
+              { ip: '::1', hostnames: [] },
+            ],
+          }),
+        want: [
+          'hostAliases[0].ip = "10.0.0.300": must be an IP address',
+          'hostAliases[0].hostnames[0] = "Bad_Host"',
+          'hostAliases[1].hostnames = []',
+        ],
+      },
+      {
+        name: 'a nameserver that is not an IP address',
+        input: (s) => new LogAgent(s, 'l', { image, dnsConfig: { nameservers: ['dns.example.com'] } }),
+        want: ['must be an IP address'],
+      },
+      {
+        name: 'dnsConfig options that are not a map',
+        input: (s) => new LogAgent(s, 'l', { image, dnsConfig: { options: 'ndots:2' as any } }),
+        want: ['dnsConfig.options'],
+      },
+      {
+        name: 'DnsPolicy.NONE without a dnsConfig',
+        input: (s) =>
           new NodeService(s, 'svc', {
             name: 'x',
             containers: [{ name: 'c', image: 'registry.example.com/c:1.0.0' }],
             dnsPolicy: DnsPolicy.NONE,
           }),
-      ),
-    ).toContain("dnsPolicy 'None' needs a dnsConfig with at least one nameserver");
+        want: ["dnsPolicy 'None' needs a dnsConfig with at least one nameserver"],
+      },
+    ])('$name', expectRefused);
   });
 });

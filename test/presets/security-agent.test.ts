@@ -6,6 +6,7 @@ import { addInfrastructure } from '../../examples/infrastructure';
 import { apiRuleViolations } from '../support/api-rules';
 import { validateAll } from '../support/schema';
 import { containersOf, errorOf, only, synth, testChart } from '../support/synth';
+import { ErrorRow } from '../support/table';
 
 const image = 'docker.io/falcosecurity/falco:0.44.1';
 
@@ -219,79 +220,66 @@ describe('SecurityAgent (compliance scanner)', () => {
 });
 
 describe('SecurityAgent errors', () => {
-  test('GIVEN a host path outside the security-agent allowlist THEN construction fails naming the allowlist', () => {
-    const message = errorOf((scope) => new SecurityAgent(scope, 'sensor', { image, extraHostPaths: [HostPath.readOnly('/var/log')] }));
-    expect(message).toContain('[test/sensor]');
-    expect(message).toContain('extraHostPaths[0].path = "/var/log"');
-    expect(message).toContain('security-agent host-path allowlist for read-only mounts (allowed: /proc (read-only)');
-  });
+  const rows: ErrorRow<SecurityAgentProps>[] = [
+    {
+      name: 'GIVEN a host path outside the security-agent allowlist THEN construction fails naming the allowlist',
+      input: { image, extraHostPaths: [HostPath.readOnly('/var/log')] },
+      want: [
+        '[test/sensor]',
+        'extraHostPaths[0].path = "/var/log"',
+        'security-agent host-path allowlist for read-only mounts (allowed: /proc (read-only)',
+      ],
+    },
+    {
+      name: 'GIVEN a writable /etc THEN construction fails: the agent only reads the host',
+      input: { image, extraHostPaths: [HostPath.writable('/etc/falco', { reason: 'writes its rules to the host' })] },
+      want: ['security-agent host-path allowlist for writable mounts'],
+    },
+    {
+      name: 'GIVEN a runtime socket that is not a known socket path THEN construction fails naming the allowlist',
+      input: { image, runtimeSocket: '/var/run/podman/podman.sock' },
+      want: ['"/var/run/podman/podman.sock": is not on the security-agent host-path allowlist'],
+    },
+    {
+      name: 'GIVEN a capability outside the allowlist (with a reason) THEN construction fails naming the allowlist',
+      input: { image, extraCapabilities: ['SYS_MODULE'], extraCapabilitiesReason: 'loads its kernel module' },
+      want: [
+        'extraCapabilities[0] = "SYS_MODULE"',
+        'security-agent capability allowlist (BPF, PERFMON, SYS_RESOURCE, SYS_PTRACE, SYS_ADMIN, DAC_READ_SEARCH, IPC_LOCK, NET_ADMIN)',
+      ],
+    },
+    {
+      name: 'GIVEN an extra capability without a reason THEN construction fails asking for one',
+      input: { image, extraCapabilities: ['SYS_ADMIN'], extraCapabilitiesReason: 'short' },
+      want: ['extraCapabilitiesReason = "short": extraCapabilities SYS_ADMIN need a reason of at least 10 characters'],
+    },
+    {
+      name: 'GIVEN privileged without a reason THEN construction fails asking for privilegedReason',
+      input: { image, privileged: true },
+      want: ['privilegedReason = undefined: no reason given'],
+    },
+    {
+      name: 'GIVEN a privileged compliance scanner THEN construction fails even with a reason',
+      input: { image, mode: SecurityAgentMode.COMPLIANCE, privileged: true, privilegedReason: 'reads every file on the node' },
+      want: ['privileged = true: a compliance scanner only reads files and processes and must not be privileged'],
+    },
+    {
+      name: 'GIVEN compliance paths in runtime mode THEN construction fails pointing at the mode',
+      input: { image, complianceHostPaths: [HostPath.readOnly('/etc/kubernetes')] },
+      want: ['complianceHostPaths = ["/etc/kubernetes"]: only applies in compliance mode'],
+    },
+    {
+      name: 'GIVEN an unknown mode THEN construction fails listing the modes',
+      input: { image, mode: 'audit' as SecurityAgentMode },
+      want: ['mode = "audit": is not one of SecurityAgentMode (runtime, compliance)'],
+    },
+  ];
 
-  test('GIVEN a writable /etc THEN construction fails: the agent only reads the host', () => {
-    const message = errorOf(
-      (scope) =>
-        new SecurityAgent(scope, 'sensor', {
-          image,
-          extraHostPaths: [HostPath.writable('/etc/falco', { reason: 'writes its rules to the host' })],
-        }),
-    );
-    expect(message).toContain('security-agent host-path allowlist for writable mounts');
-  });
-
-  test('GIVEN a runtime socket that is not a known socket path THEN construction fails naming the allowlist', () => {
-    const message = errorOf((scope) => new SecurityAgent(scope, 'sensor', { image, runtimeSocket: '/var/run/podman/podman.sock' }));
-    expect(message).toContain('"/var/run/podman/podman.sock": is not on the security-agent host-path allowlist');
-  });
-
-  test('GIVEN a capability outside the allowlist (with a reason) THEN construction fails naming the allowlist', () => {
-    const message = errorOf(
-      (scope) =>
-        new SecurityAgent(scope, 'sensor', {
-          image,
-          extraCapabilities: ['SYS_MODULE'],
-          extraCapabilitiesReason: 'loads its kernel module',
-        }),
-    );
-    expect(message).toContain('extraCapabilities[0] = "SYS_MODULE"');
-    expect(message).toContain(
-      'security-agent capability allowlist (BPF, PERFMON, SYS_RESOURCE, SYS_PTRACE, SYS_ADMIN, DAC_READ_SEARCH, IPC_LOCK, NET_ADMIN)',
-    );
-  });
-
-  test('GIVEN an extra capability without a reason THEN construction fails asking for one', () => {
-    const message = errorOf(
-      (scope) => new SecurityAgent(scope, 'sensor', { image, extraCapabilities: ['SYS_ADMIN'], extraCapabilitiesReason: 'short' }),
-    );
-    expect(message).toContain('extraCapabilitiesReason = "short": extraCapabilities SYS_ADMIN need a reason of at least 10 characters');
-  });
-
-  test('GIVEN privileged without a reason THEN construction fails asking for privilegedReason', () => {
-    const message = errorOf((scope) => new SecurityAgent(scope, 'sensor', { image, privileged: true }));
-    expect(message).toContain('privilegedReason = undefined: no reason given');
-  });
-
-  test('GIVEN a privileged compliance scanner THEN construction fails even with a reason', () => {
-    const message = errorOf(
-      (scope) =>
-        new SecurityAgent(scope, 'sensor', {
-          image,
-          mode: SecurityAgentMode.COMPLIANCE,
-          privileged: true,
-          privilegedReason: 'reads every file on the node',
-        }),
-    );
-    expect(message).toContain('privileged = true: a compliance scanner only reads files and processes and must not be privileged');
-  });
-
-  test('GIVEN compliance paths in runtime mode THEN construction fails pointing at the mode', () => {
-    const message = errorOf(
-      (scope) => new SecurityAgent(scope, 'sensor', { image, complianceHostPaths: [HostPath.readOnly('/etc/kubernetes')] }),
-    );
-    expect(message).toContain('complianceHostPaths = ["/etc/kubernetes"]: only applies in compliance mode');
-  });
-
-  test('GIVEN an unknown mode THEN construction fails listing the modes', () => {
-    const message = errorOf((scope) => new SecurityAgent(scope, 'sensor', { image, mode: 'audit' as SecurityAgentMode }));
-    expect(message).toContain('mode = "audit": is not one of SecurityAgentMode (runtime, compliance)');
+  test.each(rows)('$name', ({ input, want }) => {
+    // WHEN the agent is built from the props of the row
+    const message = errorOf((scope) => new SecurityAgent(scope, 'sensor', input));
+    // THEN the one error holds each wanted text
+    for (const text of want) expect(message).toContain(text);
   });
 });
 
