@@ -10,6 +10,7 @@ import { InputObject, jsonEqual } from '../day2/objects';
 import { Widening } from '../day2/widening';
 import { ClassifiedChange, classifyChange, DifferenceClass } from './classify';
 import { identityOf, isImportedDaemonSet } from './input';
+import { explainRbac, isRbacObject } from './rbac';
 import { expandChange, LeafChange, leafChanges } from './walk';
 
 /** The check of one DaemonSet. */
@@ -32,6 +33,8 @@ export interface CheckResult {
   readonly objectProblems: string[];
   /** Objects the output has that the input did not (e.g. the library's NetworkPolicy), by identity. */
   readonly objectsAdded: string[];
+  /** ServiceAccounts whose RBAC the library creates instead of the input's objects, with the same grants. */
+  readonly accessReplaced: string[];
   /** Number of unexplained differences (an object problem counts as one). */
   readonly unexplained: number;
 }
@@ -63,6 +66,7 @@ export function checkImport(input: readonly InputObject[], output: readonly Inpu
   const widenings = (list: typeof widen, key: string) => list.find((d) => `${d.namespace}/${d.name}` === key)?.widenings ?? [];
   const daemonSets: DaemonSetCheck[] = [];
   const objectProblems: string[] = [];
+  const rbac: Record<string, any>[] = [];
   for (const o of input) {
     const id = identityOf(o.object);
     const out = produced.get(id);
@@ -78,11 +82,18 @@ export function checkImport(input: readonly InputObject[], output: readonly Inpu
         accessAdded: widenings(widen, key),
         accessRemoved: widenings(narrow, key),
       });
-    } else if (out === undefined) objectProblems.push(`${id}: the generated app does not produce it`);
+    } else if (isRbacObject(o.object) && (out === undefined || !jsonEqual(o.object, out))) rbac.push(o.object);
+    else if (out === undefined) objectProblems.push(`${id}: the generated app does not produce it`);
     else if (!jsonEqual(o.object, out)) objectProblems.push(`${id}: the generated app produces it changed`);
   }
+  const access = explainRbac(
+    input.map((o) => o.object),
+    output.map((o) => o.object),
+    rbac,
+  );
+  objectProblems.push(...access.problems);
   const objectsAdded = [...produced.keys()].filter((k) => !wanted.has(k));
   const unexplained =
     objectProblems.length + daemonSets.reduce((n, d) => n + d.changes.filter((c) => c.class === DifferenceClass.UNEXPLAINED).length, 0);
-  return { daemonSets, objectProblems, objectsAdded, unexplained };
+  return { daemonSets, objectProblems, objectsAdded, accessReplaced: access.explained, unexplained };
 }

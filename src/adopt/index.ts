@@ -8,9 +8,11 @@ import { InputObject } from '../day2/objects';
 import { NodeServiceKind } from '../policy/kinds';
 import { buildModel, buildService } from './build';
 import { checkImport } from './check';
-import { AdoptRuntime } from './evaluate';
+import { chooseConstructs } from './choose';
+import { AdoptRuntime, synthesizeApp } from './evaluate';
+import { parseObjects } from '../manifests/read';
 import { omitDefaults } from './defaults';
-import { fixpoint } from './fixpoint';
+import { fixpoint, FixpointResult } from './fixpoint';
 import { formatTypeScript } from './format';
 import { describeObject, gatherObjects, StrippedField, stripServerFields } from './input';
 import { printMain, printModule } from './print';
@@ -21,6 +23,7 @@ export { AdoptRuntime } from './evaluate';
 export { ImportReport, ServiceReport, formatReportJson, formatReportMarkdown } from './report';
 export { DifferenceClass, ClassifiedChange } from './classify';
 export { StrippedField } from './input';
+export { ConstructChoice } from './choose';
 export { LintResult, LintError, CarriedLintError } from './lint';
 
 /** Options of {@link importManifests}. */
@@ -46,18 +49,30 @@ export interface ImportResult {
 /** The report file written next to the code. */
 export const REPORT_FILE = 'IMPORT-REPORT.md';
 
+/**
+ * The services of a successful fixpoint with the construct chosen for each (a preset where it builds the input as
+ * cleanly) and the props their construct defaults to left out; the app synthesized again when a preset was chosen.
+ */
+function withConstructs(result: FixpointResult, others: readonly InputObject[], runtime: AdoptRuntime): FixpointResult {
+  const services = omitDefaults(chooseConstructs(result.services, runtime), runtime);
+  if (services.every((s) => s.module.construct === 'NodeService')) return { ...result, services };
+  try {
+    const output = parseObjects(synthesizeApp(buildModel(services, others), runtime), 'synthesized').map((o) => ({ object: o.object }));
+    return { services, output };
+  } catch (e) {
+    return { services, output: [], failure: e instanceof Error ? e.message : String(e) };
+  }
+}
+
 /** Turns `objects` into a cdk8s app of node services. */
 export async function importManifests(objects: readonly InputObject[], options: ImportOptions): Promise<ImportResult> {
   const stripped: StrippedField[] = [];
   const inputs = objects.map((o) => ({ ...o, object: stripServerFields(o.object, stripped) }));
   const { services, others } = gatherObjects(inputs);
   const taken = new Set<string>();
-  const built = services.map((s) => buildService(s, { kind: options.kind }, taken));
+  const built = services.map((s) => buildService(s, { kind: options.kind, runtime: options.runtime }, taken));
   const fixpointResult = fixpoint(built, others, options.runtime);
-  const fixed =
-    fixpointResult.failure === undefined
-      ? { ...fixpointResult, services: omitDefaults(fixpointResult.services, options.runtime) }
-      : fixpointResult;
+  const fixed = fixpointResult.failure === undefined ? withConstructs(fixpointResult, others, options.runtime) : fixpointResult;
   const model = buildModel(fixed.services, others);
   const files = new Map<string, string>();
   files.set('main.ts', await formatTypeScript(printMain(model)));

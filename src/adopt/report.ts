@@ -26,6 +26,10 @@ export interface ServiceReport {
   readonly kind: string;
   /** Why this kind. */
   readonly reason: string;
+  /** Why this construct (a preset, or NodeService and what the preset would change). */
+  readonly constructReason: string;
+  /** How its ServiceAccount's permissions are built (as `apiAccess`, or kept as they are and why); absent without RBAC. */
+  readonly apiAccess?: string;
   /** Objects kept with it, by `Kind name`. */
   readonly objects: string[];
   /** Values carried through the escape hatch. */
@@ -56,6 +60,8 @@ export interface ImportReport {
   readonly problems: string[];
   /** Objects the generated app adds. */
   readonly objectsAdded: string[];
+  /** ServiceAccounts whose RBAC objects the library creates, with the same grants as the input's. */
+  readonly accessReplaced: string[];
   /** `lint` at error level over the synthesized app (absent without `--check`, or when it does not synthesize). */
   readonly lint?: LintResult;
 }
@@ -94,6 +100,8 @@ export function buildReport(
       construct: s.module.construct,
       kind: s.choice.kind,
       reason: s.choice.reason,
+      constructReason: s.construct?.reason ?? 'the generated app does not synthesize, so no preset was tried',
+      apiAccess: s.access,
       objects: s.module.objects.map((o) => `${String(o.body.kind)} ${String((o.body.metadata as { name?: string } | undefined)?.name)}`),
       escapeHatch: s.module.patches.map((p) => ({ op: p.op, path: p.path, why: p.comment })),
       carried: s.carried.map((c) => ({ ruleId: c.ruleId, message: c.message })),
@@ -110,6 +118,7 @@ export function buildReport(
     unexplained: (check?.unexplained ?? 0) + all.length,
     problems: [...(check?.objectProblems ?? []), ...all],
     objectsAdded: check?.objectsAdded ?? [],
+    accessReplaced: check?.accessReplaced ?? [],
     lint,
   };
 }
@@ -130,6 +139,9 @@ function serviceMarkdown(s: ServiceReport): string[] {
     '',
     `From \`${s.file}\`, in \`${s.module}\`: \`${s.construct}\` (kind \`${s.kind}\`) because ${s.reason}.`,
     '',
+    `Chose \`${s.construct}\`: ${s.constructReason}.`,
+    '',
+    ...(s.apiAccess !== undefined ? [`ServiceAccount permissions: ${s.apiAccess}.`, ''] : []),
   ];
   if (s.objects.length > 0) lines.push(`Kept with it: ${s.objects.map((o) => `\`${o}\``).join(', ')}.`, '');
   if (s.escapeHatch.length > 0) {
@@ -206,6 +218,7 @@ export function formatReportMarkdown(report: ImportReport): string {
   for (const s of report.services) lines.push(...serviceMarkdown(s));
   if (report.others.length > 0)
     lines.push('## Other objects', '', 'Kept as they are in `main.ts`:', '', ...report.others.map((o) => `- ${o}`), '');
+  if (report.accessReplaced.length > 0) lines.push('## RBAC the library creates', '', ...report.accessReplaced.map((o) => `- ${o}`), '');
   if (report.objectsAdded.length > 0) lines.push('## Objects the generated app adds', '', ...report.objectsAdded.map((o) => `- ${o}`), '');
   lines.push(...lintMarkdown(report.lint));
   return `${lines.join('\n').trimEnd()}\n`;

@@ -37,6 +37,7 @@ function summary(report: ImportReport, out: string, files: readonly string[]): s
   for (const s of report.services) {
     lines.push(
       `  ${s.module}: ${s.daemonSet} as ${s.construct} (kind ${s.kind}), ${s.escapeHatch.length} value(s) through the escape hatch`,
+      `    chose ${s.construct}: ${s.constructReason}`,
     );
   }
   if (report.checked) {
