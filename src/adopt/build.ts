@@ -11,7 +11,8 @@ import { Constants, serviceProps } from './map';
 import type { ConstructChoice } from './choose';
 import type { AdoptRuntime } from './evaluate';
 import { ApiAccessMapping, apiAccessOf } from './rbac';
-import { AppModel, KeptObject, PatchStatement, ServiceModule } from './model';
+import { placeOnPools, ProposedPool } from './pools';
+import { AppModel, KeptObject, ObjectExpr, PatchStatement, ServiceModule } from './model';
 
 /** Words of a name (`fluent-bit.v2` → `fluent`, `bit`, `v2`). */
 function words(name: string): string[] {
@@ -65,6 +66,8 @@ export interface BuildOptions {
   readonly kind?: NodeServiceKind;
   /** The library's exports (to check that RBAC rules are valid `ApiPermission`s). */
   readonly runtime: AdoptRuntime;
+  /** The cluster's nodes and the pools proposed from them (`--nodes`): node selection is expressed as pools where equivalent. */
+  readonly nodes?: { readonly list: readonly unknown[]; readonly pools: readonly ProposedPool[] };
 }
 
 /** A module and the kind chosen for it. */
@@ -79,6 +82,8 @@ export interface BuiltService {
   readonly construct?: ConstructChoice;
   /** How the ServiceAccount's permissions are built: as `apiAccess`, or kept as they are and why (none without RBAC). */
   readonly access?: string;
+  /** How the node selection is expressed with `--nodes`: as pools, or kept and why. */
+  readonly placement?: string;
 }
 
 /** The host access of `ds` that the kind's allowlists refuse (host paths with their access, capabilities). */
@@ -136,13 +141,15 @@ export function buildService(input: ServiceInput, options: BuildOptions, taken: 
     typeof mapping === 'object'
       ? {
           permissions: mapping.permissions,
-          comment: `The permissions of ${replaced.map((o) => describeObject(o.object)).join(', ')} from ${file}; the library creates these objects.`,
+          comment: `The permissions of ${replaced.map((o) => describeObject(o.object)).join(', ')} from ${file}: the library creates the ServiceAccount and its RBAC.`,
         }
       : undefined;
-  const props = serviceProps(
+  const mapped = serviceProps(
     { ...ds, metadata: { ...asObject(ds.metadata), name: label } },
     { file, kind: choice.kind, kept, numbers, apiAccess },
   );
+  const placed = options.nodes !== undefined ? placeOnPools(ds, mapped as ObjectExpr, options.nodes.list, options.nodes.pools) : undefined;
+  const props = placed?.props ?? mapped;
   const patches: PatchStatement[] = [];
   if (label !== name) {
     const comment = `metadata.name: ${JSON.stringify(name)} from ${file} is not a DNS-1123 label, which the library's name is`;
@@ -167,9 +174,9 @@ export function buildService(input: ServiceInput, options: BuildOptions, taken: 
   };
   const access =
     typeof mapping === 'object'
-      ? `as apiAccess: the library creates ${replaced.map((o) => describeObject(o.object)).join(', ')} with the same grants`
+      ? `as apiAccess: the library creates the ServiceAccount ${label} and the ClusterRole and ClusterRoleBinding ${String(asObject(ds.metadata).namespace)}-${label} with the same grants, in place of ${replaced.map((o) => describeObject(o.object)).join(', ')}`
       : mapping;
-  return { module, input, choice, access };
+  return { module, input, choice, access, placement: placed?.reason };
 }
 
 /** The `apiAccess` mapping of a service's RBAC, the reason it is kept as it is, or `undefined` without RBAC. */

@@ -46,6 +46,7 @@ function compare(
   service: FixedService,
   serviceOutput: InputObject[],
   inputs: InputObject[],
+  nodes?: readonly unknown[],
 ): string | undefined {
   const known = new Set(service.module.patches.map(patchKey));
   const extra = preset.module.patches.filter((p) => !known.has(patchKey(p)));
@@ -55,8 +56,8 @@ function compare(
   const ids = (objects: InputObject[]) => objects.map((o) => identityOf(o.object)).sort();
   const more = ids(presetOutput).filter((i) => !ids(serviceOutput).includes(i));
   if (more.length > 0) return `would add ${few(more)}`;
-  const a = checkImport(inputs, presetOutput);
-  const b = checkImport(inputs, serviceOutput);
+  const a = checkImport(inputs, presetOutput, nodes);
+  const b = checkImport(inputs, serviceOutput, nodes);
   if (a.unexplained > 0) return `leaves ${a.unexplained} difference(s) unexplained`;
   const access = (r: typeof a) => JSON.stringify(r.daemonSets.map((d) => [d.accessAdded, d.accessRemoved]));
   if (access(a) !== access(b)) return 'would grant or take away other access than NodeService';
@@ -71,7 +72,7 @@ const patchedPath = (p: PatchStatement) => p.comment.split(': ')[0];
  * does not carry by a patch either: what the preset would change. None when the preset form does not synthesize
  * without suppressions (the fixpoint then decides).
  */
-function changedByPreset(preset: FixedService, service: FixedService, runtime: AdoptRuntime): string[] {
+function changedByPreset(preset: FixedService, service: FixedService, runtime: AdoptRuntime, nodes?: readonly unknown[]): string[] {
   let output: InputObject[];
   try {
     output = outputOf(preset, runtime);
@@ -85,13 +86,13 @@ function changedByPreset(preset: FixedService, service: FixedService, runtime: A
   const covered = (path: string) => carried.some((c) => path === c || path.startsWith(`${c}.`) || path.startsWith(`${c}[`));
   const open = leafChanges(input, produced.object)
     .flatMap(expandChange)
-    .map(daemonSetClassifier(input))
+    .map(daemonSetClassifier(input, produced.object, nodes))
     .filter((c) => c.class === DifferenceClass.UNEXPLAINED && !covered(c.path));
   return [...new Set(open.map((c) => c.path))];
 }
 
 /** The service built with its kind's preset, or why it is not. */
-function tryPreset(service: FixedService, runtime: AdoptRuntime): FixedService | string {
+function tryPreset(service: FixedService, runtime: AdoptRuntime, nodes?: readonly unknown[]): FixedService | string {
   const preset = presetOf(service.choice.kind);
   if (preset === undefined) return `the library has no preset for the kind ${service.choice.kind}`;
   const shape = presetShape(preset, runtime);
@@ -105,25 +106,25 @@ function tryPreset(service: FixedService, runtime: AdoptRuntime): FixedService |
   if (typeof props === 'string') return props;
   const module = { ...service.module, construct: preset.construct, props, patches: [], constants: numbers.declared };
   const start: FixedService = { ...service, module, carried: [] };
-  const changed = changedByPreset(start, service, runtime);
+  const changed = changedByPreset(start, service, runtime, nodes);
   if (changed.length > 0) return `${preset.construct} would change ${few(changed)}`;
-  const fixed = fixpoint([start], [], runtime);
+  const fixed = fixpoint([start], [], runtime, nodes);
   if (fixed.failure !== undefined) {
     const lines = fixed.failure.split('\n').map((l) => l.trim());
     return `${preset.construct} does not build it (${lines.find((l) => l.startsWith('[')) ?? lines.find((l) => l !== '')})`;
   }
   const inputs = [service.input.daemonSet, ...service.input.belonging];
   const presetForm = fixed.services[0];
-  const why = compare(presetForm, fixed.output, service, outputOf(service, runtime), inputs);
+  const why = compare(presetForm, fixed.output, service, outputOf(service, runtime), inputs, nodes);
   return why === undefined ? presetForm : `${preset.construct} ${why}`;
 }
 
 /** Each service with the construct chosen for it (a preset, or NodeService) and why. */
-export function chooseConstructs(services: readonly FixedService[], runtime: AdoptRuntime): FixedService[] {
+export function chooseConstructs(services: readonly FixedService[], runtime: AdoptRuntime, nodes?: readonly unknown[]): FixedService[] {
   return services.map((s) => {
     const refused = s.choice.refused;
     const tried =
-      refused !== undefined ? `the ${refused} allowlists refuse its ${few(s.choice.refusedAccess ?? [])}` : tryPreset(s, runtime);
+      refused !== undefined ? `the ${refused} allowlists refuse its ${few(s.choice.refusedAccess ?? [])}` : tryPreset(s, runtime, nodes);
     const construct: ConstructChoice =
       typeof tried === 'string'
         ? { construct: 'NodeService', reason: tried }
