@@ -105,7 +105,11 @@ export function poolExpr(pool: ProposedPool): Expr {
   return call(
     'NodePool',
     'of',
-    obj([prop('name', lit(pool.name)), prop('labels', lit(pool.labels)), prop('taints', taints.length > 0 ? arr(taints) : undefined)]),
+    obj([
+      prop('name', lit(pool.name)),
+      prop('labels', obj(Object.entries(pool.labels).map(([k, v]) => ({ key: k, value: lit(v) })))),
+      prop('taints', taints.length > 0 ? arr(taints) : undefined),
+    ]),
   );
 }
 
