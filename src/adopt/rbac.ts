@@ -26,6 +26,10 @@ const REPLACEABLE_LABEL = /^(?:app\.kubernetes\.io\/[a-z-]+|helm\.sh\/chart)$/;
 
 const READ = ['get', 'list', 'watch'];
 
+/**
+ * Whether binding `o` names the ServiceAccount `namespace/account`; a subject without a namespace is in the binding's
+ * (the API's reading, which grants compare by; `input.ts` groups objects with the DaemonSet's namespace instead).
+ */
 function isBindingOf(o: Record<string, any>, namespace: string, account: string): boolean {
   return asArray(o.subjects).some((s) => {
     const subject = asObject(s);
