@@ -152,6 +152,8 @@ export function placeOnPools(
   if (partial.length > 0) return keep(`it runs on part of the pool(s) ${partial.map((p) => p.name).join(', ')}`);
   const outside = [...covered].filter((n) => !whole.some((p) => p.nodes.includes(n)));
   if (outside.length > 0) return keep(`it runs on nodes in no pool (${outside.slice(0, 3).join(', ')})`);
+  if (whole.length === pools.length)
+    return keep('it runs on every pool of the node list; pools would narrow it to the pools there are today');
   const rewritten = props.properties.filter((p) => p.key !== 'nodeSelector' && p.key !== 'nodeAffinity');
   const index = props.properties.findIndex((p) => p.key === 'nodeSelector' || p.key === 'nodeAffinity');
   const placed: Property[] = [

@@ -58,6 +58,18 @@ describe('import --nodes: placement as node pools', () => {
       'selectors and tolerations kept: it selects every node (of its OS); pools would narrow it to the pools of the node list',
     ],
     [
+      'selects every pool by affinity',
+      (ds) => {
+        delete ds.spec.template.spec.nodeSelector;
+        ds.spec.template.spec.tolerations = [{ operator: 'Exists' }];
+        const requirement = { key: 'eks.amazonaws.com/compute-type', operator: 'NotIn', values: ['fargate'] };
+        ds.spec.template.spec.affinity = {
+          nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [requirement] }] } },
+        };
+      },
+      'selectors and tolerations kept: it runs on every pool of the node list; pools would narrow it to the pools there are today',
+    ],
+    [
       'selects no listed node',
       (ds) => (ds.spec.template.spec.nodeSelector = { 'example.com/none': 'true' }),
       'selectors and tolerations kept: it runs on none of the listed nodes',
