@@ -8,7 +8,11 @@ import { asArray, asObject, isObject } from '../k8s/json';
 import { InputObject, nameOf } from '../day2/objects';
 import { chooseKind, describeObject, KindChoice, ServiceInput } from './input';
 import { Constants, serviceProps } from './map';
-import { AppModel, KeptObject, PatchStatement, ServiceModule } from './model';
+import type { ConstructChoice } from './choose';
+import type { AdoptRuntime } from './evaluate';
+import { ApiAccessMapping, apiAccessOf } from './rbac';
+import { placeOnPools, ProposedPool } from './pools';
+import { AppModel, KeptObject, ObjectExpr, PatchStatement, ServiceModule } from './model';
 
 /** Words of a name (`fluent-bit.v2` → `fluent`, `bit`, `v2`). */
 function words(name: string): string[] {
@@ -60,6 +64,10 @@ function keepObjects(objects: readonly InputObject[], comment: (o: InputObject) 
 export interface BuildOptions {
   /** The kind for DaemonSets without a kind annotation (`--kind`). */
   readonly kind?: NodeServiceKind;
+  /** The library's exports (to check that RBAC rules are valid `ApiPermission`s). */
+  readonly runtime: AdoptRuntime;
+  /** The cluster's nodes and the pools proposed from them (`--nodes`): node selection is expressed as pools where equivalent. */
+  readonly nodes?: { readonly list: readonly unknown[]; readonly pools: readonly ProposedPool[] };
 }
 
 /** A module and the kind chosen for it. */
@@ -70,6 +78,12 @@ export interface BuiltService {
   readonly input: ServiceInput;
   /** The kind and why. */
   readonly choice: KindChoice;
+  /** The construct and why (set once the presets were tried). */
+  readonly construct?: ConstructChoice;
+  /** How the ServiceAccount's permissions are built: as `apiAccess`, or kept as they are and why (none without RBAC). */
+  readonly access?: string;
+  /** How the node selection is expressed with `--nodes`: as pools, or kept and why. */
+  readonly placement?: string;
 }
 
 /** The host access of `ds` that the kind's allowlists refuse (host paths with their access, capabilities). */
@@ -102,6 +116,8 @@ function fittingKind(ds: Record<string, any>, choice: KindChoice): KindChoice {
   return {
     kind: NodeServiceKind.GENERIC,
     source: choice.source,
+    refused: choice.kind,
+    refusedAccess: outside,
     reason: `${choice.reason}; but its ${outside.join(', ')} are outside the ${choice.kind} allowlists, so it is built as a generic node service that keeps this access`,
   };
 }
@@ -111,14 +127,29 @@ export function buildService(input: ServiceInput, options: BuildOptions, taken: 
   const ds = asObject(input.daemonSet.object);
   const file = input.daemonSet.file ?? '-';
   const choice = fittingKind(ds, chooseKind(ds, options.kind));
-  const objects = keepObjects(input.belonging, (o) => `${describeObject(o.object)} from ${o.file ?? '-'}, kept as it is.`);
-  const kept = new Map<string, string>();
-  for (const k of objects) kept.set(`${String(k.body.kind)}/${nameOf(k.body)}`, k.variable);
-  const numbers = new Constants();
   const name = nameOf(ds);
   // The library names a service with a DNS-1123 label; a DaemonSet name with dots keeps its name through the escape hatch.
   const label = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(name) ? name : words(name.toLowerCase()).join('-').slice(0, 63);
-  const props = serviceProps({ ...ds, metadata: { ...asObject(ds.metadata), name: label } }, { file, kind: choice.kind, kept, numbers });
+  const mapping = accessMapping(input, label, options.runtime);
+  const replaced = typeof mapping === 'object' ? mapping.replaced : [];
+  const belonging = input.belonging.filter((o) => !replaced.includes(o));
+  const objects = keepObjects(belonging, (o) => `${describeObject(o.object)} from ${o.file ?? '-'}, kept as it is.`);
+  const kept = new Map<string, string>();
+  for (const k of objects) kept.set(`${String(k.body.kind)}/${nameOf(k.body)}`, k.variable);
+  const numbers = new Constants();
+  const apiAccess =
+    typeof mapping === 'object'
+      ? {
+          permissions: mapping.permissions,
+          comment: `The permissions of ${replaced.map((o) => describeObject(o.object)).join(', ')} from ${file}: the library creates the ServiceAccount and its RBAC.`,
+        }
+      : undefined;
+  const mapped = serviceProps(
+    { ...ds, metadata: { ...asObject(ds.metadata), name: label } },
+    { file, kind: choice.kind, kept, numbers, apiAccess },
+  );
+  const placed = options.nodes !== undefined ? placeOnPools(ds, mapped as ObjectExpr, options.nodes.list, options.nodes.pools) : undefined;
+  const props = placed?.props ?? mapped;
   const patches: PatchStatement[] = [];
   if (label !== name) {
     const comment = `metadata.name: ${JSON.stringify(name)} from ${file} is not a DNS-1123 label, which the library's name is`;
@@ -141,7 +172,21 @@ export function buildService(input: ServiceInput, options: BuildOptions, taken: 
     constants: numbers.declared,
     doc: [`${describeObject(ds)}, imported from ${file}.`, `Built with NodeService (kind ${choice.kind}): ${choice.reason}.`],
   };
-  return { module, input, choice };
+  const access =
+    typeof mapping === 'object'
+      ? `as apiAccess: the library creates the ServiceAccount ${label} and the ClusterRole and ClusterRoleBinding ${String(asObject(ds.metadata).namespace)}-${label} with the same grants, in place of ${replaced.map((o) => describeObject(o.object)).join(', ')}`
+      : mapping;
+  return { module, input, choice, access, placement: placed?.reason };
+}
+
+/** The `apiAccess` mapping of a service's RBAC, the reason it is kept as it is, or `undefined` without RBAC. */
+function accessMapping(input: ServiceInput, name: string, runtime: AdoptRuntime): ApiAccessMapping | string | undefined {
+  const ds = asObject(input.daemonSet.object);
+  const pod = asObject(asObject(asObject(ds.spec).template).spec);
+  const account = typeof pod.serviceAccountName === 'string' ? pod.serviceAccountName : pod.serviceAccount;
+  const namespace = asObject(ds.metadata).namespace;
+  if (typeof namespace !== 'string') return typeof account === 'string' ? 'kept as they are: the DaemonSet names no namespace' : undefined;
+  return apiAccessOf(input.belonging, { name, namespace, account: typeof account === 'string' ? account : undefined }, runtime);
 }
 
 /** The app model: the modules of `services` and the other objects kept as they are. */

@@ -10,6 +10,8 @@ import { InputObject, jsonEqual } from '../day2/objects';
 import { Widening } from '../day2/widening';
 import { ClassifiedChange, classifyChange, DifferenceClass } from './classify';
 import { identityOf, isImportedDaemonSet } from './input';
+import { explainRbac, isRbacObject } from './rbac';
+import { coveredNodes } from './pools';
 import { expandChange, LeafChange, leafChanges } from './walk';
 
 /** The check of one DaemonSet. */
@@ -32,22 +34,54 @@ export interface CheckResult {
   readonly objectProblems: string[];
   /** Objects the output has that the input did not (e.g. the library's NetworkPolicy), by identity. */
   readonly objectsAdded: string[];
+  /** ServiceAccounts whose RBAC the library creates instead of the input's objects, with the same grants. */
+  readonly accessReplaced: string[];
   /** Number of unexplained differences (an object problem counts as one). */
   readonly unexplained: number;
 }
 
 /** The classified leaf differences between an input DaemonSet and its synthesized version. */
-function classifyDaemonSet(input: unknown, output: unknown): ClassifiedChange[] {
-  return leafChanges(input, output).flatMap(expandChange).map(daemonSetClassifier(input));
+function classifyDaemonSet(input: unknown, output: unknown, nodes?: readonly unknown[]): ClassifiedChange[] {
+  return leafChanges(input, output)
+    .flatMap(expandChange)
+    .map(daemonSetClassifier(input, output, nodes));
 }
 
-/** The classifier of the leaf differences of one input DaemonSet. */
-export function daemonSetClassifier(input: unknown): (change: LeafChange) => ClassifiedChange {
+/** Paths of the node selection and tolerations of a pod template. */
+const PLACEMENT_PATH = /^spec\.template\.spec\.(?:nodeSelector|affinity\.nodeAffinity|affinity$|tolerations)/;
+
+/**
+ * The classifier of the leaf differences of one input DaemonSet. With the cluster's `nodes`, a difference in node
+ * selection or tolerations is explained when the output runs on exactly the nodes the input runs on.
+ */
+export function daemonSetClassifier(
+  input: unknown,
+  output?: unknown,
+  nodes?: readonly unknown[],
+): (change: LeafChange) => ClassifiedChange {
   const selector = asObject(asObject(asObject(asObject(input).spec).selector).matchLabels);
   // A pod label the input's (immutable) selector uses must stay as it is, whoever else writes it.
   const selected = new Set(Object.keys(selector).map((k) => `spec.template.metadata.labels[${JSON.stringify(k)}]`));
-  return (c) =>
-    selected.has(c.path) ? { ...c, class: DifferenceClass.UNEXPLAINED, why: 'a pod label the selector uses' } : classifyChange(c);
+  let same: boolean | undefined;
+  const sameNodes = () => {
+    if (same === undefined) {
+      const a = coveredNodes(input, nodes ?? []);
+      same = a.length > 0 && JSON.stringify(a) === JSON.stringify(coveredNodes(output, nodes ?? []));
+    }
+    return same;
+  };
+  return (c) => {
+    if (selected.has(c.path)) return { ...c, class: DifferenceClass.UNEXPLAINED, why: 'a pod label the selector uses' };
+    const classified = classifyChange(c);
+    if (classified.class !== DifferenceClass.UNEXPLAINED || nodes === undefined || output === undefined || !PLACEMENT_PATH.test(c.path))
+      return classified;
+    if (!sameNodes()) return classified;
+    return {
+      ...c,
+      class: DifferenceClass.PLACEMENT,
+      why: `the same ${coveredNodes(input, nodes).length} node(s) of the node list selected and tolerated`,
+    };
+  };
 }
 
 function byIdentity(objects: readonly InputObject[]): Map<string, unknown> {
@@ -55,7 +89,7 @@ function byIdentity(objects: readonly InputObject[]): Map<string, unknown> {
 }
 
 /** Compares the synthesized objects with the input objects. */
-export function checkImport(input: readonly InputObject[], output: readonly InputObject[]): CheckResult {
+export function checkImport(input: readonly InputObject[], output: readonly InputObject[], nodes?: readonly unknown[]): CheckResult {
   const produced = byIdentity(output);
   const wanted = byIdentity(input);
   const widen = diffManifests(input, output).daemonSets;
@@ -63,6 +97,7 @@ export function checkImport(input: readonly InputObject[], output: readonly Inpu
   const widenings = (list: typeof widen, key: string) => list.find((d) => `${d.namespace}/${d.name}` === key)?.widenings ?? [];
   const daemonSets: DaemonSetCheck[] = [];
   const objectProblems: string[] = [];
+  const rbac: Record<string, any>[] = [];
   for (const o of input) {
     const id = identityOf(o.object);
     const out = produced.get(id);
@@ -74,15 +109,22 @@ export function checkImport(input: readonly InputObject[], output: readonly Inpu
       }
       daemonSets.push({
         daemonSet: key,
-        changes: classifyDaemonSet(o.object, out),
+        changes: classifyDaemonSet(o.object, out, nodes),
         accessAdded: widenings(widen, key),
         accessRemoved: widenings(narrow, key),
       });
-    } else if (out === undefined) objectProblems.push(`${id}: the generated app does not produce it`);
+    } else if (isRbacObject(o.object) && (out === undefined || !jsonEqual(o.object, out))) rbac.push(o.object);
+    else if (out === undefined) objectProblems.push(`${id}: the generated app does not produce it`);
     else if (!jsonEqual(o.object, out)) objectProblems.push(`${id}: the generated app produces it changed`);
   }
+  const access = explainRbac(
+    input.map((o) => o.object),
+    output.map((o) => o.object),
+    rbac,
+  );
+  objectProblems.push(...access.problems);
   const objectsAdded = [...produced.keys()].filter((k) => !wanted.has(k));
   const unexplained =
     objectProblems.length + daemonSets.reduce((n, d) => n + d.changes.filter((c) => c.class === DifferenceClass.UNEXPLAINED).length, 0);
-  return { daemonSets, objectProblems, objectsAdded, unexplained };
+  return { daemonSets, objectProblems, objectsAdded, accessReplaced: access.explained, unexplained };
 }

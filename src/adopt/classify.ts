@@ -17,6 +17,8 @@ export enum DifferenceClass {
   METADATA = 'metadata',
   /** A value carried by the escape hatch (`daemonSet.addJsonPatch`). */
   ESCAPE_HATCH = 'escape-hatch',
+  /** Node selection and tolerations written as node pools, covering exactly the same nodes of the node list. */
+  PLACEMENT = 'placement',
   /** Nothing explains it. */
   UNEXPLAINED = 'unexplained',
 }

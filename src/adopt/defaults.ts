@@ -13,8 +13,11 @@ import { AdoptRuntime, synthesizeApp } from './evaluate';
 import { FixedService } from './fixpoint';
 import { call, Expr, obj, ObjectExpr, Property } from './model';
 
-/** Props never tried away: they name things, or the construct requires them. */
-const KEPT = new Set(['name', 'image', 'containers']);
+/**
+ * Props never tried away: they name things, or the construct requires them, or (a pool's `taints`) they state what
+ * the coverage check at synth holds the service to although the output is the same without them.
+ */
+const KEPT = new Set(['name', 'image', 'containers', 'taints']);
 
 /** The objects one service synthesizes alone, or `undefined` when it does not synthesize. */
 function synthesizeAlone(service: FixedService, runtime: AdoptRuntime): unknown[] | undefined {

@@ -98,13 +98,17 @@ function rebuild(s: FixedService, patches: PatchStatement[], carried: CarriedFin
 }
 
 /** One round: the patches each service needs after a successful synthesis (none: the fixpoint is reached). */
-function nextPatches(services: FixedService[], output: InputObject[]): { services: FixedService[]; changed: boolean } {
+function nextPatches(
+  services: FixedService[],
+  output: InputObject[],
+  nodes?: readonly unknown[],
+): { services: FixedService[]; changed: boolean } {
   const produced = new Map(output.map((o) => [identityOf(o.object), o.object]));
   let changed = false;
   const next = services.map((s) => {
     const out = produced.get(identityOf(s.input.daemonSet.object));
     if (out === undefined) return s;
-    const classify = daemonSetClassifier(s.input.daemonSet.object);
+    const classify = daemonSetClassifier(s.input.daemonSet.object, out, nodes);
     const added = leafChanges(s.input.daemonSet.object, out).flatMap((c) => patchOf(c, s.input.daemonSet.file ?? '-', classify));
     if (added.length === 0) return s;
     changed = true;
@@ -114,7 +118,12 @@ function nextPatches(services: FixedService[], output: InputObject[]): { service
 }
 
 /** Synthesizes, patches and suppresses until every DaemonSet matches its input up to explained differences. */
-export function fixpoint(built: readonly BuiltService[], others: readonly InputObject[], runtime: AdoptRuntime): FixpointResult {
+export function fixpoint(
+  built: readonly BuiltService[],
+  others: readonly InputObject[],
+  runtime: AdoptRuntime,
+  nodes?: readonly unknown[],
+): FixpointResult {
   let services: FixedService[] = built.map((b) => ({ ...b, carried: [] }));
   let output: InputObject[] = [];
   for (let round = 0; round < MAX_ROUNDS; round++) {
@@ -136,7 +145,7 @@ export function fixpoint(built: readonly BuiltService[], others: readonly InputO
       continue;
     }
     output = parseObjects(yaml, 'synthesized').map((o) => ({ object: o.object }));
-    const next = nextPatches(services, output);
+    const next = nextPatches(services, output, nodes);
     if (!next.changed) return { services, output };
     services = next.services;
   }

@@ -101,6 +101,10 @@ export interface KindChoice {
   readonly source: string;
   /** The sentence that says why. */
   readonly reason: string;
+  /** The kind whose allowlists refused the input's host access (the service is then built as a generic one). */
+  readonly refused?: NodeServiceKind;
+  /** The host access refused (`host path /var/log (writable)`, `capability SYS_ADMIN`). */
+  readonly refusedAccess?: readonly string[];
 }
 
 /** The kind of a DaemonSet: its kind annotation, else `requested` (`--kind`), else its shape's, else the generic kind. */

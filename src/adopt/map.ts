@@ -146,7 +146,8 @@ function rolloutProp(ds: Record<string, any>, file: string): Property | undefine
 }
 
 /** Pod-level props: identity and API access, DNS, host namespaces, scheduling, shutdown. */
-function podProps(pod: Record<string, any>, numbers: Constants): Array<Property | undefined> {
+function podProps(pod: Record<string, any>, ctx: ServiceContext): Array<Property | undefined> {
+  const numbers = ctx.numbers;
   const sc = asObject(pod.securityContext);
   const account = typeof pod.serviceAccountName === 'string' ? pod.serviceAccountName : pod.serviceAccount;
   const automount =
@@ -163,7 +164,9 @@ function podProps(pod: Record<string, any>, numbers: Constants): Array<Property 
     None: 'NONE',
   }[dns];
   return [
-    prop('serviceAccountName', typeof account === 'string' ? lit(account) : undefined),
+    ctx.apiAccess !== undefined
+      ? prop('apiAccess', ctx.apiAccess.permissions, ctx.apiAccess.comment)
+      : prop('serviceAccountName', typeof account === 'string' ? lit(account) : undefined),
     prop('automountServiceAccountToken', automount !== undefined ? lit(automount) : undefined),
     prop('priorityClassName', typeof pod.priorityClassName === 'string' ? lit(pod.priorityClassName) : undefined),
     prop('hostNetwork', pod.hostNetwork === true ? lit(true) : undefined),
@@ -204,6 +207,8 @@ export interface ServiceContext {
   readonly kept: ReadonlyMap<string, string>;
   /** The module's constants. */
   readonly numbers: Constants;
+  /** The ServiceAccount's permissions as `apiAccess` (the library then creates and names the ServiceAccount). */
+  readonly apiAccess?: { readonly permissions: Expr; readonly comment: string };
 }
 
 function kindMember(kind: NodeServiceKind): Expr {
@@ -261,7 +266,7 @@ export function serviceProps(ds: Record<string, any>, ctx: ServiceContext): Expr
     rolloutProp(ds, ctx.file),
     prop('minReadySeconds', typeof spec.minReadySeconds === 'number' ? lit(spec.minReadySeconds) : undefined),
     prop('revisionHistoryLimit', typeof spec.revisionHistoryLimit === 'number' ? lit(spec.revisionHistoryLimit) : undefined),
-    ...podProps(pod, ctx.numbers),
+    ...podProps(pod, ctx),
     prop('containers', arr(containers('containers'))),
     prop('initContainers', init.length > 0 ? arr(init) : undefined),
   ]);

@@ -11,6 +11,7 @@ import { ClassifiedChange, DifferenceClass } from './classify';
 import { FixedService } from './fixpoint';
 import { StrippedField } from './input';
 import { LintError, LintResult } from './lint';
+import { ProposedPool } from './pools';
 
 /** The report of one imported DaemonSet. */
 export interface ServiceReport {
@@ -26,6 +27,12 @@ export interface ServiceReport {
   readonly kind: string;
   /** Why this kind. */
   readonly reason: string;
+  /** Why this construct (a preset, or NodeService and what the preset would change). */
+  readonly constructReason: string;
+  /** How its node selection is expressed with `--nodes` (as pools, or kept and why); absent without nodes. */
+  readonly placement?: string;
+  /** How its ServiceAccount's permissions are built (as `apiAccess`, or kept as they are and why); absent without RBAC. */
+  readonly apiAccess?: string;
   /** Objects kept with it, by `Kind name`. */
   readonly objects: string[];
   /** Values carried through the escape hatch. */
@@ -56,6 +63,10 @@ export interface ImportReport {
   readonly problems: string[];
   /** Objects the generated app adds. */
   readonly objectsAdded: string[];
+  /** ServiceAccounts whose RBAC objects the library creates, with the same grants as the input's. */
+  readonly accessReplaced: string[];
+  /** The node pools proposed from `--nodes` (absent without nodes). */
+  readonly pools?: ReadonlyArray<{ name: string; labels: Readonly<Record<string, string>>; taints: string[]; nodes: number }>;
   /** `lint` at error level over the synthesized app (absent without `--check`, or when it does not synthesize). */
   readonly lint?: LintResult;
 }
@@ -66,6 +77,8 @@ export interface ReportChecks {
   readonly check?: CheckResult;
   /** The lint at error level. */
   readonly lint?: LintResult;
+  /** The pools proposed from `--nodes`. */
+  readonly pools?: readonly ProposedPool[];
 }
 
 /** A lint error of the output as a problem line. */
@@ -94,6 +107,9 @@ export function buildReport(
       construct: s.module.construct,
       kind: s.choice.kind,
       reason: s.choice.reason,
+      constructReason: s.construct?.reason ?? 'the generated app does not synthesize, so no preset was tried',
+      apiAccess: s.access,
+      placement: s.placement,
       objects: s.module.objects.map((o) => `${String(o.body.kind)} ${String((o.body.metadata as { name?: string } | undefined)?.name)}`),
       escapeHatch: s.module.patches.map((p) => ({ op: p.op, path: p.path, why: p.comment })),
       carried: s.carried.map((c) => ({ ruleId: c.ruleId, message: c.message })),
@@ -110,6 +126,13 @@ export function buildReport(
     unexplained: (check?.unexplained ?? 0) + all.length,
     problems: [...(check?.objectProblems ?? []), ...all],
     objectsAdded: check?.objectsAdded ?? [],
+    accessReplaced: check?.accessReplaced ?? [],
+    pools: checks.pools?.map((p) => ({
+      name: p.name,
+      labels: p.labels,
+      taints: p.taints.map((t) => `${t.key}${t.value !== undefined ? `=${t.value}` : ''}:${t.effect}`),
+      nodes: p.nodes.length,
+    })),
     lint,
   };
 }
@@ -130,6 +153,10 @@ function serviceMarkdown(s: ServiceReport): string[] {
     '',
     `From \`${s.file}\`, in \`${s.module}\`: \`${s.construct}\` (kind \`${s.kind}\`) because ${s.reason}.`,
     '',
+    `Chose \`${s.construct}\`: ${s.constructReason}.`,
+    '',
+    ...(s.apiAccess !== undefined ? [`ServiceAccount permissions: ${s.apiAccess}.`, ''] : []),
+    ...(s.placement !== undefined ? [`Placement: ${s.placement}.`, ''] : []),
   ];
   if (s.objects.length > 0) lines.push(`Kept with it: ${s.objects.map((o) => `\`${o}\``).join(', ')}.`, '');
   if (s.escapeHatch.length > 0) {
@@ -149,7 +176,13 @@ function serviceMarkdown(s: ServiceReport): string[] {
     );
   if (s.differences !== undefined) {
     const by = (k: DifferenceClass) => s.differences!.filter((c) => c.class === k);
-    for (const k of [DifferenceClass.UNEXPLAINED, DifferenceClass.HARDENING, DifferenceClass.DEFAULT, DifferenceClass.METADATA]) {
+    for (const k of [
+      DifferenceClass.UNEXPLAINED,
+      DifferenceClass.PLACEMENT,
+      DifferenceClass.HARDENING,
+      DifferenceClass.DEFAULT,
+      DifferenceClass.METADATA,
+    ]) {
       const list = by(k);
       if (list.length > 0) lines.push(`Differences — ${k} (${list.length}):`, '', ...list.map(differenceLine), '');
     }
@@ -203,9 +236,22 @@ export function formatReportMarkdown(report: ImportReport): string {
       '',
     );
   }
+  if (report.pools !== undefined) {
+    const pool = (p: NonNullable<ImportReport['pools']>[number]) =>
+      `- \`${p.name}\`: ${Object.entries(p.labels)
+        .map(([k, v]) => `\`${k}=${v}\``)
+        .join(', ')}${p.taints.length > 0 ? `, taints ${p.taints.map((t) => `\`${t}\``).join(', ')}` : ''} (${p.nodes} node(s))`;
+    lines.push(
+      'Node pools proposed from the node list:',
+      '',
+      ...(report.pools.length > 0 ? report.pools.map(pool) : ['- none (no node has a pool label)']),
+      '',
+    );
+  }
   for (const s of report.services) lines.push(...serviceMarkdown(s));
   if (report.others.length > 0)
     lines.push('## Other objects', '', 'Kept as they are in `main.ts`:', '', ...report.others.map((o) => `- ${o}`), '');
+  if (report.accessReplaced.length > 0) lines.push('## RBAC the library creates', '', ...report.accessReplaced.map((o) => `- ${o}`), '');
   if (report.objectsAdded.length > 0) lines.push('## Objects the generated app adds', '', ...report.objectsAdded.map((o) => `- ${o}`), '');
   lines.push(...lintMarkdown(report.lint));
   return `${lines.join('\n').trimEnd()}\n`;

@@ -8,7 +8,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { Command, Option } from 'commander';
-import { CliIo, InputError, readClusterManifests, ExitCode } from './io';
+import { CliIo, InputError, readClusterManifests, readList, ExitCode } from './io';
+import { slimNode } from '../manifests/slim';
 import type { AdoptRuntime } from '../adopt';
 import { formatReportJson, formatReportMarkdown, importManifests, ImportReport, REPORT_FILE } from '../adopt';
 import { NodeServiceKind } from '../policy/kinds';
@@ -17,6 +18,7 @@ interface ImportFlags {
   readonly out: string;
   readonly kind?: NodeServiceKind;
   readonly check?: boolean;
+  readonly nodes?: string;
   readonly format: 'text' | 'json' | 'markdown';
 }
 
@@ -37,6 +39,8 @@ function summary(report: ImportReport, out: string, files: readonly string[]): s
   for (const s of report.services) {
     lines.push(
       `  ${s.module}: ${s.daemonSet} as ${s.construct} (kind ${s.kind}), ${s.escapeHatch.length} value(s) through the escape hatch`,
+      `    chose ${s.construct}: ${s.constructReason}`,
+      ...(s.placement !== undefined ? [`    placement ${s.placement}`] : []),
     );
   }
   if (report.checked) {
@@ -68,6 +72,10 @@ export function registerImportCommand(program: Command, io: CliIo, exit: ExitCod
         Object.values(NodeServiceKind),
       ),
     )
+    .option(
+      '--nodes <file>',
+      "the cluster's nodes (kubectl get nodes -o json, a file or -): propose NodePools from their labels and taints, and express a DaemonSet's node selection as pools where that covers exactly the same nodes (--check proves it on these nodes)",
+    )
     .option('--check', 'synthesize the generated app and compare it with the input: exit 1 on any unexplained difference')
     .addOption(
       new Option('-f, --format <format>', 'output format of the summary (the report)')
@@ -80,7 +88,8 @@ export function registerImportCommand(program: Command, io: CliIo, exit: ExitCod
         clustersCommand: (root) => `import ${root}/<cluster> --out <dir>, once per cluster folder of ${root}`,
       });
       if (!objects.some((o) => o.object?.kind === 'DaemonSet')) throw new InputError(`${input}: no DaemonSet to import`);
-      const result = await importManifests(objects, { kind: flags.kind, check: flags.check === true, runtime: loadRuntime() });
+      const nodes = flags.nodes !== undefined ? await readList(flags.nodes, 'Node', '--nodes', io, slimNode) : undefined;
+      const result = await importManifests(objects, { kind: flags.kind, check: flags.check === true, runtime: loadRuntime(), nodes });
       fs.mkdirSync(flags.out, { recursive: true });
       for (const [name, text] of result.files) fs.writeFileSync(path.join(flags.out, name), text);
       const markdown = formatReportMarkdown(result.report);

@@ -36,12 +36,14 @@ const CODE_DIFFERS: Readonly<Record<string, string>> = {
 };
 
 /**
- * The files with the one line that must differ made equal: why the kind was chosen (the first input's shape; the
- * second input carries the kind annotation the first import's output declares).
+ * The files with the lines that must differ made equal: why the kind was chosen (the first input's shape; the second
+ * input carries the kind annotation the first import's output declares), and so why the construct was (the inferred
+ * kind's allowlists the first time, the declared kind the second); the construct itself is compared.
  */
 function comparable(files: ReadonlyMap<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, text] of files) out[name] = text.replace(/^( \* Built with \w+ \(kind [a-z-]+\)): .*$/gm, '$1: …');
+  for (const [name, text] of files)
+    out[name] = text.replace(/^( \* Built with \w+ \(kind [a-z-]+\)): .*$/gm, '$1: …').replace(/^( \* Chose \w+): .*$/gm, '$1: …');
   return out;
 }
 
