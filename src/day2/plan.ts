@@ -34,8 +34,8 @@ import {
   nodeReady,
   podReady,
 } from './objects';
-import { ResolvedStrategy, resolveStrategy } from './strategy';
-import { describeSurgeConflict, surgeConflict } from './surge';
+import { ResolvedStrategy, resolveStrategy } from '../coverage/strategy';
+import { describeSurgeConflict, surgeConflict } from '../coverage/surge';
 
 /** Default seconds to pull a new image on a node (`--pull-seconds`). */
 export const DEFAULT_PULL_SECONDS = 30;

@@ -6,7 +6,7 @@
  * services.
  */
 
-import { podHostPorts } from '../coverage/resources';
+import { podHostPorts } from './resources';
 import { resolveStrategy } from './strategy';
 
 /** What a surging DaemonSet's new pod would collide on. */
