@@ -5,7 +5,7 @@
  */
 
 import { ListOrder } from '../k8s/list-keys';
-import { sarifLog, sarifPhysicalLocation } from '../policy/sarif';
+import { sarifLog, sarifPhysicalLocation } from '../manifests/sarif';
 import { JsonChange, reorderOf } from './changes';
 import { ChangeKind, DaemonSetDiff, DiffReport, NodeImpact } from './diff';
 import { PoolNodes, shortJson } from './objects';

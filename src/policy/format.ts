@@ -5,7 +5,7 @@
 
 import { CheckedObject, describeKind, describeObject, Finding, PolicyReport } from './engine';
 import { RULES } from './rules';
-import { sarifLog, sarifPhysicalLocation } from './sarif';
+import { sarifLog, sarifPhysicalLocation } from '../manifests/sarif';
 import { Severity } from './types';
 
 /** Where a manifest came from. */
