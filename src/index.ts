@@ -1,3 +1,4 @@
+import './policy/api-validity';
 export * from './core';
 export * from './presets';
 export {

@@ -9,6 +9,7 @@
 import * as path from 'path';
 import { Command, Option } from 'commander';
 import { refusalsHelp } from './refusals';
+import '../policy/api-validity';
 import { CliIo, InputError, progressOf, readClusterManifests, readList, ExitCode } from './io';
 import { kindsOf, nothingToCheck } from '../manifests/contract';
 import { slimNode, slimPod } from '../manifests/slim';

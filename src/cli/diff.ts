@@ -7,6 +7,7 @@
 import * as path from 'path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { refusalsHelp } from './refusals';
+import '../policy/api-validity';
 import { CliIo, InputError, readClusterManifests, readList, SourcedObject, ExitCode } from './io';
 import { clusterFiles, clusterFolders, throwProblems } from './clusters';
 import { ChangeKind, DiffReport, diffManifests, diffMatches } from '../day2/diff';

@@ -8,6 +8,7 @@
 import * as path from 'path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { refusalsHelp } from './refusals';
+import '../policy/api-validity';
 import { CliIo, InputError, progressOf, readClusterManifests, readList, SourcedObject, ExitCode } from './io';
 import { checkStdin } from './diff';
 import { kindsOf, nothingToCheck, OneClusterInput } from '../manifests/contract';
