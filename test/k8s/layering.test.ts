@@ -12,6 +12,20 @@ const PURE = ['k8s', 'manifests', 'policy', 'coverage'];
 /** The synth integration of the rules and the cdk8s validation plugin are the bridge to cdk8s. */
 const BRIDGES = ['policy/synth.ts', 'policy/plugin.ts'];
 const FORBIDDEN = /^(cdk8s|cdk8s-plus-\d+|constructs)$|^\.\.?\/.*\b(core|presets|cli)(\/|$)/;
+/** The folders above the pure ones, each with what it must not import (folders of src/, or cdk8s itself). */
+const UPPER: readonly { readonly dir: string; readonly folders: readonly string[]; readonly cdk8s: boolean }[] = [
+  { dir: 'day2', folders: ['core', 'presets', 'cli', 'guardrails', 'observability', 'fleet'], cdk8s: true },
+  { dir: 'report', folders: ['core', 'presets', 'cli'], cdk8s: true },
+  { dir: 'fleet', folders: ['cli'], cdk8s: false },
+];
+const CDK8S = /^(cdk8s|cdk8s-plus-\d+|constructs)$/;
+
+/** Whether `spec`, imported by `file`, names a module in one of `folders` of src/ or (with `cdk8s`) a cdk8s package. */
+function forbiddenFor(file: string, spec: string, folders: readonly string[], cdk8s: boolean): boolean {
+  if (!spec.startsWith('.')) return cdk8s && CDK8S.test(spec);
+  const target = path.relative(SRC, path.resolve(path.dirname(file), spec)).split(path.sep);
+  return folders.includes(target[0]);
+}
 
 function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
@@ -48,6 +62,26 @@ describe('layering', () => {
           .map((spec) => `${path.relative(SRC, f)} imports ${spec}`),
       );
     expect(offending).toEqual([]);
+  });
+
+  test.each(UPPER)('GIVEN src/$dir THEN it imports nothing from $folders (nor cdk8s: $cdk8s)', ({ dir, folders, cdk8s }) => {
+    const offending = filesUnder(path.join(SRC, dir)).flatMap((f) =>
+      importsOf(f)
+        .filter((spec) => forbiddenFor(f, spec, folders, cdk8s))
+        .map((spec) => `${path.relative(SRC, f)} imports ${spec}`),
+    );
+    expect(filesUnder(path.join(SRC, dir)).length).toBeGreaterThan(0);
+    expect(offending).toEqual([]);
+  });
+
+  test('GIVEN a file of day2/ THEN the upper-folder check resolves specifiers against the file, not by name', () => {
+    const file = path.join(SRC, 'day2', 'plan.ts');
+    const day2 = UPPER[0].folders;
+    expect(
+      ['../core/errors', '../guardrails', '../fleet/fleet', 'cdk8s-plus-28', 'constructs'].every((s) => forbiddenFor(file, s, day2, true)),
+    ).toBe(true);
+    expect(['./core', '../coverage/analyze', '../k8s/core-names', 'yaml'].some((s) => forbiddenFor(file, s, day2, true))).toBe(false);
+    expect(forbiddenFor(path.join(SRC, 'fleet', 'gitops.ts'), 'cdk8s', UPPER[2].folders, false)).toBe(false);
   });
 
   test('GIVEN the forbidden pattern THEN it catches what it must and lets relative siblings through', () => {
