@@ -214,6 +214,93 @@ function nodeImpact(oldDs: any, newDs: any, change: ChangeKind, options: DiffOpt
   };
 }
 
+/** What the comparison of each DaemonSet shares. */
+interface DiffContext {
+  readonly oldObjects: readonly InputObject[];
+  readonly newObjects: readonly InputObject[];
+  readonly options: DiffOptions;
+  /** The old DaemonSets by namespace/name. */
+  readonly before: ReadonlyMap<string, InputObject>;
+  /** `namespace/Kind name` of the ConfigMaps and Secrets whose data changed. */
+  readonly configs: ReadonlySet<string>;
+  /** The Pod Security widening of a namespace, computed once per namespace. */
+  readonly namespaceWidening: (ns: string) => Widening[];
+}
+
+/** `file` and `line` of an input object, each when known. */
+function whereOf(input: InputObject): { file?: string; line?: number } {
+  return {
+    ...(input.file !== undefined ? { file: input.file } : {}),
+    ...(input.line !== undefined ? { line: input.line } : {}),
+  };
+}
+
+/** The fields of a DaemonSet besides its pod template and the fields the API server owns. */
+function withoutTemplate(ds: any): any {
+  const copy = withoutServerFields(ds);
+  if (copy.spec) delete copy.spec.template;
+  return copy;
+}
+
+/** How the DaemonSet of `current` changed from the old input, or undefined when it did not. */
+function diffOne(ctx: DiffContext, key: string, current: InputObject): DaemonSetDiff | undefined {
+  const { before, options } = ctx;
+  const ds = current.object;
+  const previous = before.get(key)?.object;
+  // An added canary is compared with the old version of the DaemonSet it is a canary of.
+  const canaryOf = ds?.metadata?.annotations?.[CANARY_OF_ANNOTATION];
+  const baseline = previous ?? (typeof canaryOf === 'string' ? before.get(`${namespaceOf(ds)}/${canaryOf}`)?.object : undefined);
+  const widenings = [
+    ...templateWidening(baseline?.spec?.template, ds?.spec?.template),
+    ...rbacWidening(ctx.oldObjects, baseline, ctx.newObjects, ds),
+    ...ctx.namespaceWidening(namespaceOf(ds)),
+  ];
+  const configChanged = [...configReferences(ds?.spec?.template)].filter((ref) => ctx.configs.has(`${namespaceOf(ds)}/${ref}`)).sort();
+  if (previous === undefined) {
+    return {
+      namespace: namespaceOf(ds),
+      name: nameOf(ds),
+      change: ChangeKind.ADDED,
+      selectorChanged: false,
+      changes: [],
+      widenings,
+      configChanged: [],
+      ...withNodes(nodeImpact(undefined, ds, ChangeKind.ADDED, options)),
+      ...whereOf(current),
+    };
+  }
+  const templateChanges = jsonChanges(previous?.spec?.template, ds?.spec?.template, 'spec.template');
+  const otherChanges = jsonChanges(withoutTemplate(previous), withoutTemplate(ds));
+  if (templateChanges.length === 0 && otherChanges.length === 0 && widenings.length === 0 && configChanged.length === 0) return undefined;
+  const change = templateChanges.length === 0 ? ChangeKind.METADATA : configOnly(templateChanges) ? ChangeKind.CONFIG : ChangeKind.ROLLOUT;
+  return {
+    namespace: namespaceOf(ds),
+    name: nameOf(ds),
+    change,
+    selectorChanged: !jsonEqual(previous?.spec?.selector, ds?.spec?.selector),
+    changes: [...templateChanges, ...otherChanges],
+    widenings,
+    configChanged,
+    ...withNodes(nodeImpact(previous, ds, change, options)),
+    ...whereOf(current),
+  };
+}
+
+/** A DaemonSet only in the old input. */
+function removedDiff(previous: InputObject, options: DiffOptions): DaemonSetDiff {
+  return {
+    namespace: namespaceOf(previous.object),
+    name: nameOf(previous.object),
+    change: ChangeKind.REMOVED,
+    selectorChanged: false,
+    changes: [],
+    widenings: [],
+    configChanged: [],
+    ...withNodes(nodeImpact(previous.object, undefined, ChangeKind.REMOVED, options)),
+    ...whereOf(previous),
+  };
+}
+
 /**
  * Compares two sets of objects (e.g. the committed `dist/` of the main branch and of a pull request). DaemonSets are
  * matched by namespace/name; ClusterRoles, Roles, their bindings and Namespaces of each side feed the RBAC and Pod
@@ -226,86 +313,21 @@ export function diffManifests(
 ): DiffReport {
   const before = daemonSetsByKey(oldObjects);
   const after = daemonSetsByKey(newObjects);
-  const configs = changedConfig(oldObjects, newObjects);
-  const configChangedOf = (ds: any) =>
-    [...configReferences(ds?.spec?.template)].filter((ref) => configs.has(`${namespaceOf(ds)}/${ref}`)).sort();
-  const out: DaemonSetDiff[] = [];
-  let unchanged = 0;
   const podSecurity = new Map<string, Widening[]>();
   const namespaceWidening = (ns: string) => {
     let w = podSecurity.get(ns);
     if (w === undefined) podSecurity.set(ns, (w = podSecurityWidening(oldObjects, newObjects, ns)));
     return w;
   };
+  const ctx: DiffContext = { oldObjects, newObjects, options, before, configs: changedConfig(oldObjects, newObjects), namespaceWidening };
+  const out: DaemonSetDiff[] = [];
+  let unchanged = 0;
   for (const [key, current] of after) {
-    const ds = current.object;
-    const previous = before.get(key)?.object;
-    // An added canary is compared with the old version of the DaemonSet it is a canary of.
-    const canaryOf = ds?.metadata?.annotations?.[CANARY_OF_ANNOTATION];
-    const baseline = previous ?? (typeof canaryOf === 'string' ? before.get(`${namespaceOf(ds)}/${canaryOf}`)?.object : undefined);
-    const widenings = [
-      ...templateWidening(baseline?.spec?.template, ds?.spec?.template),
-      ...rbacWidening(oldObjects, baseline, newObjects, ds),
-      ...namespaceWidening(namespaceOf(ds)),
-    ];
-    const configChanged = configChangedOf(ds);
-    const where = {
-      ...(current.file !== undefined ? { file: current.file } : {}),
-      ...(current.line !== undefined ? { line: current.line } : {}),
-    };
-    if (previous === undefined) {
-      out.push({
-        namespace: namespaceOf(ds),
-        name: nameOf(ds),
-        change: ChangeKind.ADDED,
-        selectorChanged: false,
-        changes: [],
-        widenings,
-        configChanged: [],
-        ...withNodes(nodeImpact(undefined, ds, ChangeKind.ADDED, options)),
-        ...where,
-      });
-      continue;
-    }
-    const templateChanges = jsonChanges(previous?.spec?.template, ds?.spec?.template, 'spec.template');
-    const a = withoutServerFields(previous);
-    const b = withoutServerFields(ds);
-    if (a.spec) delete a.spec.template;
-    if (b.spec) delete b.spec.template;
-    const otherChanges = jsonChanges(a, b);
-    if (templateChanges.length === 0 && otherChanges.length === 0 && widenings.length === 0 && configChanged.length === 0) {
-      unchanged++;
-      continue;
-    }
-    const change =
-      templateChanges.length === 0 ? ChangeKind.METADATA : configOnly(templateChanges) ? ChangeKind.CONFIG : ChangeKind.ROLLOUT;
-    out.push({
-      namespace: namespaceOf(ds),
-      name: nameOf(ds),
-      change,
-      selectorChanged: !jsonEqual(previous?.spec?.selector, ds?.spec?.selector),
-      changes: [...templateChanges, ...otherChanges],
-      widenings,
-      configChanged,
-      ...withNodes(nodeImpact(previous, ds, change, options)),
-      ...where,
-    });
+    const diff = diffOne(ctx, key, current);
+    if (diff === undefined) unchanged++;
+    else out.push(diff);
   }
-  for (const [key, previous] of before) {
-    if (after.has(key)) continue;
-    out.push({
-      namespace: namespaceOf(previous.object),
-      name: nameOf(previous.object),
-      change: ChangeKind.REMOVED,
-      selectorChanged: false,
-      changes: [],
-      widenings: [],
-      configChanged: [],
-      ...withNodes(nodeImpact(previous.object, undefined, ChangeKind.REMOVED, options)),
-      ...(previous.file !== undefined ? { file: previous.file } : {}),
-      ...(previous.line !== undefined ? { line: previous.line } : {}),
-    });
-  }
+  for (const [key, previous] of before) if (!after.has(key)) out.push(removedDiff(previous, options));
   return { daemonSets: out, unchanged };
 }
 
