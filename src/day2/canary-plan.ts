@@ -2,6 +2,7 @@
  * The canary steps of a rollout plan: the nodes to label wave by wave, the `kubectl label` commands and the rollback.
  */
 
+import type { WireDaemonSet, WireNode, WirePod } from '../k8s/wire';
 import { analyzeCoverage } from '../coverage/analyze';
 import { CoverageStatus, NodeCoverage } from '../coverage/types';
 import { CANARY_LABEL_ANNOTATION, CANARY_OF_ANNOTATION, nameOf } from './objects';
@@ -12,7 +13,7 @@ export function shellWord(word: string): string {
 }
 
 /** ` -l key=value,…` for the DaemonSet's `matchLabels`, or "" without them. */
-export function selectorFlag(ds: any): string {
+export function selectorFlag(ds: WireDaemonSet): string {
   const labels = ds?.spec?.selector?.matchLabels;
   if (labels == null || typeof labels !== 'object' || Object.keys(labels).length === 0) return '';
   return ` -l ${shellWord(
@@ -29,9 +30,9 @@ function chunk<T>(items: readonly T[], size: number): T[][] {
 }
 
 export function canaryPlan(
-  ds: any,
-  nodes: readonly any[],
-  pods: readonly any[] | undefined,
+  ds: WireDaemonSet,
+  nodes: readonly WireNode[],
+  pods: readonly WirePod[] | undefined,
   waveSize: number,
   notes: string[],
 ): CanaryPlan | undefined {

@@ -6,6 +6,7 @@
  * restart, start or stop the pod, per pool, from the coverage engine's controller verdicts.
  */
 
+import type { WireDaemonSet, WireNode, WirePod, WirePodTemplateSpec } from '../k8s/wire';
 import { analyzeCoverage } from '../coverage/analyze';
 import { CONFIG_HASH_ANNOTATION } from '../k8s/vocabulary';
 import { CoverageReason } from '../coverage/types';
@@ -86,15 +87,15 @@ export interface DiffReport {
 /** Options of {@link diffManifests}. */
 export interface DiffOptions {
   /** Node objects; with them the report lists the nodes each change restarts, starts and stops. */
-  readonly nodes?: readonly any[];
+  readonly nodes?: readonly WireNode[];
   /** Pods already running (their requests and ports count in the coverage verdicts). */
-  readonly pods?: readonly any[];
+  readonly pods?: readonly WirePod[];
   /** Node label to group nodes by; default: the first well-known pool label found (see `POOL_LABELS`). */
   readonly groupBy?: string;
 }
 
 /** The ConfigMaps and Secrets a pod template references, as `ConfigMap <name>` / `Secret <name>`. */
-function configReferences(template: any): Set<string> {
+function configReferences(template: WirePodTemplateSpec | undefined): Set<string> {
   const out = new Set<string>();
   const add = (kind: string, name: unknown) => {
     if (typeof name === 'string' && name.length > 0) out.add(`${kind} ${name}`);
@@ -108,7 +109,7 @@ function configReferences(template: any): Set<string> {
       add('Secret', source?.secret?.name);
     }
   }
-  for (const list of ['initContainers', 'containers']) {
+  for (const list of ['initContainers', 'containers'] as const) {
     for (const c of Array.isArray(spec?.[list]) ? spec[list] : []) {
       for (const e of Array.isArray(c?.envFrom) ? c.envFrom : []) {
         add('ConfigMap', e?.configMapRef?.name);
@@ -165,8 +166,15 @@ const SERVER_FIELDS = [
   'metadata.selfLink',
 ];
 
-function withoutServerFields(ds: any): any {
-  const copy = JSON.parse(JSON.stringify(ds ?? {}));
+/** A DaemonSet copied as plain JSON, to take fields out of. */
+interface DetachedCopy {
+  status?: unknown;
+  spec?: { template?: unknown };
+  metadata?: { [field: string]: unknown; annotations?: { [key: string]: string } };
+}
+
+function withoutServerFields(ds: WireDaemonSet | undefined): DetachedCopy {
+  const copy: DetachedCopy = JSON.parse(JSON.stringify(ds ?? {}));
   delete copy.status;
   if (copy.metadata) {
     for (const f of SERVER_FIELDS) if (f.startsWith('metadata.')) delete copy.metadata[f.slice('metadata.'.length)];
@@ -180,7 +188,7 @@ function withoutServerFields(ds: any): any {
 }
 
 /** The nodes where the controller wants the DaemonSet's pod (`desiredNumberScheduled`). */
-function desiredNodes(ds: any, options: DiffOptions): Set<string> {
+function desiredNodes(ds: WireDaemonSet, options: DiffOptions): Set<string> {
   const report = analyzeCoverage([ds], options.nodes ?? [], options.pods);
   const rows = report.workloads[0]?.nodes ?? [];
   return new Set(
@@ -188,9 +196,14 @@ function desiredNodes(ds: any, options: DiffOptions): Set<string> {
   );
 }
 
-function nodeImpact(oldDs: any, newDs: any, change: ChangeKind, options: DiffOptions): NodeImpact | undefined {
+function nodeImpact(
+  oldDs: WireDaemonSet | undefined,
+  newDs: WireDaemonSet | undefined,
+  change: ChangeKind,
+  options: DiffOptions,
+): NodeImpact | undefined {
   if (options.nodes === undefined || change === ChangeKind.METADATA) return undefined;
-  const byName = new Map<string, any>(options.nodes.map((n) => [nameOf(n), n]));
+  const byName = new Map<string, WireNode>(options.nodes.map((n) => [nameOf(n), n]));
   const names = options.nodes.map(nameOf);
   const before = oldDs === undefined ? new Set<string>() : desiredNodes(oldDs, options);
   const after = newDs === undefined ? new Set<string>() : desiredNodes(newDs, options);
@@ -236,7 +249,7 @@ function whereOf(input: InputObject): { file?: string; line?: number } {
 }
 
 /** The fields of a DaemonSet besides its pod template and the fields the API server owns. */
-function withoutTemplate(ds: any): any {
+function withoutTemplate(ds: WireDaemonSet): DetachedCopy {
   const copy = withoutServerFields(ds);
   if (copy.spec) delete copy.spec.template;
   return copy;

@@ -4,6 +4,7 @@
  * else from the coverage of the old DaemonSet (`--old`), else every covered node is taken to run the new pod.
  */
 
+import type { WireDaemonSet, WireNode, WirePod, WirePodTemplateSpec } from '../k8s/wire';
 import { analyzeCoverage } from '../coverage/analyze';
 import { ResolvedStrategy } from '../coverage/strategy';
 import { NodeCoverage } from '../coverage/types';
@@ -16,11 +17,11 @@ import { PlanOptions } from './plan-types';
 
 /** What a plan reads its DaemonSet's nodes from. */
 export interface PlanInput {
-  readonly ds: any;
-  readonly oldDs: any | undefined;
+  readonly ds: WireDaemonSet;
+  readonly oldDs: WireDaemonSet | undefined;
   readonly options: PlanOptions;
-  readonly nodesByName: Map<string, any>;
-  readonly podsByNode: Map<string, any[]>;
+  readonly nodesByName: Map<string, WireNode>;
+  readonly podsByNode: Map<string, WirePod[]>;
 }
 
 /** The state of every node the rollout touches, and what was counted on the way. */
@@ -41,10 +42,10 @@ export interface NodeCensus {
 interface Scan {
   readonly input: PlanInput;
   /** The DaemonSet's pods (undefined without --pods). */
-  readonly own: any[] | undefined;
+  readonly own: WirePod[] | undefined;
   /** Its pods that are not terminal, by node name. */
-  readonly ownByNode: Map<string, any[]>;
-  readonly runsNew: (pod: any) => boolean;
+  readonly ownByNode: Map<string, WirePod[]>;
+  readonly runsNew: (pod: WirePod) => boolean;
   /** The nodes the old DaemonSet covers, when read from --old without --pods. */
   readonly oldDesired: Set<string> | undefined;
   readonly surging: boolean;
@@ -52,8 +53,8 @@ interface Scan {
 }
 
 /** The pods by the node they are bound to (`spec.nodeName`), skipping those `skip` rejects. */
-export function podsByNodeName(pods: readonly any[], skip: (pod: any) => boolean = () => false): Map<string, any[]> {
-  const byNode = new Map<string, any[]>();
+export function podsByNodeName(pods: readonly WirePod[], skip: (pod: WirePod) => boolean = () => false): Map<string, WirePod[]> {
+  const byNode = new Map<string, WirePod[]>();
   for (const p of pods) {
     const node = p?.spec?.nodeName;
     if (typeof node !== 'string' || skip(p)) continue;
@@ -69,10 +70,14 @@ export function podsByNodeName(pods: readonly any[], skip: (pod: any) => boolean
  * compared fields cannot tell them apart: the cluster is taken to run the old one). Pods of one controller revision
  * share their template: the first pod of each revision decides for all of them.
  */
-function newTemplateJudge(newTemplate: any, oldTemplate: any): (pod: any) => boolean {
-  const judge = (pod: any) => podMatchesTemplate(pod, newTemplate) && !(oldTemplate !== undefined && podMatchesTemplate(pod, oldTemplate));
+function newTemplateJudge(
+  newTemplate: WirePodTemplateSpec | undefined,
+  oldTemplate: WirePodTemplateSpec | undefined,
+): (pod: WirePod) => boolean {
+  const judge = (pod: WirePod) =>
+    podMatchesTemplate(pod, newTemplate) && !(oldTemplate !== undefined && podMatchesTemplate(pod, oldTemplate));
   const byRevision = new Map<string, boolean>();
-  return (pod: any): boolean => {
+  return (pod: WirePod): boolean => {
     const hash = pod?.metadata?.labels?.['controller-revision-hash'];
     if (typeof hash !== 'string') return judge(pod);
     let verdict = byRevision.get(hash);
@@ -154,7 +159,7 @@ function podsOnNode(scan: Scan, node: string, ready: boolean): PodsOnNode {
 }
 
 /** Why the new pod on a desired node will never become available ("" when it will); records the pods that do not fit. */
-function stuckReason(scan: Scan, row: NodeCoverage, node: any, ready: boolean, pods: PodsOnNode): string {
+function stuckReason(scan: Scan, row: NodeCoverage, node: WireNode | undefined, ready: boolean, pods: PodsOnNode): string {
   const { ds, oldDs } = scan.input;
   if (!ready) return 'node is NotReady: its new pod never becomes available';
   if (pods.newNotReady) return 'its new pod is not ready (in --pods)';

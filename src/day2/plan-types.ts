@@ -3,14 +3,15 @@
  * unplaceable pods and canary steps.
  */
 
+import type { WireNode, WirePod } from '../k8s/wire';
 import { InputObject } from './objects';
 
 /** Options of {@link planRollouts}. */
 export interface PlanOptions {
   /** Node objects (`kubectl get nodes -o json` items). */
-  readonly nodes: readonly any[];
+  readonly nodes: readonly WireNode[];
   /** Pods (`kubectl get pods -A -o json` items): the DaemonSets' current pods, their readiness, and what uses the nodes. */
-  readonly pods?: readonly any[];
+  readonly pods?: readonly WirePod[];
   /** The objects of the old version; with them, a DaemonSet changes when its pod template differs. */
   readonly old?: readonly InputObject[];
   /** Seconds to pull the new image per pod. @default 30 */

@@ -17,6 +17,7 @@
  * ready), and the report names them.
  */
 
+import type { WireDaemonSet, WireNode } from '../k8s/wire';
 import { analyzeCoverage } from '../coverage/analyze';
 import { ResolvedStrategy, resolveStrategy } from '../coverage/strategy';
 import { describeSurgeConflict, surgeConflict } from '../coverage/surge';
@@ -39,7 +40,7 @@ export const DEFAULT_READY_SECONDS = 10;
 export const DEFAULT_CANARY_WAVE_SIZE = 1;
 
 /** What every plan of the DaemonSet says, whatever its outcome. */
-function planBase(ds: any, strategy: ResolvedStrategy, desired: number, canary: CanaryPlan | undefined) {
+function planBase(ds: WireDaemonSet, strategy: ResolvedStrategy, desired: number, canary: CanaryPlan | undefined) {
   return {
     namespace: namespaceOf(ds),
     name: nameOf(ds),
@@ -152,7 +153,7 @@ function rollingUpdate(input: PlanInput, strategy: ResolvedStrategy, census: Nod
  *   ({@link podMatchesTemplate}).
  */
 export function planRollouts(newObjects: readonly InputObject[], options: PlanOptions): PlanReport {
-  const nodesByName = new Map<string, any>(options.nodes.map((n) => [nameOf(n), n]));
+  const nodesByName = new Map<string, WireNode>(options.nodes.map((n) => [nameOf(n), n]));
   const podsByNode = podsByNodeName(options.pods ?? []);
   const olds = options.old !== undefined ? daemonSetsByKey(options.old) : undefined;
   const plans: RolloutPlan[] = [];
@@ -200,7 +201,7 @@ function inOrder(p: RolloutPlan): RolloutPlan {
 }
 
 /** A DaemonSet that is new: the manage loop creates its pods on every desired node at once (no update budget applies). */
-function addedPlan(ds: any, options: PlanOptions, why: string): RolloutPlan {
+function addedPlan(ds: WireDaemonSet, options: PlanOptions, why: string): RolloutPlan {
   const rows = analyzeCoverage([ds], options.nodes, options.pods).workloads[0]?.nodes ?? [];
   const desiredRows = rows.filter(isDesired);
   const strategy = resolveStrategy(ds, desiredRows.length);

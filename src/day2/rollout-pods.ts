@@ -3,20 +3,31 @@
  * surge pod fits next to the old one.
  */
 
+import type {
+  WireCondition,
+  WireContainer,
+  WireDaemonSet,
+  WireNode,
+  WireOwnerReference,
+  WirePod,
+  WirePodSpec,
+  WirePodTemplateSpec,
+} from '../k8s/wire';
 import { checkPodOnNode } from '../coverage/evaluate';
 import { CoverageReason } from '../coverage/types';
 import { parseQuantity } from '../k8s/quantity';
 import { canonicalJson, nameOf, namespaceOf } from './objects';
 
 /** The pods of a DaemonSet: owned by it (ownerReferences), or, without owner references, matching its selector. */
-export function ownPods(ds: any, pods: readonly any[]): any[] {
+export function ownPods(ds: WireDaemonSet, pods: readonly WirePod[]): WirePod[] {
   const ns = namespaceOf(ds);
   const name = nameOf(ds);
   const matchLabels = ds?.spec?.selector?.matchLabels;
   return pods.filter((p) => {
     if (namespaceOf(p) !== ns) return false;
     const owners = p?.metadata?.ownerReferences;
-    if (Array.isArray(owners) && owners.length > 0) return owners.some((o: any) => o?.kind === 'DaemonSet' && o?.name === name);
+    if (Array.isArray(owners) && owners.length > 0)
+      return owners.some((o: WireOwnerReference | undefined) => o?.kind === 'DaemonSet' && o?.name === name);
     if (matchLabels == null || typeof matchLabels !== 'object' || Object.keys(matchLabels).length === 0) return false;
     const labels = p?.metadata?.labels ?? {};
     return Object.entries(matchLabels).every(([k, v]) => labels[k] === v);
@@ -24,7 +35,7 @@ export function ownPods(ds: any, pods: readonly any[]): any[] {
 }
 
 /** A resource list by value (`"1Gi"` and `"1024Mi"` are the same), sorted by name. */
-function resourceValues(list: any): Array<[string, number | string]> {
+function resourceValues(list: { readonly [name: string]: number | string } | undefined): Array<[string, number | string]> {
   if (list == null || typeof list !== 'object') return [];
   return Object.keys(list)
     .sort()
@@ -32,16 +43,18 @@ function resourceValues(list: any): Array<[string, number | string]> {
 }
 
 /** Requests and limits as the pod has them: `SetDefaults_Pod` copies each limit without a request into the requests. */
-function resourceSignature(c: any): unknown {
+function resourceSignature(c: WireContainer | undefined): unknown {
   const limits = c?.resources?.limits;
   const requests = { ...(limits && typeof limits === 'object' ? limits : {}), ...(c?.resources?.requests ?? {}) };
   return [resourceValues(requests), resourceValues(limits)];
 }
 
 /** What the pod takes from the template as it is: container names, images, commands, arguments, resources by value. */
-function containerSignature(spec: any): string {
-  const part = (list: any) =>
-    Array.isArray(list) ? list.map((c: any) => [c?.name, c?.image, c?.command ?? null, c?.args ?? null, resourceSignature(c)]) : [];
+function containerSignature(spec: WirePodSpec | undefined): string {
+  const part = (list: WireContainer[] | undefined) =>
+    Array.isArray(list)
+      ? list.map((c: WireContainer | undefined) => [c?.name, c?.image, c?.command ?? null, c?.args ?? null, resourceSignature(c)])
+      : [];
   return canonicalJson([part(spec?.initContainers), part(spec?.containers)]);
 }
 
@@ -51,9 +64,9 @@ function containerSignature(spec: any): string {
  * the same value. Other fields are not compared: the API server defaults them on the pod (pull policy, termination
  * paths, protocols, field-reference API versions).
  */
-export function podMatchesTemplate(pod: any, template: any): boolean {
+export function podMatchesTemplate(pod: WirePod | undefined, template: WirePodTemplateSpec | undefined): boolean {
   if (containerSignature(pod?.spec) !== containerSignature(template?.spec)) return false;
-  for (const field of ['labels', 'annotations']) {
+  for (const field of ['labels', 'annotations'] as const) {
     const wanted = template?.metadata?.[field] ?? {};
     const has = pod?.metadata?.[field] ?? {};
     for (const key of Object.keys(wanted)) if (has[key] !== wanted[key]) return false;
@@ -62,26 +75,28 @@ export function podMatchesTemplate(pod: any, template: any): boolean {
 }
 
 /** The status of a node's `Ready` condition (`True` when the node reports no conditions). */
-export function nodeReadyStatus(node: any): string {
-  const ready = Array.isArray(node?.status?.conditions) ? node.status.conditions.find((c: any) => c?.type === 'Ready') : undefined;
+export function nodeReadyStatus(node: WireNode | undefined): string {
+  const ready = Array.isArray(node?.status?.conditions)
+    ? node.status.conditions.find((c: WireCondition | undefined) => c?.type === 'Ready')
+    : undefined;
   return typeof ready?.status === 'string' ? ready.status : 'True';
 }
 
-export function isTerminal(pod: any): boolean {
+export function isTerminal(pod: WirePod | undefined): boolean {
   const phase = pod?.status?.phase;
   return phase === 'Succeeded' || phase === 'Failed';
 }
 
-function bareTemplate(ds: any): any {
+function bareTemplate(ds: WireDaemonSet): WirePodTemplateSpec {
   return { metadata: { ...(ds?.spec?.template?.metadata ?? {}), namespace: namespaceOf(ds) }, spec: ds?.spec?.template?.spec ?? {} };
 }
 
 /** Whether a surge pod fits next to the old pod (its requests and host ports still held). */
 export function surgeFit(
-  ds: any,
-  oldTemplate: any,
-  node: any,
-  nodePods: readonly any[],
+  ds: WireDaemonSet,
+  oldTemplate: WirePodTemplateSpec | undefined,
+  node: WireNode | undefined,
+  nodePods: readonly WirePod[],
   hasOwnPodListed: boolean,
 ): { reason: string; detail: string } | undefined {
   const existing = [...nodePods];

@@ -38,12 +38,16 @@ export type Wire<T> = T extends Date
         ? { [K in keyof T]: Wire<T[K]> }
         : T;
 
-/** Any object of a manifest: its type fields and metadata, and whatever else it holds. @internal */
+/** Any object of a manifest, by the fields every kind has. @internal */
 export interface WireObject {
   readonly apiVersion?: string;
   readonly kind?: string;
   readonly metadata?: WireObjectMeta;
-  readonly [field: string]: unknown;
+}
+
+/** Whatever carries object metadata (any object of a manifest, a Node, a Pod). @internal */
+export interface WireMetadataHolder {
+  readonly metadata?: WireObjectMeta;
 }
 
 /** A node taint (`core.v1.Taint`). @internal */
