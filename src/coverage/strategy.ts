@@ -5,6 +5,7 @@
  */
 
 import { intOrPercentError } from '../k8s/intstr';
+import type { WireDaemonSet } from '../k8s/wire';
 
 /** `RollingUpdate` or `OnDelete`. */
 export type StrategyType = 'RollingUpdate' | 'OnDelete';
@@ -40,7 +41,7 @@ export function scaledValue(value: number | string, total: number): number {
 }
 
 /** Resolves a DaemonSet's update strategy over `desired` nodes (`desiredNumberScheduled`). */
-export function resolveStrategy(ds: any, desired: number): ResolvedStrategy {
+export function resolveStrategy(ds: WireDaemonSet | undefined, desired: number): ResolvedStrategy {
   const errors: string[] = [];
   const notes: string[] = [];
   const strategy = ds?.spec?.updateStrategy ?? {};
