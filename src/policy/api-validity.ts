@@ -8,6 +8,7 @@
 
 import { provideApiValidator } from '../coverage/validity';
 import type { RuleConfig } from './config';
+import type { WireObject } from '../k8s/wire';
 
 /** The rule configuration that runs only what can find API-validity problems (the other rules are off). */
 let apiValidityOnly: RuleConfig | undefined;
@@ -17,7 +18,8 @@ let apiValidityOnly: RuleConfig | undefined;
  * are judged; the rule catalogue is loaded on first use, and only its API-validity rules run (they are never
  * suppressible nor configurable, so the other rules do not change what they find).
  */
-export function apiRejections(objects: readonly any[]): string[][] {
+export function apiRejections(inputs: readonly unknown[]): string[][] {
+  const objects = inputs as readonly (WireObject | undefined)[];
   const out: string[][] = objects.map(() => []);
   if (!objects.some((o) => o?.kind === 'DaemonSet')) return out;
   // Loaded here so that what imports this module (the coverage, diff and plan commands) starts without the catalogue.
