@@ -8,38 +8,16 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import * as ts from 'typescript';
+import { filesUnder, moduleSpecifiers } from '../support/imports';
 
 const SRC = path.join(__dirname, '..', '..', 'src');
 
 /** Folder → folder → the imports that make the edge (`file imports specifier`). */
 type FolderGraph = Map<string, Map<string, string[]>>;
 
-function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    return e.isDirectory() ? filesUnder(p) : p.endsWith('.ts') ? [p] : [];
-  });
-}
-
-/** The relative module specifiers a file names: imports, re-exports (`export … from`) and `require` calls. */
+/** The relative module specifiers a file names (see {@link moduleSpecifiers}). */
 function specifiersOf(file: string): string[] {
-  const sf = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
-  const out: string[] = [];
-  const visit = (n: ts.Node): void => {
-    if ((ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier)) {
-      out.push(n.moduleSpecifier.text);
-    }
-    if (ts.isCallExpression(n) && n.expression.getText(sf) === 'require' && n.arguments[0] && ts.isStringLiteral(n.arguments[0])) {
-      out.push(n.arguments[0].text);
-    }
-    if (ts.isImportTypeNode(n) && ts.isLiteralTypeNode(n.argument) && ts.isStringLiteral(n.argument.literal)) {
-      out.push(n.argument.literal.text);
-    }
-    n.forEachChild(visit);
-  };
-  visit(sf);
-  return out.filter((s) => s.startsWith('.'));
+  return moduleSpecifiers(file).filter((s) => s.startsWith('.'));
 }
 
 /** The top-level folder of a file under `root` (`(root)` for the files directly in it). */

@@ -3,9 +3,8 @@
  * presets, the CLI or cdk8s, so the CLI and the rules load fast and the same functions serve every caller.
  */
 
-import * as fs from 'fs';
 import * as path from 'path';
-import * as ts from 'typescript';
+import { filesUnder, moduleSpecifiers as importsOf } from '../support/imports';
 
 const SRC = path.join(__dirname, '..', '..', 'src');
 const PURE = ['k8s', 'manifests', 'policy', 'coverage'];
@@ -25,31 +24,6 @@ function forbiddenFor(file: string, spec: string, folders: readonly string[], cd
   if (!spec.startsWith('.')) return cdk8s && CDK8S.test(spec);
   const target = path.relative(SRC, path.resolve(path.dirname(file), spec)).split(path.sep);
   return folders.includes(target[0]);
-}
-
-function filesUnder(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    return e.isDirectory() ? filesUnder(p) : p.endsWith('.ts') ? [p] : [];
-  });
-}
-
-/** The module specifiers a file imports (static imports, re-exports and require calls). */
-function importsOf(file: string): string[] {
-  const sf = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
-  const out: string[] = [];
-  const visit = (n: ts.Node): void => {
-    if ((ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier)) {
-      out.push(n.moduleSpecifier.text);
-    }
-    if (ts.isCallExpression(n) && n.expression.getText(sf) === 'require' && n.arguments[0] && ts.isStringLiteral(n.arguments[0])) {
-      out.push(n.arguments[0].text);
-    }
-    n.forEachChild(visit);
-  };
-  visit(sf);
-  return out;
 }
 
 describe('layering', () => {
