@@ -3,6 +3,9 @@
  * is not part of it: it loads from its own bundle.
  */
 
+// Provides the coverage analysis with the rule catalogue's API-validity judge (the catalogue loads on first use).
+import './policy/api-validity';
+
 // The node service construct, its option groups and value classes (host paths, probes, pools, rollout, variants).
 export {
   ApiPermission,

@@ -9,6 +9,7 @@
 
 import { Command, Option } from 'commander';
 import { checkStdin, refusalsHelp, requireDaemonSet } from './refusals';
+import '../policy/api-validity';
 import { CliIo, progressOf, readClusterManifests, readList, ExitCode } from './io';
 import { nothingToCheck } from '../manifests/contract';
 import { slimNode, slimPod } from '../manifests/slim';

@@ -7,6 +7,7 @@
 import * as path from 'path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { checkStdin, refusalsHelp, requireDaemonSet } from './refusals';
+import '../policy/api-validity';
 import { CliIo, readClusterManifests, readList, SourcedObject, ExitCode } from './io';
 import { FOLDER_OF_CLUSTERS, clusterFiles, clusterFolders, stdinProblems, throwProblems } from '../manifests/cluster-folders';
 import { ChangeKind, diffManifests, diffMatches } from '../day2/diff';

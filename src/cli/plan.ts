@@ -8,6 +8,7 @@
 import * as path from 'path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { checkStdin, refusalsHelp, requireDaemonSet } from './refusals';
+import '../policy/api-validity';
 import { CliIo, InputError, progressOf, readClusterManifests, readList, SourcedObject, ExitCode } from './io';
 import { nothingToCheck, OneClusterInput } from '../manifests/contract';
 import { FOLDER_OF_CLUSTERS, clusterDataFiles, clusterFolders, stdinProblems, throwProblems } from '../manifests/cluster-folders';

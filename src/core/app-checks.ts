@@ -11,7 +11,7 @@ import { checkPodOnNode } from '../coverage/on-demand';
 import { BUILT_IN_PRIORITY_CLASSES } from '../k8s';
 import { surgeWithHostPorts } from '../policy/rules/surge-with-host-ports';
 import { NodeServiceChecks, reportAtSynthByOwner } from '../policy/synth';
-import { describeSurgeConflict, SurgeConflict, surgeConflict } from '../day2/surge';
+import { describeSurgeConflict, SurgeConflict, surgeConflict } from '../coverage/surge';
 import { isZeroIntOrPercent } from '../k8s/intstr';
 import { NodePool } from './node-pool';
 

@@ -11,6 +11,7 @@ import { addVector, emptyVector } from './resources';
 import { jsonText, labelValue } from './selector';
 import { CoverageOptions, CoverageReason, CoverageReport, CoverageStatus, NodeCoverage, WorkloadCoverage, WorkloadStatus } from './types';
 import { apiRejections } from './validity';
+import type { WireNode, WireObject, WirePod, WirePriorityClass, WireRuntimeClass } from '../k8s/wire';
 
 interface PodRef {
   readonly node: number;
@@ -60,8 +61,8 @@ function ownShares(
 }
 
 /** Groups pods by `spec.nodeName`, dropping unbound and terminated ones. */
-function podsByNode(pods: readonly any[] | undefined): Map<string, any[]> {
-  const byNode = new Map<string, any[]>();
+function podsByNode(pods: readonly WirePod[] | undefined): Map<string, WirePod[]> {
+  const byNode = new Map<string, WirePod[]>();
   for (const pod of pods ?? []) {
     const nodeName = pod?.spec?.nodeName;
     if (typeof nodeName !== 'string' || !isActivePodOn(pod, nodeName)) continue;
@@ -82,7 +83,7 @@ function text(value: unknown): string {
  * Nodes with the same key get the same verdict and the same words from every workload. (Built as parts joined once:
  * a flat string hashes fast, a long chain of concatenations must be flattened first.)
  */
-function groupKey(node: any, labelKeys: readonly string[], byName: boolean): string {
+function groupKey(node: WireNode, labelKeys: readonly string[], byName: boolean): string {
   const parts: string[] = [];
   if (byName) {
     const name = text(node?.metadata?.name);
@@ -130,8 +131,8 @@ function groupKey(node: any, labelKeys: readonly string[], byName: boolean): str
  * share a group with every node of the same {@link groupKey}. Only one node per group is compiled.
  */
 function groupNodes(
-  nodes: readonly any[],
-  pods: ReadonlyMap<string, any[]>,
+  nodes: readonly WireNode[],
+  pods: ReadonlyMap<string, WirePod[]>,
   workloads: readonly CompiledWorkload[],
   options: CoverageOptions,
 ): { groups: NodeGroup[]; withPods: Map<number, CompiledNode> } {
@@ -187,13 +188,17 @@ function groupWarnings(groups: readonly NodeGroup[], names: readonly string[], w
  * reject gets the status `invalid`, its findings and no node verdicts.
  */
 export function analyzeCoverage(
-  workloads: readonly any[],
-  nodes: readonly any[],
-  pods?: readonly any[],
+  inputs: readonly unknown[],
+  nodeInputs: readonly unknown[],
+  podInputs?: readonly unknown[],
   options?: CoverageOptions,
 ): CoverageReport {
-  const runtimeClasses = workloads.filter((o) => o?.kind === 'RuntimeClass');
-  const priorityClasses = workloads.filter((o) => o?.kind === 'PriorityClass');
+  // Typed as read: every field is still checked where it is used.
+  const workloads = inputs as readonly (WireObject | undefined)[];
+  const nodes = nodeInputs as readonly WireNode[];
+  const pods = podInputs as readonly WirePod[] | undefined;
+  const runtimeClasses = workloads.filter((o) => o?.kind === 'RuntimeClass') as WireRuntimeClass[];
+  const priorityClasses = workloads.filter((o) => o?.kind === 'PriorityClass') as WirePriorityClass[];
   const compileOptions: CoverageOptions = {
     ...options,
     ...(runtimeClasses.length > 0 ? { runtimeClasses: (options?.runtimeClasses ?? []).concat(runtimeClasses) } : {}),

@@ -12,7 +12,12 @@ import { CanaryNodeCoverage, CanarySplitReport, CoverageOptions } from './types'
  * Checks a canary split: `base` is the unsplit DaemonSet (or pod template), `splits` the DaemonSets (or templates)
  * that replace it, `nodes` the Node objects to check over (real or generated clusters).
  */
-export function checkCanarySplit(base: any, splits: readonly any[], nodes: readonly any[], options?: CoverageOptions): CanarySplitReport {
+export function checkCanarySplit(
+  base: unknown,
+  splits: readonly unknown[],
+  nodes: readonly unknown[],
+  options?: CoverageOptions,
+): CanarySplitReport {
   const baseWorkload = compileWorkload(base, options);
   const splitWorkloads = splits.map((s) => compileWorkload(s, options));
   const uncovered: string[] = [];

@@ -20,6 +20,27 @@ import { HostPort, ResourceVector, addVector, allocatable, emptyVector, isSideca
 import { InternedTaint, Toleration, daemonPodTolerations, internTaint } from './taints';
 import { PodPriority, PriorityClasses, SYSTEM_CRITICAL_PRIORITY } from './priority';
 import { CoverageOptions } from './types';
+import type {
+  WireContainer,
+  WireDaemonSetSpec,
+  WireLabelSelector,
+  WireLabelSelectorRequirement,
+  WireNode,
+  WireNodeSelectorRequirement,
+  WireNodeSelectorTerm,
+  WireObject,
+  WireOwnerReference,
+  WirePod,
+  WirePodSpec,
+  WirePodTemplateSpec,
+  WireRuntimeClass,
+} from '../k8s/wire';
+
+/** What {@link compileWorkload} reads: a DaemonSet, a PodTemplate (`template`), a pod template or a Pod. */
+interface WorkloadObject extends WireObject {
+  readonly spec?: WireDaemonSetSpec & WirePodSpec;
+  readonly template?: WirePodTemplateSpec;
+}
 
 /** The default Kubernetes minor version whose semantics are applied. */
 const DEFAULT_KUBERNETES_MINOR = 28;
@@ -61,14 +82,14 @@ const OS_LABELS = ['kubernetes.io/os', 'beta.kubernetes.io/os'];
  * The operating system a pod is built for: `spec.os.name`; else Windows when it sets Windows security options; else
  * what its nodeSelector names; else `undefined` (any) when its required node affinity reads the OS label; else Linux.
  */
-function podOs(spec: any): string | undefined {
+function podOs(spec: WirePodSpec): string | undefined {
   if (typeof spec.os?.name === 'string' && spec.os.name.length > 0) return spec.os.name;
-  const windows = (sc: any) => sc?.windowsOptions != null;
+  const windows = (sc: { readonly windowsOptions?: unknown } | undefined) => sc?.windowsOptions != null;
   const all = [
     ...(Array.isArray(spec.containers) ? spec.containers : []),
     ...(Array.isArray(spec.initContainers) ? spec.initContainers : []),
   ];
-  if (windows(spec.securityContext) || all.some((c: any) => windows(c?.securityContext))) return 'windows';
+  if (windows(spec.securityContext) || all.some((c: WireContainer | undefined) => windows(c?.securityContext))) return 'windows';
   const selector = spec.nodeSelector;
   if (selector != null && typeof selector === 'object') {
     for (const key of OS_LABELS) if (typeof selector[key] === 'string') return selector[key];
@@ -76,7 +97,11 @@ function podOs(spec: any): string | undefined {
   const terms = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
   if (
     Array.isArray(terms) &&
-    terms.some((t: any) => Array.isArray(t?.matchExpressions) && t.matchExpressions.some((e: any) => OS_LABELS.includes(e?.key)))
+    terms.some(
+      (t: WireNodeSelectorTerm | undefined) =>
+        Array.isArray(t?.matchExpressions) &&
+        t.matchExpressions.some((e: WireNodeSelectorRequirement | undefined) => OS_LABELS.includes(e?.key as string)),
+    )
   ) {
     return undefined;
   }
@@ -102,7 +127,7 @@ export class CompiledWorkload {
   /** Name ("" for a bare template). */
   public readonly name: string;
   /** @internal the pod spec the evaluation is based on (the template's `spec`, as given). */
-  public readonly podSpec: any;
+  public readonly podSpec: WirePodSpec;
   /** @internal template `spec.nodeName` ("" when unset). */
   public readonly nodeName: string;
   /** @internal `spec.nodeSelector` as Equals requirements sorted by key. */
@@ -138,10 +163,15 @@ export class CompiledWorkload {
   private readonly selectsPod: (labels: Record<string, string> | undefined) => boolean;
 
   /** @internal use {@link compileWorkload}. */
-  public constructor(object: any, options: CoverageOptions | undefined) {
+  public constructor(input: unknown, options: CoverageOptions | undefined) {
+    const object = input as WorkloadObject | undefined;
     const minor = options?.kubernetesMinor ?? DEFAULT_KUBERNETES_MINOR;
     const isDaemonSet = object?.kind === 'DaemonSet' || (object?.spec?.template != null && object?.kind === undefined);
-    const template = isDaemonSet ? object?.spec?.template : object?.kind === 'PodTemplate' ? object?.template : object;
+    const template: WirePodTemplateSpec | undefined = isDaemonSet
+      ? object?.spec?.template
+      : object?.kind === 'PodTemplate'
+        ? object?.template
+        : object;
     const meta = isDaemonSet || object?.kind === 'PodTemplate' ? object?.metadata : template?.metadata;
     this.kind = isDaemonSet ? 'DaemonSet' : typeof object?.kind === 'string' ? object.kind : 'PodTemplate';
     this.namespace = typeof meta?.namespace === 'string' && meta.namespace.length > 0 ? meta.namespace : 'default';
@@ -189,7 +219,12 @@ export class CompiledWorkload {
  * The pod spec as the RuntimeClass admission plugin leaves it: with `runtimeClassName` naming a given RuntimeClass,
  * `spec.overhead` is that class's `overhead.podFixed`. Without the RuntimeClass the overhead is unknown (warned).
  */
-function withRuntimeClassOverhead(spec: any, where: string, runtimeClasses: readonly any[] | undefined, warnings: string[]): any {
+function withRuntimeClassOverhead(
+  spec: WirePodSpec,
+  where: string,
+  runtimeClasses: readonly WireRuntimeClass[] | undefined,
+  warnings: string[],
+): WirePodSpec {
   const name = spec.runtimeClassName;
   if (typeof name !== 'string' || name.length === 0) return spec;
   const runtimeClass = runtimeClasses?.find((rc) => rc?.metadata?.name === name);
@@ -205,7 +240,7 @@ function withRuntimeClassOverhead(spec: any, where: string, runtimeClasses: read
   return { ...spec, overhead: runtimeClass.overhead?.podFixed };
 }
 
-function workloadWarnings(spec: any, where: string, minor: number, tolerations: readonly Toleration[], warnings: string[]): void {
+function workloadWarnings(spec: WirePodSpec, where: string, minor: number, tolerations: readonly Toleration[], warnings: string[]): void {
   for (const t of tolerations) {
     if (t.effect === 'NoExecute' && t.tolerationSeconds != null) {
       warnings.push(
@@ -232,8 +267,8 @@ function workloadWarnings(spec: any, where: string, minor: number, tolerations: 
       `${where}.resources (pod-level resources, alpha in 1.32, beta in 1.34) is not modeled: requests are summed from the containers`,
     );
   }
-  const containers: any[] = Array.isArray(spec.containers) ? spec.containers : [];
-  containers.forEach((c: any, i: number) => {
+  const containers: (WireContainer | undefined)[] = Array.isArray(spec.containers) ? spec.containers : [];
+  containers.forEach((c, i) => {
     const resources = c?.resources ?? {};
     if (resources.requests == null && resources.limits == null) {
       warnings.push(
@@ -243,7 +278,7 @@ function workloadWarnings(spec: any, where: string, minor: number, tolerations: 
     }
   });
   if (minor < 29 && Array.isArray(spec.initContainers)) {
-    spec.initContainers.forEach((c: any, i: number) => {
+    spec.initContainers.forEach((c: WireContainer | undefined, i: number) => {
       if (isSidecar(c)) {
         warnings.push(
           `${where}.initContainers[${i}] has restartPolicy: Always; Kubernetes 1.${minor} drops the field unless the SidecarContainers ` +
@@ -258,9 +293,9 @@ function workloadWarnings(spec: any, where: string, minor: number, tolerations: 
  * Compiles a DaemonSet's `spec.selector` (metav1 `LabelSelector`) into a predicate over a pod's labels.
  * An absent, empty or invalid selector selects no pod.
  */
-function compileLabelSelector(selector: any): (labels: Record<string, string> | undefined) => boolean {
+function compileLabelSelector(selector: WireLabelSelector | undefined): (labels: Record<string, string> | undefined) => boolean {
   const matchLabels = selector?.matchLabels && typeof selector.matchLabels === 'object' ? selector.matchLabels : {};
-  const exprs: any[] = Array.isArray(selector?.matchExpressions) ? selector.matchExpressions : [];
+  const exprs: (WireLabelSelectorRequirement | undefined)[] = Array.isArray(selector?.matchExpressions) ? selector.matchExpressions : [];
   const requirements: LabelRequirement[] = [];
   for (const key of Object.keys(matchLabels)) {
     const value = jsonText(matchLabels[key]);
@@ -268,7 +303,7 @@ function compileLabelSelector(selector: any): (labels: Record<string, string> | 
     requirements.push(requirement(key, Op.IN, [value], 0));
   }
   for (let i = 0; i < exprs.length; i++) {
-    if (!['In', 'NotIn', 'Exists', 'DoesNotExist'].includes(exprs[i]?.operator)) return () => false;
+    if (!['In', 'NotIn', 'Exists', 'DoesNotExist'].includes(exprs[i]?.operator as string)) return () => false;
     const r = parseRequirement(exprs[i], i);
     if (Array.isArray(r)) return () => false;
     requirements.push(r);
@@ -285,7 +320,7 @@ function compileLabelSelector(selector: any): (labels: Record<string, string> | 
  * Applies what the controller and the API server would: automatic tolerations, requests from limits, host-network
  * ports, TCP default.
  */
-export function compileWorkload(object: any, options?: CoverageOptions): CompiledWorkload {
+export function compileWorkload(object: unknown, options?: CoverageOptions): CompiledWorkload {
   return new CompiledWorkload(object, options);
 }
 
@@ -296,7 +331,7 @@ export class CompiledNode {
   /** Node name. */
   public readonly name: string;
   /** @internal the node object as given. */
-  public readonly node: any;
+  public readonly node: WireNode;
   /** @internal labels by interned key id. */
   public readonly labels: LabelTable;
   /** @internal taints in `spec.taints` order. */
@@ -330,7 +365,7 @@ export class CompiledNode {
   public readonly os: string;
 
   /** @internal use {@link compileNode}. */
-  public constructor(node: any, existingPods: readonly any[] | undefined, options: CoverageOptions | undefined) {
+  public constructor(node: WireNode, existingPods: readonly WirePod[] | undefined, options: CoverageOptions | undefined) {
     const notes: string[] = [];
     this.node = node;
     this.name = typeof node?.metadata?.name === 'string' ? node.metadata.name : '';
@@ -384,7 +419,7 @@ export class CompiledNode {
 }
 
 /** What a node's conditions say: `Ready` status (and whether it blames the network) and `DiskPressure`. */
-export function nodeConditions(node: any): { ready: string; networkNotReady: boolean; diskPressure: boolean } {
+export function nodeConditions(node: WireNode | undefined): { ready: string; networkNotReady: boolean; diskPressure: boolean } {
   let ready = '';
   let networkNotReady = false;
   let diskPressure = false;
@@ -403,7 +438,7 @@ export function nodeConditions(node: any): { ready: string; networkNotReady: boo
 }
 
 /** A node's operating system: the `kubernetes.io/os` label, else `status.nodeInfo.operatingSystem`, else linux. */
-export function nodeOs(node: any): string {
+export function nodeOs(node: WireNode | undefined): string {
   const labels = node?.metadata?.labels;
   if (labels != null && typeof labels === 'object') {
     for (const key of OS_LABELS) if (typeof labels[key] === 'string' && labels[key].length > 0) return labels[key];
@@ -434,16 +469,16 @@ const NONE: readonly never[] = Object.freeze([]);
 const NOTHING_REQUESTED: ResourceVector = Object.freeze(emptyVector());
 
 /** Whether a pod counts on a node: bound to it (`spec.nodeName`) and not terminated (`Succeeded`/`Failed`). */
-export function isActivePodOn(pod: any, nodeName: string): boolean {
+export function isActivePodOn(pod: WirePod | undefined, nodeName: string): boolean {
   const phase = pod?.status?.phase;
   return pod?.spec?.nodeName === nodeName && nodeName.length > 0 && phase !== 'Succeeded' && phase !== 'Failed';
 }
 
-function existingPod(pod: any, minor: number, warnings: string[], options: CoverageOptions | undefined): ExistingPod {
+function existingPod(pod: WirePod, minor: number, warnings: string[], options: CoverageOptions | undefined): ExistingPod {
   const meta = pod?.metadata ?? {};
   const namespace = typeof meta.namespace === 'string' && meta.namespace.length > 0 ? meta.namespace : 'default';
   const name = typeof meta.name === 'string' ? meta.name : '';
-  const owners: any[] | undefined =
+  const owners: (WireOwnerReference | undefined)[] | undefined =
     Array.isArray(meta.ownerReferences) && meta.ownerReferences.length > 0 ? meta.ownerReferences : undefined;
   const where = `pod ${namespace}/${name} spec`;
   const sidecars = minor >= 29;
@@ -451,7 +486,7 @@ function existingPod(pod: any, minor: number, warnings: string[], options: Cover
     namespace,
     name,
     labels: meta.labels,
-    daemonSetOwners: owners?.filter((o) => o?.kind === 'DaemonSet').map((o) => jsonText(o.name)),
+    daemonSetOwners: owners?.filter((o) => o?.kind === 'DaemonSet').map((o) => jsonText(o?.name)),
     requests: podRequests(pod.spec, sidecars, where, warnings),
     ports: podHostPorts(pod.spec, sidecars && minor >= 33),
     priority: priorityClassesOf(options).resolve(pod.spec).value,
@@ -462,6 +497,6 @@ function existingPod(pod: any, minor: number, warnings: string[], options: Cover
  * Prepares a node for evaluation. `existingPods` may be every pod of the cluster: only non-terminated pods bound to
  * this node (`spec.nodeName`) count; their requests, host ports and number count against the node.
  */
-export function compileNode(node: any, existingPods?: readonly any[], options?: CoverageOptions): CompiledNode {
-  return new CompiledNode(node, existingPods, options);
+export function compileNode(node: unknown, existingPods?: readonly unknown[], options?: CoverageOptions): CompiledNode {
+  return new CompiledNode(node as WireNode, existingPods as readonly WirePod[] | undefined, options);
 }

@@ -416,7 +416,12 @@ export function evaluate(w: CompiledWorkload, n: CompiledNode): NodeVerdict {
  * `{metadata: {name, labels}, spec: {taints}, status: {allocatable}}`. Without `status.allocatable` the resource
  * fit is not checked. `existingPods` are pods already on the node.
  */
-export function checkPodOnNode(template: any, node: any, existingPods?: readonly any[], options?: CoverageOptions): NodeVerdict {
+export function checkPodOnNode(
+  template: unknown,
+  node: unknown,
+  existingPods?: readonly unknown[],
+  options?: CoverageOptions,
+): NodeVerdict {
   return evaluate(compileWorkload(template, options), compileNode(node, existingPods, options));
 }
 

@@ -4,6 +4,8 @@
  * class name the `globalDefault` class applies, else priority 0. The two built-in classes always exist.
  */
 
+import type { WirePodSpec, WirePriorityClass } from '../k8s/wire';
+
 /** `system-cluster-critical`: pods at or above this priority are critical to the kubelet (`IsCriticalPod`). */
 export const SYSTEM_CRITICAL_PRIORITY = 2_000_000_000;
 
@@ -34,7 +36,7 @@ export class PriorityClasses {
   private readonly globalDefault: ClassInfo | undefined;
 
   /** `objects` are PriorityClass objects (others are ignored). */
-  public constructor(objects: readonly any[] | undefined) {
+  public constructor(objects: readonly WirePriorityClass[] | undefined) {
     for (const [name, value] of BUILT_IN) this.classes.set(name, { value, never: false });
     let globalDefault: ClassInfo | undefined;
     for (const o of objects ?? []) {
@@ -49,7 +51,7 @@ export class PriorityClasses {
   }
 
   /** The priority of a pod spec; a numeric `spec.priority` (set on every live pod) wins over the class. */
-  public resolve(spec: any): PodPriority {
+  public resolve(spec: WirePodSpec | undefined): PodPriority {
     const className = typeof spec?.priorityClassName === 'string' ? spec.priorityClassName : '';
     const own = spec?.preemptionPolicy === 'Never';
     const info = className.length > 0 ? this.classes.get(className) : this.globalDefault;

@@ -6,6 +6,7 @@
 
 import { qualifiedNameError } from '../k8s/names';
 import { scaledQuantity } from './quantity';
+import type { WireContainer, WirePodSpec } from '../k8s/wire';
 
 /** Requests (or allocatable) in scheduler units: milli-CPU, bytes, and integer scalar resources. */
 export interface ResourceVector {
@@ -46,7 +47,7 @@ type List = Map<string, number>;
  * Parses a `ResourceList` into scheduler units, keeping only what NodeResourcesFit looks at. Invalid quantities
  * are reported in `warnings` and count as 0.
  */
-function parseList(list: any, where: string, warnings: string[]): List {
+function parseList(list: { readonly [resource: string]: number | string } | undefined, where: string, warnings: string[]): List {
   const out: List = new Map();
   if (list == null || typeof list !== 'object') return out;
   for (const name of Object.keys(list)) {
@@ -64,7 +65,7 @@ function parseList(list: any, where: string, warnings: string[]): List {
 }
 
 /** A container's requests after `SetDefaults_Pod`: every limit without a request becomes the request. */
-function containerRequests(container: any, where: string, warnings: string[]): List {
+function containerRequests(container: WireContainer | undefined, where: string, warnings: string[]): List {
   const requests = parseList(container?.resources?.requests, `${where}.resources.requests`, warnings);
   const limits = container?.resources?.limits;
   if (limits && typeof limits === 'object') {
@@ -89,7 +90,7 @@ function max(into: List, from: List): void {
 }
 
 /** Whether an init container is a restartable sidecar (`restartPolicy: Always`). */
-export function isSidecar(container: any): boolean {
+export function isSidecar(container: WireContainer | undefined): boolean {
   return container?.restartPolicy === 'Always';
 }
 
@@ -99,7 +100,7 @@ export function isSidecar(container: any): boolean {
  * With `sidecars` false (Kubernetes 1.28 defaults: the API server drops `restartPolicy` from init containers) every
  * init container counts as a plain init container.
  */
-export function podRequests(spec: any, sidecars: boolean, where: string, warnings: string[]): ResourceVector {
+export function podRequests(spec: WirePodSpec | undefined, sidecars: boolean, where: string, warnings: string[]): ResourceVector {
   const reqs: List = new Map();
   const containers = spec?.containers;
   if (Array.isArray(containers)) {
@@ -131,7 +132,11 @@ export function podRequests(spec: any, sidecars: boolean, where: string, warning
  * Node allocatable in scheduler units, plus the pod-count limit. Scalar resources of 0 are left out (absent counts
  * as 0 anyway). Invalid quantities are reported in `warnings` and count as 0.
  */
-export function allocatable(list: any, where: string, warnings: string[]): { vector: ResourceVector; pods: number } {
+export function allocatable(
+  list: { readonly [resource: string]: number | string },
+  where: string,
+  warnings: string[],
+): { vector: ResourceVector; pods: number } {
   const vector = emptyVector();
   let pods = 0;
   for (const name of Object.keys(list)) {
@@ -196,7 +201,7 @@ export interface HostPort {
  * (`hostNetwork: true` sets `hostPort = containerPort` where it is 0). Sidecar init containers count only when
  * `sidecarPorts` is true (Kubernetes 1.33+).
  */
-export function podHostPorts(spec: any, sidecarPorts: boolean): HostPort[] {
+export function podHostPorts(spec: WirePodSpec | undefined, sidecarPorts: boolean): HostPort[] {
   const out: HostPort[] = [];
   const hostNetwork = spec?.hostNetwork === true;
   collectHostPorts(spec?.containers, false, hostNetwork, out);

@@ -9,6 +9,7 @@
 
 import { jsonText } from '../k8s/json';
 import { labelValueError, qualifiedNameError } from '../k8s/names';
+import type { WireAffinity, WireLabelSelectorRequirement, WireNodeSelectorRequirement, WireNodeSelectorTerm } from '../k8s/wire';
 
 export { jsonText };
 
@@ -184,7 +185,8 @@ const OPERATORS: ReadonlySet<string> = new Set(Object.values(Op));
  * Parses one `matchExpressions` entry like `labels.NewRequirement`: returns the requirement or the reasons it
  * does not parse (any reason makes its term never match).
  */
-export function parseRequirement(expr: any, index: number): LabelRequirement | string[] {
+export function parseRequirement(input: unknown, index: number): LabelRequirement | string[] {
+  const expr = input as WireLabelSelectorRequirement | WireNodeSelectorRequirement | undefined;
   const errors: string[] = [];
   const where = `matchExpressions[${index}]`;
   const key = typeof expr?.key === 'string' ? expr.key : '';
@@ -218,7 +220,7 @@ export function parseRequirement(expr: any, index: number): LabelRequirement | s
   return requirement(key, op, values, threshold);
 }
 
-function parseField(expr: any, index: number): FieldRequirement | string {
+function parseField(expr: WireNodeSelectorRequirement | undefined, index: number): FieldRequirement | string {
   const where = `matchFields[${index}]`;
   const key = typeof expr?.key === 'string' ? expr.key : '';
   const values: unknown[] = Array.isArray(expr?.values) ? expr.values : [];
@@ -237,18 +239,18 @@ function parseField(expr: any, index: number): FieldRequirement | string {
  * Returns `undefined` when there is no required node affinity. `where` is the pod spec's path; `warnings` receives what the API server accepts
  * but silently covers nothing.
  */
-export function compileAffinity(affinity: any, where: string, warnings: string[]): CompiledAffinity | undefined {
+export function compileAffinity(affinity: WireAffinity | undefined, where: string, warnings: string[]): CompiledAffinity | undefined {
   const required = affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
   if (affinity == null || affinity.nodeAffinity == null || required == null) return undefined;
-  const rawTerms: any[] = Array.isArray(required.nodeSelectorTerms) ? required.nodeSelectorTerms : [];
+  const rawTerms: (WireNodeSelectorTerm | undefined)[] = Array.isArray(required.nodeSelectorTerms) ? required.nodeSelectorTerms : [];
   const terms: CompiledTerm[] = [];
   const path = `${where}.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms`;
   if (rawTerms.length === 0) {
     warnings.push(`${path} is empty, so the DaemonSet matches no node; add a term or remove the required node affinity`);
   }
   rawTerms.forEach((term, index) => {
-    const rawExprs: any[] = Array.isArray(term?.matchExpressions) ? term.matchExpressions : [];
-    const rawFields: any[] = Array.isArray(term?.matchFields) ? term.matchFields : [];
+    const rawExprs: (WireNodeSelectorRequirement | undefined)[] = Array.isArray(term?.matchExpressions) ? term.matchExpressions : [];
+    const rawFields: (WireNodeSelectorRequirement | undefined)[] = Array.isArray(term?.matchFields) ? term.matchFields : [];
     if (rawExprs.length === 0 && rawFields.length === 0) {
       terms.push({ index, exprs: [], fields: [], never: 'is empty and matches no node' });
       warnings.push(
@@ -291,7 +293,11 @@ export function compileAffinity(affinity: any, where: string, warnings: string[]
  * Compiles `spec.nodeSelector` (`labels.SelectorFromSet`: Equals requirements sorted by key, not validated).
  * Returns an empty list when there is no constraint.
  */
-export function compileNodeSelector(nodeSelector: any, where: string, warnings: string[]): LabelRequirement[] {
+export function compileNodeSelector(
+  nodeSelector: { readonly [key: string]: string } | undefined,
+  where: string,
+  warnings: string[],
+): LabelRequirement[] {
   if (nodeSelector == null || typeof nodeSelector !== 'object') return [];
   const keys = Object.keys(nodeSelector).sort();
   return keys.map((key) => {

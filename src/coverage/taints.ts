@@ -8,6 +8,7 @@
  */
 
 import { jsonText } from './selector';
+import type { WirePodSpec, WireTaint } from '../k8s/wire';
 
 /** A toleration as written in a pod spec (missing fields read as ""). */
 export interface Toleration {
@@ -83,7 +84,7 @@ function addOrUpdate(tolerations: readonly Toleration[], toleration: Toleration)
  * automatic ones (`network-unavailable` only for host-network pods). A template toleration equal to an automatic
  * one in key, operator, value and effect is replaced by it (so its `tolerationSeconds` is dropped).
  */
-export function daemonPodTolerations(podSpec: any): Toleration[] {
+export function daemonPodTolerations(podSpec: WirePodSpec | undefined): Toleration[] {
   let tolerations: readonly Toleration[] = Array.isArray(podSpec?.tolerations)
     ? podSpec.tolerations.filter((t: unknown) => t && typeof t === 'object')
     : [];
@@ -130,7 +131,7 @@ export interface InternedTaint extends Taint {
 const taintIds = new Map<string, InternedTaint>();
 
 /** Interns a taint from a node's `spec.taints` entry. */
-export function internTaint(raw: any): InternedTaint {
+export function internTaint(raw: WireTaint | undefined): InternedTaint {
   const key = str(raw?.key);
   const value = str(raw?.value);
   const effect = str(raw?.effect);

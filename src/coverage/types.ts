@@ -2,6 +2,8 @@
  * Public result types of the coverage analysis.
  */
 
+import type { WirePriorityClass, WireRuntimeClass } from '../k8s/wire';
+
 /**
  * Why a DaemonSet's pod is not on a node, in the order the checks run (the first failing one is the reason).
  * The values are the strings of the CLI's JSON output.
@@ -75,7 +77,7 @@ export interface CoverageOptions {
    * `overhead.podFixed` as `spec.overhead`, as the RuntimeClass admission plugin does.
    * @default none: `spec.overhead` is used as given
    */
-  readonly runtimeClasses?: any[];
+  readonly runtimeClasses?: WireRuntimeClass[];
   /**
    * PriorityClass objects (`scheduling.k8s.io/v1`) beyond the built-in `system-node-critical` (2000001000) and
    * `system-cluster-critical` (2000000000): they give pods their priority and `preemptionPolicy`, as the Priority
@@ -83,7 +85,7 @@ export interface CoverageOptions {
    * not evaluated for it, and a warning says so).
    * @default only the built-in classes
    */
-  readonly priorityClasses?: any[];
+  readonly priorityClasses?: WirePriorityClass[];
 }
 
 /** One failed check. */

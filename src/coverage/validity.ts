@@ -1,37 +1,27 @@
 /**
  * Whether the API server would accept a DaemonSet at all: a DaemonSet it rejects never creates a pod, so it covers no
- * node whatever its selectors say. The rule catalogue's API-validity rules (`src/policy`) decide — among them the
- * extended-resource checks of `container-fields-invalid` (`ValidateResourceRequirements`: a resource outside the
- * `kubernetes.io` namespace such as `nvidia.com/gpu` needs a limit, an equal request, and a whole amount).
+ * node whatever its selectors say. The judgement is the rule catalogue's (its API-validity rules, `src/policy`), which
+ * sits above the coverage analysis: `policy/api-validity.ts` provides it here when loaded (the package index and the
+ * CLI commands that analyse coverage load it), so coverage depends on no rule.
  */
 
-import type { RuleConfig } from '../policy/config';
+/** For each object, why the API server would reject it (`rule-id: path: message`), or an empty list. */
+export type ApiValidator = (objects: readonly unknown[]) => string[][];
 
-/** The rule configuration that runs only what can find API-validity problems (the other rules are off). */
-let apiValidityOnly: RuleConfig | undefined;
+let validator: ApiValidator | undefined;
+
+/** Installs the judge of API validity (`policy/api-validity.ts` does, when loaded). */
+export function provideApiValidator(judge: ApiValidator): void {
+  validator = judge;
+}
 
 /**
- * For each object, why the API server would reject it (`rule-id: path: message`), or an empty list. Only DaemonSets
- * are judged; the rule catalogue is loaded on first use, and only its API-validity rules run (they are never
- * suppressible nor configurable, so the other rules do not change what they find).
+ * For each object, why the API server would reject it, or an empty list. Only DaemonSets are judged, and only when a
+ * judge was provided (without one, which only a caller deep-importing the coverage modules sees, none is rejected).
  */
-export function apiRejections(objects: readonly any[]): string[][] {
-  const out: string[][] = objects.map(() => []);
-  if (!objects.some((o) => o?.kind === 'DaemonSet')) return out;
-  // Loaded here so that importing the coverage module does not load the rule catalogue.
-  const { checkManifests } = require('../policy/engine') as typeof import('../policy/engine');
-  const { RuleCategory } = require('../policy/types') as typeof import('../policy/types');
-  if (apiValidityOnly === undefined) {
-    const { RULES } = require('../policy/rules') as typeof import('../policy/rules');
-    const { RuleLevel } = require('../policy/config') as typeof import('../policy/config');
-    const off = RULES.filter((r) => r.category !== RuleCategory.API_VALIDITY && r.configurable).map((r) => [r.id, RuleLevel.OFF]);
-    apiValidityOnly = { rules: Object.fromEntries(off) };
+export function apiRejections(objects: readonly unknown[]): string[][] {
+  if (validator === undefined || !objects.some((o) => (o as { kind?: unknown } | undefined)?.kind === 'DaemonSet')) {
+    return objects.map(() => []);
   }
-  const report = checkManifests(objects, apiValidityOnly);
-  for (const f of report.findings) {
-    if (f.category === RuleCategory.API_VALIDITY && !f.suppressed && objects[f.objectIndex]?.kind === 'DaemonSet') {
-      out[f.objectIndex].push(`${f.ruleId}: ${f.path}: ${f.message}`);
-    }
-  }
-  return out;
+  return validator(objects);
 }

@@ -6,6 +6,7 @@
  * restart, start or stop the pod, per pool, from the coverage engine's controller verdicts.
  */
 
+import type { WireDaemonSet, WireNode, WirePod, WirePodTemplateSpec } from '../k8s/wire';
 import { analyzeCoverage } from '../coverage/analyze';
 import { CONFIG_HASH_ANNOTATION } from '../k8s/vocabulary';
 import { CoverageReason } from '../coverage/types';
@@ -86,15 +87,15 @@ export interface DiffReport {
 /** Options of {@link diffManifests}. */
 export interface DiffOptions {
   /** Node objects; with them the report lists the nodes each change restarts, starts and stops. */
-  readonly nodes?: readonly any[];
+  readonly nodes?: readonly WireNode[];
   /** Pods already running (their requests and ports count in the coverage verdicts). */
-  readonly pods?: readonly any[];
+  readonly pods?: readonly WirePod[];
   /** Node label to group nodes by; default: the first well-known pool label found (see `POOL_LABELS`). */
   readonly groupBy?: string;
 }
 
 /** The ConfigMaps and Secrets a pod template references, as `ConfigMap <name>` / `Secret <name>`. */
-function configReferences(template: any): Set<string> {
+function configReferences(template: WirePodTemplateSpec | undefined): Set<string> {
   const out = new Set<string>();
   const add = (kind: string, name: unknown) => {
     if (typeof name === 'string' && name.length > 0) out.add(`${kind} ${name}`);
@@ -108,7 +109,7 @@ function configReferences(template: any): Set<string> {
       add('Secret', source?.secret?.name);
     }
   }
-  for (const list of ['initContainers', 'containers']) {
+  for (const list of ['initContainers', 'containers'] as const) {
     for (const c of Array.isArray(spec?.[list]) ? spec[list] : []) {
       for (const e of Array.isArray(c?.envFrom) ? c.envFrom : []) {
         add('ConfigMap', e?.configMapRef?.name);
@@ -165,8 +166,15 @@ const SERVER_FIELDS = [
   'metadata.selfLink',
 ];
 
-function withoutServerFields(ds: any): any {
-  const copy = JSON.parse(JSON.stringify(ds ?? {}));
+/** A DaemonSet copied as plain JSON, to take fields out of. */
+interface DetachedCopy {
+  status?: unknown;
+  spec?: { template?: unknown };
+  metadata?: { [field: string]: unknown; annotations?: { [key: string]: string } };
+}
+
+function withoutServerFields(ds: WireDaemonSet | undefined): DetachedCopy {
+  const copy: DetachedCopy = JSON.parse(JSON.stringify(ds ?? {}));
   delete copy.status;
   if (copy.metadata) {
     for (const f of SERVER_FIELDS) if (f.startsWith('metadata.')) delete copy.metadata[f.slice('metadata.'.length)];
@@ -180,7 +188,7 @@ function withoutServerFields(ds: any): any {
 }
 
 /** The nodes where the controller wants the DaemonSet's pod (`desiredNumberScheduled`). */
-function desiredNodes(ds: any, options: DiffOptions): Set<string> {
+function desiredNodes(ds: WireDaemonSet, options: DiffOptions): Set<string> {
   const report = analyzeCoverage([ds], options.nodes ?? [], options.pods);
   const rows = report.workloads[0]?.nodes ?? [];
   return new Set(
@@ -188,9 +196,14 @@ function desiredNodes(ds: any, options: DiffOptions): Set<string> {
   );
 }
 
-function nodeImpact(oldDs: any, newDs: any, change: ChangeKind, options: DiffOptions): NodeImpact | undefined {
+function nodeImpact(
+  oldDs: WireDaemonSet | undefined,
+  newDs: WireDaemonSet | undefined,
+  change: ChangeKind,
+  options: DiffOptions,
+): NodeImpact | undefined {
   if (options.nodes === undefined || change === ChangeKind.METADATA) return undefined;
-  const byName = new Map<string, any>(options.nodes.map((n) => [nameOf(n), n]));
+  const byName = new Map<string, WireNode>(options.nodes.map((n) => [nameOf(n), n]));
   const names = options.nodes.map(nameOf);
   const before = oldDs === undefined ? new Set<string>() : desiredNodes(oldDs, options);
   const after = newDs === undefined ? new Set<string>() : desiredNodes(newDs, options);
@@ -214,6 +227,93 @@ function nodeImpact(oldDs: any, newDs: any, change: ChangeKind, options: DiffOpt
   };
 }
 
+/** What the comparison of each DaemonSet shares. */
+interface DiffContext {
+  readonly oldObjects: readonly InputObject[];
+  readonly newObjects: readonly InputObject[];
+  readonly options: DiffOptions;
+  /** The old DaemonSets by namespace/name. */
+  readonly before: ReadonlyMap<string, InputObject>;
+  /** `namespace/Kind name` of the ConfigMaps and Secrets whose data changed. */
+  readonly configs: ReadonlySet<string>;
+  /** The Pod Security widening of a namespace, computed once per namespace. */
+  readonly namespaceWidening: (ns: string) => Widening[];
+}
+
+/** `file` and `line` of an input object, each when known. */
+function whereOf(input: InputObject): { file?: string; line?: number } {
+  return {
+    ...(input.file !== undefined ? { file: input.file } : {}),
+    ...(input.line !== undefined ? { line: input.line } : {}),
+  };
+}
+
+/** The fields of a DaemonSet besides its pod template and the fields the API server owns. */
+function withoutTemplate(ds: WireDaemonSet): DetachedCopy {
+  const copy = withoutServerFields(ds);
+  if (copy.spec) delete copy.spec.template;
+  return copy;
+}
+
+/** How the DaemonSet of `current` changed from the old input, or undefined when it did not. */
+function diffOne(ctx: DiffContext, key: string, current: InputObject): DaemonSetDiff | undefined {
+  const { before, options } = ctx;
+  const ds = current.object;
+  const previous = before.get(key)?.object;
+  // An added canary is compared with the old version of the DaemonSet it is a canary of.
+  const canaryOf = ds?.metadata?.annotations?.[CANARY_OF_ANNOTATION];
+  const baseline = previous ?? (typeof canaryOf === 'string' ? before.get(`${namespaceOf(ds)}/${canaryOf}`)?.object : undefined);
+  const widenings = [
+    ...templateWidening(baseline?.spec?.template, ds?.spec?.template),
+    ...rbacWidening(ctx.oldObjects, baseline, ctx.newObjects, ds),
+    ...ctx.namespaceWidening(namespaceOf(ds)),
+  ];
+  const configChanged = [...configReferences(ds?.spec?.template)].filter((ref) => ctx.configs.has(`${namespaceOf(ds)}/${ref}`)).sort();
+  if (previous === undefined) {
+    return {
+      namespace: namespaceOf(ds),
+      name: nameOf(ds),
+      change: ChangeKind.ADDED,
+      selectorChanged: false,
+      changes: [],
+      widenings,
+      configChanged: [],
+      ...withNodes(nodeImpact(undefined, ds, ChangeKind.ADDED, options)),
+      ...whereOf(current),
+    };
+  }
+  const templateChanges = jsonChanges(previous?.spec?.template, ds?.spec?.template, 'spec.template');
+  const otherChanges = jsonChanges(withoutTemplate(previous), withoutTemplate(ds));
+  if (templateChanges.length === 0 && otherChanges.length === 0 && widenings.length === 0 && configChanged.length === 0) return undefined;
+  const change = templateChanges.length === 0 ? ChangeKind.METADATA : configOnly(templateChanges) ? ChangeKind.CONFIG : ChangeKind.ROLLOUT;
+  return {
+    namespace: namespaceOf(ds),
+    name: nameOf(ds),
+    change,
+    selectorChanged: !jsonEqual(previous?.spec?.selector, ds?.spec?.selector),
+    changes: [...templateChanges, ...otherChanges],
+    widenings,
+    configChanged,
+    ...withNodes(nodeImpact(previous, ds, change, options)),
+    ...whereOf(current),
+  };
+}
+
+/** A DaemonSet only in the old input. */
+function removedDiff(previous: InputObject, options: DiffOptions): DaemonSetDiff {
+  return {
+    namespace: namespaceOf(previous.object),
+    name: nameOf(previous.object),
+    change: ChangeKind.REMOVED,
+    selectorChanged: false,
+    changes: [],
+    widenings: [],
+    configChanged: [],
+    ...withNodes(nodeImpact(previous.object, undefined, ChangeKind.REMOVED, options)),
+    ...whereOf(previous),
+  };
+}
+
 /**
  * Compares two sets of objects (e.g. the committed `dist/` of the main branch and of a pull request). DaemonSets are
  * matched by namespace/name; ClusterRoles, Roles, their bindings and Namespaces of each side feed the RBAC and Pod
@@ -226,86 +326,21 @@ export function diffManifests(
 ): DiffReport {
   const before = daemonSetsByKey(oldObjects);
   const after = daemonSetsByKey(newObjects);
-  const configs = changedConfig(oldObjects, newObjects);
-  const configChangedOf = (ds: any) =>
-    [...configReferences(ds?.spec?.template)].filter((ref) => configs.has(`${namespaceOf(ds)}/${ref}`)).sort();
-  const out: DaemonSetDiff[] = [];
-  let unchanged = 0;
   const podSecurity = new Map<string, Widening[]>();
   const namespaceWidening = (ns: string) => {
     let w = podSecurity.get(ns);
     if (w === undefined) podSecurity.set(ns, (w = podSecurityWidening(oldObjects, newObjects, ns)));
     return w;
   };
+  const ctx: DiffContext = { oldObjects, newObjects, options, before, configs: changedConfig(oldObjects, newObjects), namespaceWidening };
+  const out: DaemonSetDiff[] = [];
+  let unchanged = 0;
   for (const [key, current] of after) {
-    const ds = current.object;
-    const previous = before.get(key)?.object;
-    // An added canary is compared with the old version of the DaemonSet it is a canary of.
-    const canaryOf = ds?.metadata?.annotations?.[CANARY_OF_ANNOTATION];
-    const baseline = previous ?? (typeof canaryOf === 'string' ? before.get(`${namespaceOf(ds)}/${canaryOf}`)?.object : undefined);
-    const widenings = [
-      ...templateWidening(baseline?.spec?.template, ds?.spec?.template),
-      ...rbacWidening(oldObjects, baseline, newObjects, ds),
-      ...namespaceWidening(namespaceOf(ds)),
-    ];
-    const configChanged = configChangedOf(ds);
-    const where = {
-      ...(current.file !== undefined ? { file: current.file } : {}),
-      ...(current.line !== undefined ? { line: current.line } : {}),
-    };
-    if (previous === undefined) {
-      out.push({
-        namespace: namespaceOf(ds),
-        name: nameOf(ds),
-        change: ChangeKind.ADDED,
-        selectorChanged: false,
-        changes: [],
-        widenings,
-        configChanged: [],
-        ...withNodes(nodeImpact(undefined, ds, ChangeKind.ADDED, options)),
-        ...where,
-      });
-      continue;
-    }
-    const templateChanges = jsonChanges(previous?.spec?.template, ds?.spec?.template, 'spec.template');
-    const a = withoutServerFields(previous);
-    const b = withoutServerFields(ds);
-    if (a.spec) delete a.spec.template;
-    if (b.spec) delete b.spec.template;
-    const otherChanges = jsonChanges(a, b);
-    if (templateChanges.length === 0 && otherChanges.length === 0 && widenings.length === 0 && configChanged.length === 0) {
-      unchanged++;
-      continue;
-    }
-    const change =
-      templateChanges.length === 0 ? ChangeKind.METADATA : configOnly(templateChanges) ? ChangeKind.CONFIG : ChangeKind.ROLLOUT;
-    out.push({
-      namespace: namespaceOf(ds),
-      name: nameOf(ds),
-      change,
-      selectorChanged: !jsonEqual(previous?.spec?.selector, ds?.spec?.selector),
-      changes: [...templateChanges, ...otherChanges],
-      widenings,
-      configChanged,
-      ...withNodes(nodeImpact(previous, ds, change, options)),
-      ...where,
-    });
+    const diff = diffOne(ctx, key, current);
+    if (diff === undefined) unchanged++;
+    else out.push(diff);
   }
-  for (const [key, previous] of before) {
-    if (after.has(key)) continue;
-    out.push({
-      namespace: namespaceOf(previous.object),
-      name: nameOf(previous.object),
-      change: ChangeKind.REMOVED,
-      selectorChanged: false,
-      changes: [],
-      widenings: [],
-      configChanged: [],
-      ...withNodes(nodeImpact(previous.object, undefined, ChangeKind.REMOVED, options)),
-      ...(previous.file !== undefined ? { file: previous.file } : {}),
-      ...(previous.line !== undefined ? { line: previous.line } : {}),
-    });
-  }
+  for (const [key, previous] of before) if (!after.has(key)) out.push(removedDiff(previous, options));
   return { daemonSets: out, unchanged };
 }
 

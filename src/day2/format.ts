@@ -5,7 +5,7 @@
  */
 
 import { ListOrder } from '../k8s/list-keys';
-import { sarifLog, sarifPhysicalLocation } from '../policy/sarif';
+import { sarifLog, sarifPhysicalLocation } from '../manifests/sarif';
 import { JsonChange, reorderOf } from './changes';
 import { ChangeKind, DaemonSetDiff, DiffReport, NodeImpact } from './diff';
 import { PoolNodes, shortJson } from './objects';
@@ -231,7 +231,7 @@ const SARIF_RULES = [
 
 /** SARIF 2.1.0 for code scanning: selector changes (error), widening (warning), rollouts (note), on the new file. */
 export function formatDiffSarif(report: DiffReport, toolVersion: string): string {
-  const results: any[] = [];
+  const results: unknown[] = [];
   for (const d of report.daemonSets) {
     const physicalLocation = sarifPhysicalLocation(d.file ?? '-', d.line);
     const name = `DaemonSet ${d.namespace}/${d.name}`;

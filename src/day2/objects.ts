@@ -5,10 +5,11 @@
  */
 
 import { nodePoolOf } from '../k8s/node-pools';
+import type { WireCondition, WireDaemonSet, WireMetadataHolder, WireNode, WireObject, WirePod } from '../k8s/wire';
 
 /** A Kubernetes object with where it was read from (the CLI passes what its manifest reader returns). */
 export interface InputObject {
-  /** The object (plain JSON). */
+  /** The object (plain JSON as read, not yet checked; its readers check each field). */
   readonly object: any;
   /** The file it came from, when known. */
   readonly file?: string;
@@ -19,31 +20,42 @@ export interface InputObject {
 export { CANARY_OF_ANNOTATION, CANARY_LABEL_ANNOTATION } from '../k8s/vocabulary';
 
 /** The namespace of an object (`default` when absent or empty). */
-export function namespaceOf(object: any): string {
-  const ns = object?.metadata?.namespace;
+export function namespaceOf(object: unknown): string {
+  const ns = (object as WireMetadataHolder | undefined)?.metadata?.namespace;
   return typeof ns === 'string' && ns.length > 0 ? ns : 'default';
 }
 
 /** The name of an object ("" when absent). */
-export function nameOf(object: any): string {
-  const name = object?.metadata?.name;
+export function nameOf(object: unknown): string {
+  const name = (object as WireMetadataHolder | undefined)?.metadata?.name;
   return typeof name === 'string' ? name : '';
 }
 
+/** The object as the fields every kind has (they are still to be checked), or undefined when it is not an object. */
+export function asWireObject(object: unknown): WireObject | undefined {
+  return typeof object === 'object' && object !== null ? (object as WireObject) : undefined;
+}
+
 /** `namespace/name`, the identity DaemonSets are matched by. */
-export function keyOf(object: any): string {
+export function keyOf(object: unknown): string {
   return `${namespaceOf(object)}/${nameOf(object)}`;
 }
 
 /** Whether an object is a DaemonSet (`apps/v1`, or any group's `DaemonSet` kind such as OpenKruise's). */
-export function isDaemonSet(object: any): boolean {
-  return object?.kind === 'DaemonSet';
+export function isDaemonSet(object: unknown): object is WireDaemonSet {
+  return (object as WireObject | undefined)?.kind === 'DaemonSet';
+}
+
+/** An input object that is a DaemonSet. */
+export interface DaemonSetInput extends InputObject {
+  /** The DaemonSet. */
+  readonly object: WireDaemonSet;
 }
 
 /** The DaemonSets of an input by `namespace/name`, in input order. A later duplicate replaces an earlier one. */
-export function daemonSetsByKey(objects: readonly InputObject[]): Map<string, InputObject> {
-  const out = new Map<string, InputObject>();
-  for (const o of objects) if (isDaemonSet(o.object)) out.set(keyOf(o.object), o);
+export function daemonSetsByKey(objects: readonly InputObject[]): Map<string, DaemonSetInput> {
+  const out = new Map<string, DaemonSetInput>();
+  for (const o of objects) if (isDaemonSet(o.object)) out.set(keyOf(o.object), o as DaemonSetInput);
   return out;
 }
 
@@ -57,7 +69,7 @@ export function shortJson(value: unknown, max = 80): string {
 }
 
 /** The pool of a node as `diff` and `plan` show it: the one resolver of `k8s/node-pools.ts`, `label=value`. */
-function poolOf(node: any, groupBy?: string): string {
+function poolOf(node: WireNode | undefined, groupBy?: string): string {
   return nodePoolOf(node?.metadata?.labels, groupBy).qualified;
 }
 
@@ -70,7 +82,7 @@ export interface PoolNodes {
 }
 
 /** Groups node names by pool. */
-export function groupByPool(names: readonly string[], nodesByName: ReadonlyMap<string, any>, groupBy?: string): PoolNodes[] {
+export function groupByPool(names: readonly string[], nodesByName: ReadonlyMap<string, WireNode>, groupBy?: string): PoolNodes[] {
   const groups = new Map<string, string[]>();
   for (const name of names) {
     const pool = poolOf(nodesByName.get(name), groupBy);
@@ -85,20 +97,20 @@ export function groupByPool(names: readonly string[], nodesByName: ReadonlyMap<s
  * Whether a node is ready: its `Ready` condition is `True`. A node without conditions (a hand-written node list)
  * counts as ready.
  */
-export function nodeReady(node: any): boolean {
+export function nodeReady(node: WireNode | undefined): boolean {
   const conditions = node?.status?.conditions;
   if (!Array.isArray(conditions)) return true;
-  const ready = conditions.find((c: any) => c?.type === 'Ready');
+  const ready = conditions.find((c: WireCondition | undefined) => c?.type === 'Ready');
   return ready === undefined || ready.status === 'True';
 }
 
 /** Whether a pod is ready (`Ready` condition `True`) and running. A pod without status counts as ready. */
-export function podReady(pod: any): boolean {
+export function podReady(pod: WirePod | undefined): boolean {
   const status = pod?.status;
   if (status == null) return true;
   if (pod?.metadata?.deletionTimestamp != null) return false;
   if (status.phase !== undefined && status.phase !== 'Running') return false;
   const conditions = status.conditions;
   if (!Array.isArray(conditions)) return status.phase === 'Running';
-  return conditions.some((c: any) => c?.type === 'Ready' && c.status === 'True');
+  return conditions.some((c: WireCondition | undefined) => c?.type === 'Ready' && c.status === 'True');
 }

@@ -5,8 +5,24 @@
  * of its access is new), for an added canary its stable DaemonSet.
  */
 
+import type {
+  WireContainer,
+  WireDaemonSet,
+  WireEphemeralContainer,
+  WirePodSpec,
+  WirePodTemplateSpec,
+  WireRole,
+  WireRoleBinding,
+  WireSubject,
+} from '../k8s/wire';
 import { HostPort, podHostPorts } from '../coverage/resources';
 import { InputObject, namespaceOf, nameOf } from './objects';
+
+/** A container of any of the pod's lists (ephemeral containers have the same security fields). */
+type AnyContainer = WireContainer | WireEphemeralContainer;
+
+/** The container lists of a pod spec. */
+const CONTAINER_LISTS = ['initContainers', 'containers', 'ephemeralContainers'] as const;
 
 /** What kind of access widened. The values are the strings of the JSON output and of `--fail-on`. */
 export enum WideningCategory {
@@ -45,27 +61,28 @@ export interface Widening {
   readonly detail: string;
 }
 
-function containersOf(spec: any): Array<{ c: any; where: string }> {
-  const out: Array<{ c: any; where: string }> = [];
-  for (const list of ['initContainers', 'containers', 'ephemeralContainers']) {
-    const items = spec?.[list];
+function containersOf(spec: WirePodSpec | undefined): Array<{ c: AnyContainer | undefined; where: string }> {
+  const out: Array<{ c: AnyContainer | undefined; where: string }> = [];
+  for (const list of CONTAINER_LISTS) {
+    const items: (AnyContainer | undefined)[] | undefined = spec?.[list];
     if (!Array.isArray(items)) continue;
-    items.forEach((c: any, i: number) => out.push({ c, where: `spec.template.spec.${list}[${typeof c?.name === 'string' ? c.name : i}]` }));
+    items.forEach((c, i) => out.push({ c, where: `spec.template.spec.${list}[${typeof c?.name === 'string' ? c.name : i}]` }));
   }
   return out;
 }
 
-function containerByName(spec: any, name: unknown): any {
+function containerByName(spec: WirePodSpec | undefined, name: unknown): AnyContainer | undefined {
   if (typeof name !== 'string') return undefined;
-  for (const list of ['initContainers', 'containers', 'ephemeralContainers']) {
-    const found = Array.isArray(spec?.[list]) ? spec[list].find((c: any) => c?.name === name) : undefined;
+  for (const list of CONTAINER_LISTS) {
+    const items: (AnyContainer | undefined)[] | undefined = spec?.[list];
+    const found = Array.isArray(items) ? items.find((c) => c?.name === name) : undefined;
     if (found !== undefined) return found;
   }
   return undefined;
 }
 
 /** Host paths the pod mounts, normalised (no trailing slash), with whether some mount of them is writable. */
-function hostPaths(spec: any): Map<string, boolean> {
+function hostPaths(spec: WirePodSpec | undefined): Map<string, boolean> {
   const volumes = new Map<string, string>();
   for (const v of Array.isArray(spec?.volumes) ? spec.volumes : []) {
     if (typeof v?.name === 'string' && typeof v?.hostPath?.path === 'string') volumes.set(v.name, normalisePath(v.hostPath.path));
@@ -73,7 +90,7 @@ function hostPaths(spec: any): Map<string, boolean> {
   const out = new Map<string, boolean>();
   for (const { c } of containersOf(spec)) {
     for (const m of Array.isArray(c?.volumeMounts) ? c.volumeMounts : []) {
-      const path = volumes.get(m?.name);
+      const path = typeof m?.name === 'string' ? volumes.get(m.name) : undefined;
       if (path === undefined) continue;
       out.set(path, (out.get(path) ?? false) || m.readOnly !== true);
     }
@@ -91,7 +108,7 @@ function under(path: string, base: string): boolean {
   return base === '/' || path === base || path.startsWith(`${base}/`);
 }
 
-function hostPathWidening(oldSpec: any, newSpec: any, out: Widening[]): void {
+function hostPathWidening(oldSpec: WirePodSpec | undefined, newSpec: WirePodSpec | undefined, out: Widening[]): void {
   const before = hostPaths(oldSpec);
   const after = hostPaths(newSpec);
   for (const [path, writable] of after) {
@@ -112,14 +129,14 @@ function hostPathWidening(oldSpec: any, newSpec: any, out: Widening[]): void {
   }
 }
 
-function capabilitySet(c: any, key: 'add' | 'drop'): Set<string> {
+function capabilitySet(c: AnyContainer | undefined, key: 'add' | 'drop'): Set<string> {
   const list = c?.securityContext?.capabilities?.[key];
   return new Set(
     Array.isArray(list) ? list.filter((x: unknown) => typeof x === 'string').map((x: string) => x.toUpperCase().replace(/^CAP_/, '')) : [],
   );
 }
 
-function capabilityWidening(oldSpec: any, newSpec: any, out: Widening[]): void {
+function capabilityWidening(oldSpec: WirePodSpec | undefined, newSpec: WirePodSpec | undefined, out: Widening[]): void {
   for (const { c, where } of containersOf(newSpec)) {
     const before = containerByName(oldSpec, c?.name);
     const added = capabilitySet(c, 'add');
@@ -142,7 +159,7 @@ function capabilityWidening(oldSpec: any, newSpec: any, out: Widening[]): void {
   }
 }
 
-function privilegeWidening(oldSpec: any, newSpec: any, out: Widening[]): void {
+function privilegeWidening(oldSpec: WirePodSpec | undefined, newSpec: WirePodSpec | undefined, out: Widening[]): void {
   for (const { c, where } of containersOf(newSpec)) {
     const before = containerByName(oldSpec, c?.name);
     if (c?.securityContext?.privileged === true && before?.securityContext?.privileged !== true) {
@@ -163,8 +180,8 @@ function privilegeWidening(oldSpec: any, newSpec: any, out: Widening[]): void {
   }
 }
 
-function hostNamespaceWidening(oldSpec: any, newSpec: any, out: Widening[]): void {
-  const names: Array<[string, string]> = [
+function hostNamespaceWidening(oldSpec: WirePodSpec | undefined, newSpec: WirePodSpec | undefined, out: Widening[]): void {
+  const names: Array<['hostNetwork' | 'hostPID' | 'hostIPC', string]> = [
     ['hostNetwork', 'network'],
     ['hostPID', 'PID'],
     ['hostIPC', 'IPC'],
@@ -184,7 +201,7 @@ function portText(p: HostPort): string {
   return `${p.protocol} ${p.ip === '0.0.0.0' ? '' : `${p.ip}:`}${p.port}`;
 }
 
-function hostPortWidening(oldSpec: any, newSpec: any, out: Widening[]): void {
+function hostPortWidening(oldSpec: WirePodSpec | undefined, newSpec: WirePodSpec | undefined, out: Widening[]): void {
   const before = new Set(podHostPorts(oldSpec ?? {}, false).map((p) => p.key));
   const added = podHostPorts(newSpec ?? {}, false).filter((p) => !before.has(p.key));
   const seen = new Set<string>();
@@ -200,7 +217,7 @@ function hostPortWidening(oldSpec: any, newSpec: any, out: Widening[]): void {
 }
 
 /** The effective seccomp profile type of a container: its own, else the pod's, else none. */
-function seccompOf(spec: any, c: any): string | undefined {
+function seccompOf(spec: WirePodSpec | undefined, c: AnyContainer | undefined): string | undefined {
   const own = c?.securityContext?.seccompProfile?.type;
   if (typeof own === 'string') return own;
   const pod = spec?.securityContext?.seccompProfile?.type;
@@ -211,7 +228,7 @@ function confinedSeccomp(type: string | undefined): boolean {
   return type === 'RuntimeDefault' || type === 'Localhost';
 }
 
-function seccompWidening(oldSpec: any, newSpec: any, out: Widening[]): void {
+function seccompWidening(oldSpec: WirePodSpec | undefined, newSpec: WirePodSpec | undefined, out: Widening[]): void {
   for (const { c, where } of containersOf(newSpec)) {
     const before = containerByName(oldSpec, c?.name);
     if (before === undefined) continue;
@@ -230,7 +247,7 @@ function seccompWidening(oldSpec: any, newSpec: any, out: Widening[]): void {
 const APPARMOR_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
 
 /** The AppArmor profile of a container (`unconfined`, `runtime/default`, `localhost/<name>`), or undefined (the runtime's default). */
-function appArmorOf(template: any, c: any): string | undefined {
+function appArmorOf(template: WirePodTemplateSpec | undefined, c: AnyContainer | undefined): string | undefined {
   const field = c?.securityContext?.appArmorProfile?.type ?? template?.spec?.securityContext?.appArmorProfile?.type;
   if (field === 'Unconfined') return 'unconfined';
   if (field === 'RuntimeDefault') return 'runtime/default';
@@ -239,7 +256,11 @@ function appArmorOf(template: any, c: any): string | undefined {
   return typeof annotation === 'string' ? annotation : undefined;
 }
 
-function appArmorWidening(oldTemplate: any, newTemplate: any, out: Widening[]): void {
+function appArmorWidening(
+  oldTemplate: WirePodTemplateSpec | undefined,
+  newTemplate: WirePodTemplateSpec | undefined,
+  out: Widening[],
+): void {
   for (const { c, where } of containersOf(newTemplate?.spec)) {
     const now = appArmorOf(newTemplate, c);
     if (now !== 'unconfined') continue;
@@ -257,7 +278,7 @@ function appArmorWidening(oldTemplate: any, newTemplate: any, out: Widening[]): 
  * Widening of one DaemonSet's pod template: host paths, capabilities, privilege, host namespaces, host ports, seccomp,
  * AppArmor. `oldTemplate` is `undefined` for an added DaemonSet.
  */
-export function templateWidening(oldTemplate: any, newTemplate: any): Widening[] {
+export function templateWidening(oldTemplate: WirePodTemplateSpec | undefined, newTemplate: WirePodTemplateSpec | undefined): Widening[] {
   const out: Widening[] = [];
   const oldSpec = oldTemplate?.spec;
   const newSpec = newTemplate?.spec;
@@ -334,11 +355,16 @@ function permissionTarget(p: Permission): string {
 }
 
 /** The roles bound to a ServiceAccount in the inputs, with where each binding is. */
-function boundRoles(objects: readonly InputObject[], namespace: string, serviceAccount: string): Array<{ role: any; binding: any }> {
-  const out: Array<{ role: any; binding: any }> = [];
-  for (const { object: b } of objects) {
+function boundRoles(
+  objects: readonly InputObject[],
+  namespace: string,
+  serviceAccount: string,
+): Array<{ role: WireRole; binding: WireRoleBinding }> {
+  const out: Array<{ role: WireRole; binding: WireRoleBinding }> = [];
+  for (const { object } of objects) {
+    const b: WireRoleBinding | undefined = object;
     if (b?.kind !== 'ClusterRoleBinding' && b?.kind !== 'RoleBinding') continue;
-    const subjects: any[] = Array.isArray(b?.subjects) ? b.subjects : [];
+    const subjects: (WireSubject | undefined)[] = Array.isArray(b?.subjects) ? b.subjects : [];
     const bindingNs = namespaceOf(b);
     const matches = subjects.some(
       (s) =>
@@ -358,7 +384,7 @@ function boundRoles(objects: readonly InputObject[], namespace: string, serviceA
 }
 
 /** The ServiceAccount a pod template runs as (`default` when unset). */
-function serviceAccountOf(template: any): string {
+function serviceAccountOf(template: WirePodTemplateSpec | undefined): string {
   const sa = template?.spec?.serviceAccountName ?? template?.spec?.serviceAccount;
   return typeof sa === 'string' && sa.length > 0 ? sa : 'default';
 }
@@ -372,7 +398,12 @@ function permissionsOf(objects: readonly InputObject[], namespace: string, servi
  * ClusterRoleBindings and RoleBindings in the same input) that grant something the old input did not grant it.
  * Aggregated ClusterRoles are read as given (their `rules` as written). For an added DaemonSet everything is new.
  */
-export function rbacWidening(oldObjects: readonly InputObject[], oldDs: any, newObjects: readonly InputObject[], newDs: any): Widening[] {
+export function rbacWidening(
+  oldObjects: readonly InputObject[],
+  oldDs: WireDaemonSet | undefined,
+  newObjects: readonly InputObject[],
+  newDs: WireDaemonSet,
+): Widening[] {
   const namespace = namespaceOf(newDs);
   const sa = serviceAccountOf(newDs?.spec?.template);
   const after = permissionsOf(newObjects, namespace, sa);

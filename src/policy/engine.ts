@@ -12,6 +12,7 @@ import { allRules } from './catalogue';
 import { isValidReason, readSuppressions } from './suppression';
 import { IPolicyRule, RuleCategory, RuleContext, RuleInfo, Severity } from './types';
 import { buildPodView } from './view';
+import type { WireNamespace, WireObject } from '../k8s/wire';
 
 /** Identifies the object a finding belongs to. */
 export interface ObjectRef {
@@ -142,11 +143,12 @@ class RulePlans {
 
 /** Whether the engine checks this object (a DaemonSet). */
 function isCheckedObject(object: unknown): boolean {
-  return typeof object === 'object' && object !== null && (object as any).kind === 'DaemonSet';
+  return typeof object === 'object' && object !== null && (object as WireObject).kind === 'DaemonSet';
 }
 
 /** The {@link ObjectRef} of a manifest. */
-function objectRef(object: any): ObjectRef {
+function objectRef(input: unknown): ObjectRef {
+  const object = input as WireObject | undefined;
   const metadata = typeof object?.metadata === 'object' && object.metadata !== null ? object.metadata : {};
   const ns = typeof metadata.namespace === 'string' && metadata.namespace !== '' ? metadata.namespace : undefined;
   return {
@@ -163,9 +165,10 @@ export function describeObject(ref: ObjectRef): string {
 }
 
 /** The `Namespace` objects among `candidates` (the manifests of kind `Namespace`), by name; the last one of a name wins. */
-function namespaceIndex(candidates: readonly any[]): Map<string, any> {
-  const out = new Map<string, any>();
-  for (const m of candidates) {
+function namespaceIndex(candidates: readonly unknown[]): Map<string, WireNamespace> {
+  const out = new Map<string, WireNamespace>();
+  for (const candidate of candidates) {
+    const m = candidate as WireNamespace | undefined;
     if (m && typeof m === 'object' && m.kind === 'Namespace' && typeof m.metadata?.name === 'string') out.set(m.metadata.name, m);
   }
   return out;

@@ -5,7 +5,7 @@
 
 import { CheckedObject, describeKind, describeObject, Finding, PolicyReport } from './engine';
 import { RULES } from './rules';
-import { sarifLog, sarifPhysicalLocation } from './sarif';
+import { sarifLog, sarifPhysicalLocation } from '../manifests/sarif';
 import { Severity } from './types';
 
 /** Where a manifest came from. */
@@ -250,7 +250,7 @@ export function formatSarif(report: PolicyReport, sources: readonly ManifestSour
       const at = findingLocation(f, sources);
       const physicalLocation = sarifPhysicalLocation(source?.file ?? '-', at.line, at.column);
       const objectName = `${f.object.kind}/${f.object.namespace ? `${f.object.namespace}/` : ''}${f.object.name}`;
-      const result: any = {
+      const result: Record<string, unknown> = {
         ruleId: f.ruleId,
         ruleIndex: ruleIndex.get(f.ruleId),
         level: SARIF_LEVEL[f.severity],
@@ -270,10 +270,10 @@ export function formatSarif(report: PolicyReport, sources: readonly ManifestSour
       return result;
     });
   const problems = options.problems ?? [];
-  const invocation: any = { executionSuccessful: problems.length === 0 };
+  const invocation: Record<string, unknown> = { executionSuccessful: problems.length === 0 };
   if (problems.length > 0) {
     invocation.toolExecutionNotifications = problems.map((p) => {
-      const n: any = { level: 'error', message: { text: p.message } };
+      const n: Record<string, unknown> = { level: 'error', message: { text: p.message } };
       if (p.file) {
         n.locations = [{ physicalLocation: sarifPhysicalLocation(p.file, p.line, p.column) }];
       }

@@ -24,12 +24,12 @@ export function canonicalCapability(name: unknown): string {
 }
 
 /** The capabilities a container adds, as written. */
-export function addedCapabilities(securityContext: any): unknown[] {
+export function addedCapabilities(securityContext: unknown): unknown[] {
   return asArray(asObject(asObject(securityContext).capabilities).add);
 }
 
 /** The capabilities a container drops, as written. */
-export function droppedCapabilities(securityContext: any): unknown[] {
+export function droppedCapabilities(securityContext: unknown): unknown[] {
   return asArray(asObject(asObject(securityContext).capabilities).drop);
 }
 

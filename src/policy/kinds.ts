@@ -6,13 +6,15 @@
 
 import { isPathWithin, normalizeHostPath } from '../k8s/paths';
 import { KIND_ANNOTATION } from '../k8s/vocabulary';
+import type { WireObject } from '../k8s/wire';
 
 /** apiVersions of OpenKruise Advanced DaemonSets (`kind: DaemonSet` served by the OpenKruise CRDs). */
 export const KRUISE_API_VERSIONS: readonly string[] = ['apps.kruise.io/v1alpha1', 'apps.kruise.io/v1beta1'];
 
 /** Whether a manifest is an OpenKruise Advanced DaemonSet. */
-export function isKruiseDaemonSet(object: any): boolean {
-  return typeof object?.apiVersion === 'string' && KRUISE_API_VERSIONS.includes(object.apiVersion);
+export function isKruiseDaemonSet(object: unknown): boolean {
+  const apiVersion = (object as WireObject | undefined)?.apiVersion;
+  return typeof apiVersion === 'string' && KRUISE_API_VERSIONS.includes(apiVersion);
 }
 
 export { KIND_ANNOTATION };

@@ -8,6 +8,20 @@ import type { ContainerRole } from '../k8s/container-role';
 import { NodeServiceError, show } from '../k8s/node-service-error';
 import type { KubernetesVersion } from '../k8s/api-fields/versions';
 import type { KindProfile, KindSource, NodeServiceKind } from './kinds';
+import type {
+  WireContainer,
+  WireContainerPort,
+  WireNamespace,
+  WireDaemonSet,
+  WireDaemonSetSpec,
+  WireObjectMeta,
+  WirePodSecurityContext,
+  WirePodSpec,
+  WirePodTemplateSpec,
+  WireSecurityContext,
+  WireVolume,
+  WireVolumeMount,
+} from '../k8s/wire';
 
 /** How serious a finding is. */
 export enum Severity {
@@ -64,7 +78,7 @@ export interface RuleFinding {
 /** A container of the pod template, as rules see it. */
 export interface ContainerView {
   /** The container object as written (an empty object when the entry is not an object). */
-  readonly container: any;
+  readonly container: WireContainer;
   /** Index in its list (`containers` or `initContainers`). */
   readonly index: number;
   /** JSON path of the container, e.g. `spec.template.spec.initContainers[1]`. */
@@ -78,7 +92,7 @@ export interface ContainerView {
   /** The container's name (empty when missing). */
   readonly name: string;
   /** The container's `securityContext` (an empty object when missing). */
-  readonly securityContext: any;
+  readonly securityContext: WireSecurityContext;
   /** Whether `securityContext.privileged` is `true`. */
   readonly privileged: boolean;
   /** Whether it is a Windows HostProcess container (its own or the pod's `windowsOptions.hostProcess`). */
@@ -86,9 +100,9 @@ export interface ContainerView {
   /** Whether it has the whole node (privileged, or a Windows HostProcess container): other host-access findings add nothing. */
   readonly fullHostAccess: boolean;
   /** The container's `volumeMounts` (an empty list when missing). */
-  readonly volumeMounts: readonly any[];
+  readonly volumeMounts: readonly WireVolumeMount[];
   /** The container's `ports` (an empty list when missing). */
-  readonly ports: readonly any[];
+  readonly ports: readonly WireContainerPort[];
 }
 
 /** One mount of a host-path volume by a container. */
@@ -96,7 +110,7 @@ export interface HostPathMountView {
   /** The mounting container. */
   readonly container: ContainerView;
   /** The `volumeMounts` entry. */
-  readonly mount: any;
+  readonly mount: WireVolumeMount;
   /** JSON path of the `volumeMounts` entry. */
   readonly path: string;
   /** Whether the mount is writable (`readOnly` is not `true`). */
@@ -106,7 +120,7 @@ export interface HostPathMountView {
 /** A `hostPath` volume of the pod template with the mounts that use it. */
 export interface HostPathView {
   /** The volume entry. */
-  readonly volume: any;
+  readonly volume: WireVolume;
   /** JSON path of the volume entry, e.g. `spec.template.spec.volumes[2]`. */
   readonly path: string;
   /** The volume name. */
@@ -129,29 +143,29 @@ export interface HostPathView {
 /** The pre-computed view of one DaemonSet that every rule receives (built once per object). */
 export interface PodView {
   /** The DaemonSet as written. */
-  readonly object: any;
+  readonly object: WireDaemonSet;
   /** `metadata` (an empty object when missing). */
-  readonly metadata: any;
+  readonly metadata: WireObjectMeta;
   /** `metadata.annotations` (an empty object when missing). */
-  readonly annotations: { readonly [key: string]: any };
+  readonly annotations: { readonly [key: string]: string };
   /** `spec` (an empty object when missing). */
-  readonly spec: any;
+  readonly spec: WireDaemonSetSpec;
   /** `spec.template` (an empty object when missing). */
-  readonly template: any;
+  readonly template: WirePodTemplateSpec;
   /** `spec.template.metadata.labels` (an empty object when missing). */
-  readonly templateLabels: { readonly [key: string]: any };
+  readonly templateLabels: { readonly [key: string]: string };
   /** `spec.template.spec` (an empty object when missing). */
-  readonly pod: any;
+  readonly pod: WirePodSpec;
   /** JSON path of the pod spec: `spec.template.spec`. */
   readonly podPath: string;
   /** `spec.template.spec.securityContext` (an empty object when missing). */
-  readonly podSecurityContext: any;
+  readonly podSecurityContext: WirePodSecurityContext;
   /** Main containers, then init containers. */
   readonly containers: readonly ContainerView[];
   /** `spec.template.spec.volumes` (an empty list when missing). */
-  readonly volumes: readonly any[];
+  readonly volumes: readonly WireVolume[];
   /** Volumes by name (the first one when a name repeats). */
-  readonly volumesByName: ReadonlyMap<string, any>;
+  readonly volumesByName: ReadonlyMap<string, WireVolume>;
   /** Host-path volumes with their mounts. */
   readonly hostPaths: readonly HostPathView[];
   /** The node-service kind: from the kind annotation, else inferred from the shape, else generic. */
@@ -204,7 +218,7 @@ export interface RuleContext {
   /** Every manifest being checked together (for cross-object rules). */
   readonly manifests: readonly any[];
   /** `Namespace` objects among the manifests, by name. */
-  readonly namespaces: ReadonlyMap<string, any>;
+  readonly namespaces: ReadonlyMap<string, WireNamespace>;
   /** The manifests by kind, and the (Cluster)RoleBindings among them, listed once per check for cross-object rules. */
   readonly objects: InputObjects;
   /** The rule configuration. */

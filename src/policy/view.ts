@@ -8,6 +8,7 @@ import { resolveKind } from './kind-inference';
 import { KindSource, kindProfile, NodeServiceKind } from './kinds';
 import { asArray, asObject, isTrue } from './helpers';
 import type { ContainerView, HostPathMountView, HostPathView, PodView } from './types';
+import type { WireDaemonSet, WireVolume } from '../k8s/wire';
 
 /** JSON path of a DaemonSet's pod spec (paths below it are written out directly: every segment is an identifier or an index). */
 const POD_PATH = 'spec.template.spec';
@@ -48,7 +49,8 @@ function posixHostPath(path: string): string {
 }
 
 /** Builds the view of one DaemonSet (tolerating missing or malformed fields). */
-export function buildPodView(object: any): PodView {
+export function buildPodView(input: unknown): PodView {
+  const object = input as WireDaemonSet;
   const metadata = asObject(object?.metadata);
   const annotations = asObject(metadata.annotations);
   const spec = asObject(object?.spec);
@@ -61,7 +63,7 @@ export function buildPodView(object: any): PodView {
     ...containerViews(pod.initContainers, 'initContainers', podHostProcess),
   ];
   const volumes = asArray(pod.volumes);
-  const volumesByName = new Map<string, any>();
+  const volumesByName = new Map<string, WireVolume>();
   for (const v of volumes) {
     const name = asObject(v).name;
     if (typeof name === 'string' && !volumesByName.has(name)) volumesByName.set(name, v);

@@ -25,7 +25,7 @@ export const daemonsetSpecInvalid = defineRule({
         message: `the pod template needs at least one container (containers is ${show(view.pod.containers)})`,
       });
     }
-    for (const field of ['minReadySeconds', 'revisionHistoryLimit']) {
+    for (const field of ['minReadySeconds', 'revisionHistoryLimit'] as const) {
       const v = view.spec[field];
       if (v !== undefined && v !== null && !isNonNegativeInteger(v)) {
         out.push({ path: jsonPath('spec', field), message: `${field} must be a non-negative integer (has ${show(v)})` });

@@ -37,7 +37,7 @@ export const rollingUpdateInvalid = defineRule({
     const kruise = isKruiseDaemonSet(view.object);
     if (kruise) out.push(...kruiseFields(ru));
     let syntaxOk = true;
-    for (const field of ['maxUnavailable', 'maxSurge']) {
+    for (const field of ['maxUnavailable', 'maxSurge'] as const) {
       const v = ru[field];
       if (v === undefined || v === null) continue;
       const err = intOrPercentError(v);

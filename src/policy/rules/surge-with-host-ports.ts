@@ -1,4 +1,4 @@
-import { describeSurgeConflict, surgeConflict } from '../../day2/surge';
+import { describeSurgeConflict, surgeConflict } from '../../coverage/surge';
 import { show } from '../helpers';
 import { defineRule, RuleCategory, Severity } from '../types';
 

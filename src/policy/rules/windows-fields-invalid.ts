@@ -11,7 +11,7 @@ const LINUX_POD_FIELDS = [
   'fsGroupChangePolicy',
   'supplementalGroups',
   'sysctls',
-];
+] as const;
 /** Container-level fields the API server rejects with `spec.os.name: windows`. */
 const LINUX_CONTAINER_FIELDS = [
   'seLinuxOptions',
@@ -23,7 +23,7 @@ const LINUX_CONTAINER_FIELDS = [
   'procMount',
   'runAsUser',
   'runAsGroup',
-];
+] as const;
 
 const set = (v: unknown) => v !== undefined && v !== null;
 

@@ -6,8 +6,9 @@
  * services.
  */
 
-import { podHostPorts } from '../coverage/resources';
+import { podHostPorts } from './resources';
 import { resolveStrategy } from './strategy';
+import type { WireDaemonSet } from '../k8s/wire';
 
 /** What a surging DaemonSet's new pod would collide on. */
 export interface SurgeConflict {
@@ -23,7 +24,7 @@ export interface SurgeConflict {
  * The collision of `ds`'s surge rollout, or undefined when it does not surge (OnDelete, `maxSurge` 0 or unresolvable)
  * or its pods bind no host port and do not use the host network.
  */
-export function surgeConflict(ds: any): SurgeConflict | undefined {
+export function surgeConflict(ds: WireDaemonSet | undefined): SurgeConflict | undefined {
   const strategy = resolveStrategy(ds, 1);
   if (strategy.errors.length > 0 || strategy.type !== 'RollingUpdate' || strategy.maxSurge === 0) return undefined;
   const spec = ds?.spec?.template?.spec;
