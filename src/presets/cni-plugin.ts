@@ -4,7 +4,7 @@
 
 import { Construct } from 'constructs';
 import { ApiPermission } from '../core/api-access';
-import { ProblemCollector } from '../core/errors';
+import { madeFrom, ProblemCollector } from '../core/errors';
 import { DnsPolicy, NodeService } from '../core/node-service';
 import {
   HEALTH_ENDPOINT_SHAPE,
@@ -119,13 +119,12 @@ export class CniPlugin extends NodeService {
         'a CNI agent needs a readiness probe so that a rollout stops at a broken node',
         'set healthPort (HTTP GET healthPath on it), or pass readiness',
       );
-      problems.mute('containers[0].readiness');
     }
     return {
       service: {
         name: 'cni-plugin',
         kind: NodeServiceKind.CNI_PLUGIN,
-        initContainers: [cniInstaller(props.install, props.image)],
+        initContainers: [madeFrom(cniInstaller(props.install, props.image), 'install')],
         containers: [cniAgent(props, CniPlugin.stateDirOf(props))],
         hostNetwork: true,
         dnsPolicy: DnsPolicy.DEFAULT,
@@ -139,14 +138,6 @@ export class CniPlugin extends NodeService {
           { ruleId: 'dangerous-capability', reason: 'NET_ADMIN: the CNI agent programs the node interfaces, routes and iptables rules' },
         ],
       },
-      renames: [
-        ['initContainers[0]', 'install'],
-        ...(props.install?.image === undefined ? ([['initContainers[0].image', 'image']] as Array<[string, string]>) : []),
-        ['containers[0].ports[0].containerPort', 'healthPort'],
-        ['containers[0].hostPaths[2].path', 'stateDir'],
-        ['containers[0].privileged', 'privileged'],
-        ['containers[0].privilegedReason', 'privilegedReason'],
-      ],
     };
   }
 }

@@ -6,8 +6,8 @@
 import { Construct } from 'constructs';
 import { ApiPermission } from '../core/api-access';
 import { Resources } from '../core/container';
-import { ProblemCollector } from '../core/errors';
-import { NodeService } from '../core/node-service';
+import { derivedFrom, ProblemCollector } from '../core/errors';
+import { NodeService, NodeServiceProps } from '../core/node-service';
 import { Toleration } from '../core/placement';
 import { Rollout } from '../core/rollout';
 import { object, opt, req, str, checkArguments } from '../core/shape';
@@ -145,26 +145,19 @@ export class CsiNode extends NodeService {
     const nodeNameEnv = props.nodeNameEnv ?? 'CSI_NODE_NAME';
     problems.check('nodeNameEnv', nodeNameEnv, envNameError(nodeNameEnv), 'use an environment variable name such as "CSI_NODE_NAME"');
     const pluginDir = `${KUBELET_DIR}/plugins/${driverName}`;
-    return {
-      service: {
-        name: csiNodeName(driverName),
-        kind: NodeServiceKind.CSI_NODE,
-        containers: [csiDriver(props.image, pluginDir, nodeNameEnv), ...csiSidecars(props, pluginDir)],
-        // Node infrastructure covers every real node: declared pools are verified, never used to narrow placement.
-        nodeAffinity: [],
-        tolerations: [Toleration.all()],
-        rollout: Rollout.maxUnavailablePercent(10),
-        priorityClassName: 'system-node-critical',
-        terminationGracePeriodSeconds: 30,
-        apiAccess: CsiNode.defaultApiAccess(),
-      },
-      renames: [
-        ['containers[0].hostPaths[1].path', 'driverName'],
-        [`containers[0].fieldEnv["${nodeNameEnv}"]`, 'nodeNameEnv'],
-        ['containers[1].image', 'registrarImage'],
-        ['containers[2].image', 'livenessProbeImage'],
-        ['containers[1].resources', 'sidecarResources'],
-      ],
+    const service: NodeServiceProps = {
+      name: csiNodeName(driverName),
+      kind: NodeServiceKind.CSI_NODE,
+      containers: [csiDriver(props.image, pluginDir, nodeNameEnv), ...csiSidecars(props, pluginDir)],
+      // Node infrastructure covers every real node: declared pools are verified, never used to narrow placement.
+      nodeAffinity: [],
+      tolerations: [Toleration.all()],
+      rollout: Rollout.maxUnavailablePercent(10),
+      priorityClassName: 'system-node-critical',
+      terminationGracePeriodSeconds: 30,
+      apiAccess: CsiNode.defaultApiAccess(),
     };
+    // The default name derives from the driver name: when that is wrong, so is the name.
+    return { service: derivedFrom(service, 'driverName', 'name') };
   }
 }

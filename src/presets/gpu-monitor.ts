@@ -5,6 +5,7 @@
 import { Construct } from 'constructs';
 import { EnvField, Mount, Probe, Resources } from '../core/container';
 import { HostPath } from '../core/host-path';
+import { madeFrom } from '../core/errors';
 import { NodeService } from '../core/node-service';
 import { SERVICE_PORT_SHAPE, ServicePortOptions } from '../core/options';
 import { NodeAffinityTerm, NodeRequirement, TaintEffect, Toleration } from '../core/placement';
@@ -87,7 +88,7 @@ export class GpuMonitor extends NodeService {
               ...(profiling ? { DCGM_EXPORTER_COLLECTORS: DCGM_PROFILING_COUNTERS } : {}),
             },
             fieldEnv: { NODE_NAME: EnvField.NODE_NAME },
-            ports: [{ name: 'metrics', containerPort: port }],
+            ports: [madeFrom({ name: 'metrics', containerPort: port }, 'port', 'containerPort')],
             readiness: Probe.httpGet('/health', 'metrics', { initialDelaySeconds: 45, periodSeconds: 10 }),
             liveness: Probe.httpGet('/health', 'metrics', { initialDelaySeconds: 45, periodSeconds: 5 }),
             resources: GPU_MONITOR_RESOURCES,
@@ -107,7 +108,6 @@ export class GpuMonitor extends NodeService {
       },
       // Selecting GPU nodes by label already keeps the monitor off virtual nodes.
       realNodesOnly: false,
-      renames: [['containers[0].ports[0].containerPort', 'port']],
     };
   }
 }

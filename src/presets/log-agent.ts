@@ -6,6 +6,7 @@ import { Construct } from 'constructs';
 import { ApiPermission } from '../core/api-access';
 import { EnvField, Probe, Resources } from '../core/container';
 import { HostPath, HostPathType } from '../core/host-path';
+import { madeFrom } from '../core/errors';
 import { NodeService } from '../core/node-service';
 import { SERVICE_PORT_SHAPE, ServicePortOptions, STATE_DIR_SHAPE, StateDirOptions } from '../core/options';
 import { bool, oneOf, opt } from '../core/shape';
@@ -99,7 +100,7 @@ export class LogAgent extends NodeService {
       reason: 'keeps read positions across restarts so logs are neither lost nor shipped twice',
       volumeName: 'state',
     });
-    hostPaths.push(state);
+    hostPaths.push(madeFrom(state, 'stateDir', 'path'));
     const port = props.port ?? 2020;
     return {
       service: {
@@ -110,7 +111,7 @@ export class LogAgent extends NodeService {
             name: 'agent',
             image: props.image,
             fieldEnv: { NODE_NAME: EnvField.NODE_NAME },
-            ports: [{ name: 'http', containerPort: port }],
+            ports: [madeFrom({ name: 'http', containerPort: port }, 'port', 'containerPort')],
             readiness: Probe.tcpSocket('http', { periodSeconds: 10 }),
             liveness: Probe.tcpSocket('http', { initialDelaySeconds: 10, periodSeconds: 20 }),
             resources: LOG_AGENT_RESOURCES,
@@ -122,10 +123,6 @@ export class LogAgent extends NodeService {
         terminationGracePeriodSeconds: 60,
         apiAccess: (props.metadataEnrichment ?? true) ? [ApiPermission.read(['pods', 'namespaces'])] : undefined,
       },
-      renames: [
-        [`containers[0].hostPaths[${hostPaths.length - 1}].path`, 'stateDir'],
-        ['containers[0].ports[0].containerPort', 'port'],
-      ],
     };
   }
 }

@@ -4,7 +4,7 @@
 
 import { Construct } from 'constructs';
 import { Probe, Resources } from '../core/container';
-import { ProblemCollector } from '../core/errors';
+import { madeFrom, ProblemCollector } from '../core/errors';
 import { HostPath, MountPropagation } from '../core/host-path';
 import { DnsPolicy, NodeService } from '../core/node-service';
 import { SERVICE_PORT_SHAPE, ServicePortOptions } from '../core/options';
@@ -78,7 +78,7 @@ export class MonitoringAgent extends NodeService {
               '--collector.netdev.device-exclude=^(veth.*|[a-f0-9]{15})$',
               ...(props.timeCollector ? [] : ['--no-collector.time']),
             ],
-            ports: [{ name: 'metrics', containerPort: port }],
+            ports: [madeFrom({ name: 'metrics', containerPort: port }, 'port', 'containerPort')],
             readiness: Probe.httpGet('/', 'metrics'),
             liveness: Probe.httpGet('/', 'metrics', { initialDelaySeconds: 5, periodSeconds: 20 }),
             resources: MONITORING_AGENT_RESOURCES,
@@ -101,7 +101,6 @@ export class MonitoringAgent extends NodeService {
         priorityClassName: 'system-cluster-critical',
         terminationGracePeriodSeconds: 30,
       },
-      renames: [['containers[0].ports[0].containerPort', 'port']],
     };
   }
 }

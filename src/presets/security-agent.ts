@@ -143,15 +143,6 @@ export class SecurityAgent extends NodeService {
         apiAccess: runtime ? SecurityAgent.defaultApiAccess() : undefined,
         suppressions,
       },
-      renames: [
-        ['containers[0].ports[0].containerPort', 'healthPort'],
-        ['containers[0].privileged', 'privileged'],
-        ['containers[0].privilegedReason', 'privilegedReason'],
-        ...(props.runtimeSocket !== undefined
-          ? ([[`containers[0].hostPaths[${hostPaths.length - 1}].path`, 'runtimeSocket']] as Array<[string, string]>)
-          : []),
-        ...(!runtime && props.complianceHostPaths ? ([['containers[0].hostPaths', 'complianceHostPaths']] as Array<[string, string]>) : []),
-      ],
     };
   }
 }
