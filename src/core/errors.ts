@@ -58,15 +58,17 @@ export class ProblemCollector {
 
   /**
    * Problems recorded from now on are found in `props`: each is reported at the user's field its part was made from,
-   * and dropped when the part derives from a field that already has a problem (see {@link derivedFrom}).
+   * and dropped when the part derives from a field that already has a problem (see {@link derivedFrom}); a field whose
+   * type was wrong has one from the start.
    */
   public about(props: object): void {
     this.subject = { props, refused: [...this.problems.map((p) => p.field), ...this.muted] };
   }
 
-  /** Whether the user's `field` already had a problem (or a wrong type) when the props were handed over. */
+  /** Whether the user's `field` already has a problem (or had a wrong type when the props were handed over). */
   private refused(field: string): boolean {
-    return this.subject !== undefined && this.subject.refused.some((f) => within(f, field) || within(field, f));
+    const has = (f: string): boolean => within(f, field) || within(field, f);
+    return (this.subject?.refused.some(has) ?? false) || this.problems.some((p) => has(p.field));
   }
 
   /** Calls `fn` for every recorded problem (fields as the user wrote them). */
@@ -198,8 +200,9 @@ export function madeFrom<T extends object>(part: T, field: string, member?: keyo
 
 /**
  * Records that `part` (or its `member`) is computed from the user's `field` (a path built from a driver name, a probe
- * of a port): when `field` already has a problem, the problems found there are that one and are dropped; otherwise they
- * are reported where they are. `part` must be an object the preset built; returns it.
+ * of a port, a mount path that defaults to the path): when `field` already has a problem, the problems found there are
+ * that one and are dropped; otherwise they are reported where they are. `part` must be an object the preset built;
+ * returns it.
  * @internal
  */
 export function derivedFrom<T extends object>(part: T, field: string, member?: keyof T): T {

@@ -7,6 +7,7 @@ import { derivedFrom, madeFrom } from '../core/errors';
 import { HostPath, HostPathType, MountPropagation } from '../core/host-path';
 import type { CniPluginProps } from './cni-plugin';
 import { kindProfile, NodeServiceKind } from '../policy/kinds';
+import { hostPathFrom } from './common';
 import { cniConfMount } from './cni-installer';
 
 /** Default resources of a CNI agent: requests 100m CPU / 64Mi, memory limit 256Mi, no CPU limit (never throttle the datapath). */
@@ -27,14 +28,13 @@ function agentHostPaths(props: CniPluginProps, stateDir: string): HostPath[] {
       reason: 'iptables takes this lock so that the CNI and kube-proxy never rewrite the node rules at the same time',
     }),
     HostPath.readOnly('/lib/modules', { volumeName: 'lib-modules' }),
-    madeFrom(
+    hostPathFrom(
       HostPath.writable(stateDir, {
         type: HostPathType.DIRECTORY_OR_CREATE,
         volumeName: 'state',
         reason: 'keeps the node network state (e.g. the node subnet lease) across agent restarts',
       }),
       'stateDir',
-      'path',
     ),
   ];
   if (props.agentWritesCniConfig) hostPaths.push(cniConfMount('the agent'));

@@ -4,7 +4,7 @@
  */
 
 import { ContainerSpec } from '../core/container';
-import { carryProblems, joined, laidOver, madeFrom, merged, ProblemCollector, replaced, userParts } from '../core/errors';
+import { carryProblems, derivedFrom, joined, laidOver, madeFrom, merged, ProblemCollector, replaced, userParts } from '../core/errors';
 import { HostPath } from '../core/host-path';
 import type { NodeServiceProps } from '../core/node-service';
 import {
@@ -192,6 +192,14 @@ function given<P extends object>(props: P, table: ShapeTable): Partial<P> {
 /** Whether `key` is a member of `part`. */
 function isMember<T extends object>(part: T, key: string): key is Extract<keyof T, string> {
   return key in part;
+}
+
+/**
+ * `hostPath`, whose path is the user's `field`: problems with the path are reported at `field`, and the mount path
+ * (which defaults to the path) has no problem of its own when the path has one. @internal
+ */
+export function hostPathFrom(hostPath: HostPath, field: string): HostPath {
+  return derivedFrom(madeFrom(hostPath, field, 'path'), field, 'mountPath');
 }
 
 /**

@@ -11,7 +11,7 @@ import { NodeService } from '../core/node-service';
 import { SERVICE_PORT_SHAPE, ServicePortOptions, STATE_DIR_SHAPE, StateDirOptions } from '../core/options';
 import { bool, oneOf, opt } from '../core/shape';
 import { NodeServiceKind } from '../policy/kinds';
-import { NodeServicePresetProps, PresetDefaults, presetServiceProps, soundProps } from './common';
+import { hostPathFrom, NodeServicePresetProps, PresetDefaults, presetServiceProps, soundProps } from './common';
 
 /** The container runtime whose log layout the agent reads. */
 export enum ContainerRuntime {
@@ -100,7 +100,7 @@ export class LogAgent extends NodeService {
       reason: 'keeps read positions across restarts so logs are neither lost nor shipped twice',
       volumeName: 'state',
     });
-    hostPaths.push(madeFrom(state, 'stateDir', 'path'));
+    hostPaths.push(hostPathFrom(state, 'stateDir'));
     const port = props.port ?? 2020;
     return {
       service: {

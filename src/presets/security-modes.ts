@@ -4,7 +4,8 @@
  */
 
 import { Resources } from '../core/container';
-import { madeFrom, ProblemCollector, userParts } from '../core/errors';
+import { ProblemCollector, userParts } from '../core/errors';
+import { hostPathFrom } from './common';
 import { HostPath, HostPathType } from '../core/host-path';
 import { RuleSuppression } from '../core/options';
 import { isContainerRuntimeSocket, kindProfile, NodeServiceKind } from '../policy/kinds';
@@ -94,7 +95,7 @@ export function securityAgentHostPaths(props: SecurityAgentProps, runtime: boole
       mountPath: `${root}${props.runtimeSocket}`,
       volumeName: 'runtime-socket',
     });
-    hostPaths.push(madeFrom(socket, 'runtimeSocket', 'path'));
+    hostPaths.push(hostPathFrom(socket, 'runtimeSocket'));
   }
   return hostPaths;
 }
