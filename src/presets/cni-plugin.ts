@@ -28,7 +28,7 @@ import {
   CniInstaller,
   cniInstaller,
 } from './cni-installer';
-import { NodeServicePresetProps, PresetDefaults, presetServiceProps, soundProps } from './common';
+import { NodeServicePresetProps, PresetDefaults, presetService } from './common';
 
 /**
  * Props of {@link CniPlugin}. `healthPort` is the agent's HTTP health endpoint on the node (host network), declared as
@@ -101,9 +101,10 @@ export class CniPlugin extends NodeService {
   public readonly stateDir: string;
 
   constructor(scope: Construct, id: string, props: CniPluginProps) {
-    super(scope, id, presetServiceProps(props, 'CniPlugin', CNI_PLUGIN_SHAPE, CniPlugin.defaults));
+    const preset = presetService(props, 'CniPlugin', CNI_PLUGIN_SHAPE, CniPlugin.defaults);
+    super(scope, id, preset.service);
     // With invalid props (reported at synthesis) the state dir is read from the sound ones.
-    this.stateDir = CniPlugin.stateDirOf(soundProps(props));
+    this.stateDir = CniPlugin.stateDirOf(preset.props);
   }
 
   private static stateDirOf(props: Partial<CniPluginProps>): string {

@@ -101,14 +101,12 @@ function realNodeRequirements(): NodeRequirement[] {
   return [NodeRequirement.notIn('eks.amazonaws.com/compute-type', ['fargate']), NodeRequirement.notIn('type', ['virtual-kubelet'])];
 }
 
-/**
- * `props` when it is an object, else no props: what a preset reads of its props after the boundary, which reports
- * props that are not an object at synthesis (each field's own type is checked there too; a preset reads only strings
- * it would otherwise default).
- * @internal
- */
-export function soundProps<P extends object>(props: P): Partial<P> {
-  return typeof props === 'object' && props !== null ? props : {};
+/** A preset's boundary crossed: the props for `NodeService`, and the user's props that passed the shape check. @internal */
+export interface PresetService<P> {
+  /** The NodeService props: the preset's defaults with the user's props laid over, carrying the problems found. */
+  readonly service: NodeServiceProps;
+  /** The user's props of the declared types (a field of the wrong type is left out: it is reported at synthesis). */
+  readonly props: Partial<P>;
 }
 
 /**
@@ -118,16 +116,16 @@ export function soundProps<P extends object>(props: P): Partial<P> {
  * in one error.
  * @internal
  */
-export function presetServiceProps<P extends NodeServicePresetProps>(
+export function presetService<P extends NodeServicePresetProps>(
   raw: P,
   what: string,
   shape: ShapeTable,
   build: (props: P, problems: ProblemCollector) => PresetDefaults,
-): NodeServiceProps {
+): PresetService<P> {
   const problems = new ProblemCollector();
   const props = checkShape<P>(raw, { ...PRESET_SHAPE, ...shape }, problems, what, REFUSED);
   const defaults = build(props, problems);
-  return carryProblems(layOver(defaults, props, problems), problems);
+  return { service: carryProblems(layOver(defaults, props, problems), problems), props };
 }
 
 /**

@@ -14,7 +14,7 @@ import { object, opt, req, str, checkArguments } from '../core/shape';
 import { RESOURCES_SHAPE } from '../core/container';
 import { envNameError } from '../k8s';
 import { NodeServiceKind } from '../policy/kinds';
-import { NodeServicePresetProps, PresetDefaults, presetServiceProps, soundProps } from './common';
+import { NodeServicePresetProps, PresetDefaults, presetService } from './common';
 import { checkDriverName, CSI_DRIVER_RESOURCES, csiDriver } from './csi-driver';
 import {
   CSI_HEALTH_PORT,
@@ -132,9 +132,10 @@ export class CsiNode extends NodeService {
   public readonly socketPath: string;
 
   constructor(scope: Construct, id: string, props: CsiNodeProps) {
-    super(scope, id, presetServiceProps(props, 'CsiNode', CSI_NODE_SHAPE, CsiNode.defaults));
+    const preset = presetService(props, 'CsiNode', CSI_NODE_SHAPE, CsiNode.defaults);
+    super(scope, id, preset.service);
     // With invalid props (reported at synthesis) these are read from the sound ones.
-    this.driverName = soundProps(props).driverName ?? '';
+    this.driverName = preset.props.driverName ?? '';
     this.pluginDir = `${KUBELET_DIR}/plugins/${this.driverName}`;
     this.socketPath = `${this.pluginDir}/csi.sock`;
   }

@@ -11,7 +11,7 @@ import { SERVICE_PORT_SHAPE, ServicePortOptions } from '../core/options';
 import { NodeAffinityTerm, NodeRequirement, TaintEffect, Toleration } from '../core/placement';
 import { bool, opt, checkArguments } from '../core/shape';
 import { NodeServiceKind } from '../policy/kinds';
-import { NodeServicePresetProps, PresetDefaults, presetServiceProps } from './common';
+import { NodeServicePresetProps, PresetDefaults, presetService } from './common';
 
 /** Default resources of a GPU monitor: requests 100m CPU / 128Mi, memory limit 512Mi, no CPU limit. */
 export const GPU_MONITOR_RESOURCES: Resources = { cpuRequest: '100m', memoryRequest: '128Mi', memoryLimit: '512Mi' };
@@ -68,7 +68,7 @@ export class GpuMonitor extends NodeService {
   }
 
   constructor(scope: Construct, id: string, props: GpuMonitorProps) {
-    super(scope, id, presetServiceProps(props, 'GpuMonitor', GPU_MONITOR_SHAPE, GpuMonitor.defaults));
+    super(scope, id, presetService(props, 'GpuMonitor', GPU_MONITOR_SHAPE, GpuMonitor.defaults).service);
   }
 
   private static defaults(props: GpuMonitorProps): PresetDefaults {

@@ -11,7 +11,7 @@ import { NodeService } from '../core/node-service';
 import { SERVICE_PORT_SHAPE, ServicePortOptions, STATE_DIR_SHAPE, StateDirOptions } from '../core/options';
 import { bool, oneOf, opt } from '../core/shape';
 import { NodeServiceKind } from '../policy/kinds';
-import { hostPathFrom, NodeServicePresetProps, PresetDefaults, presetServiceProps, soundProps } from './common';
+import { hostPathFrom, NodeServicePresetProps, PresetDefaults, presetService } from './common';
 
 /** The container runtime whose log layout the agent reads. */
 export enum ContainerRuntime {
@@ -75,13 +75,10 @@ export class LogAgent extends NodeService {
   public readonly stateDir: string;
 
   constructor(scope: Construct, id: string, props: LogAgentProps) {
-    super(
-      scope,
-      id,
-      presetServiceProps(props, 'LogAgent', LOG_AGENT_SHAPE, (p) => LogAgent.defaults(p)),
-    );
+    const preset = presetService(props, 'LogAgent', LOG_AGENT_SHAPE, (p) => LogAgent.defaults(p));
+    super(scope, id, preset.service);
     // With invalid props (reported at synthesis) the state dir is read from the sound ones.
-    this.stateDir = LogAgent.stateDirOf(soundProps(props));
+    this.stateDir = LogAgent.stateDirOf(preset.props);
   }
 
   private static stateDirOf(props: Partial<LogAgentProps>): string {

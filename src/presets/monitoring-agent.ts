@@ -12,7 +12,7 @@ import { Toleration } from '../core/placement';
 import { Rollout } from '../core/rollout';
 import { bool, opt } from '../core/shape';
 import { NodeServiceKind } from '../policy/kinds';
-import { checkPortBinding, NodeServicePresetProps, PresetDefaults, presetServiceProps } from './common';
+import { checkPortBinding, NodeServicePresetProps, PresetDefaults, presetService } from './common';
 
 /** Default resources of a monitoring agent: requests 100m CPU / 180Mi, memory limit 180Mi. */
 export const MONITORING_AGENT_RESOURCES: Resources = { cpuRequest: '100m', memoryRequest: '180Mi', memoryLimit: '180Mi' };
@@ -51,7 +51,7 @@ export class MonitoringAgent extends NodeService {
   public static readonly DEFAULT_RESOURCES: Resources = MONITORING_AGENT_RESOURCES;
 
   constructor(scope: Construct, id: string, props: MonitoringAgentProps) {
-    super(scope, id, presetServiceProps(props, 'MonitoringAgent', MONITORING_AGENT_SHAPE, MonitoringAgent.defaults));
+    super(scope, id, presetService(props, 'MonitoringAgent', MONITORING_AGENT_SHAPE, MonitoringAgent.defaults).service);
   }
 
   private static defaults(props: MonitoringAgentProps, problems: ProblemCollector): PresetDefaults {

@@ -12,7 +12,7 @@ import { HEALTH_ENDPOINT_SHAPE, HealthEndpointOptions, PRIVILEGE_SHAPE, Privileg
 import { Toleration } from '../core/placement';
 import { bool, instance, list, oneOf, opt, str, checkArguments } from '../core/shape';
 import { NodeServiceKind } from '../policy/kinds';
-import { NodeServicePresetProps, PresetDefaults, presetServiceProps, soundProps } from './common';
+import { NodeServicePresetProps, PresetDefaults, presetService } from './common';
 import { Resources } from '../core/container';
 import { securityAgentContainer } from './security-container';
 import {
@@ -120,8 +120,9 @@ export class SecurityAgent extends NodeService {
   public readonly mode: SecurityAgentMode;
 
   constructor(scope: Construct, id: string, props: SecurityAgentProps) {
-    super(scope, id, presetServiceProps(props, 'SecurityAgent', SECURITY_AGENT_SHAPE, SecurityAgent.defaults));
-    this.mode = soundProps(props).mode ?? SecurityAgentMode.RUNTIME;
+    const preset = presetService(props, 'SecurityAgent', SECURITY_AGENT_SHAPE, SecurityAgent.defaults);
+    super(scope, id, preset.service);
+    this.mode = preset.props.mode ?? SecurityAgentMode.RUNTIME;
   }
 
   private static defaults(props: SecurityAgentProps, problems: ProblemCollector): PresetDefaults {

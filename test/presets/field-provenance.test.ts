@@ -1,6 +1,6 @@
 import { Construct } from 'constructs';
 import { EnvSource, HostPath, HostPathType, Mount, NodeService, Probe, Toleration } from '../../src';
-import { hostPathFrom, NodeServicePresetProps, presetServiceProps } from '../../src/presets/common';
+import { hostPathFrom, NodeServicePresetProps, presetService } from '../../src/presets/common';
 import { STATE_DIR_SHAPE, StateDirOptions } from '../../src/core/options';
 import { NodeServiceKind } from '../../src/policy/kinds';
 import { CniPlugin } from '../../src/presets/cni-plugin';
@@ -32,7 +32,7 @@ class OrderedPreset extends NodeService {
     super(
       scope,
       id,
-      presetServiceProps(props, 'OrderedPreset', STATE_DIR_SHAPE, (p) => {
+      presetService(props, 'OrderedPreset', STATE_DIR_SHAPE, (p) => {
         const own = ['/var/log', '/var/lib/docker/containers', '/run/log/journal'].slice(0, before).map((h) => HostPath.readOnly(h));
         const state = hostPathFrom(
           HostPath.writable(p.stateDir ?? '/var/lib/ordered', { type: HostPathType.DIRECTORY_OR_CREATE, reason: 'keeps read positions' }),
@@ -46,7 +46,7 @@ class OrderedPreset extends NodeService {
             containers: [{ name: 'agent', image: p.image, resources, hostPaths, runAsUser: 0, runAsNonRoot: false }],
           },
         };
-      }),
+      }).service,
     );
   }
 }
