@@ -19,8 +19,8 @@ export class ProblemCollector {
   private readonly problems: PropProblem[] = [];
   private readonly muted: string[] = [];
   private readonly renames: Array<[string, string]> = [];
-  /** The props whose parts know the user's fields (see {@link carryProblems}), and the fields refused before them. */
-  private subject?: { readonly props: object; readonly refused: readonly string[] };
+  /** The props whose parts know the user's fields (see {@link carryProblems}). */
+  private subject?: object;
 
   /** Records a problem when `problem` is defined (the result of a grammar check such as `dns1123LabelError`). */
   public check(field: string, value: unknown, problem: string | undefined, fix: string): void {
@@ -34,7 +34,7 @@ export class ProblemCollector {
 
   /** Records a problem whose value is already rendered (from another collector). */
   public addRendered(p: PropProblem): void {
-    const field = this.subject ? userFieldOf(this.subject.props, p.field, (f) => this.refused(f)) : p.field;
+    const field = this.subject ? userFieldOf(this.subject, p.field, (f) => this.refused(f)) : p.field;
     if (field === undefined) return;
     const user = this.userField(field);
     if (this.muted.some((m) => within(p.field, m) || within(user, m))) return;
@@ -58,17 +58,16 @@ export class ProblemCollector {
 
   /**
    * Problems recorded from now on are found in `props`: each is reported at the user's field its part was made from,
-   * and dropped when the part derives from a field that already has a problem (see {@link derivedFrom}); a field whose
-   * type was wrong has one from the start.
+   * and dropped when the part derives from a field that already has a problem (see {@link derivedFrom}).
    */
   public about(props: object): void {
-    this.subject = { props, refused: [...this.problems.map((p) => p.field), ...this.muted] };
+    this.subject = props;
   }
 
-  /** Whether the user's `field` already has a problem (or had a wrong type when the props were handed over). */
+  /** Whether the user's `field` (or a field above or below it) already has a problem, or is muted. */
   private refused(field: string): boolean {
-    const has = (f: string): boolean => within(f, field) || within(field, f);
-    return (this.subject?.refused.some(has) ?? false) || this.problems.some((p) => has(p.field));
+    const related = (f: string): boolean => within(f, field) || within(field, f);
+    return this.muted.some(related) || this.problems.some((p) => related(p.field));
   }
 
   /** Calls `fn` for every recorded problem (fields as the user wrote them). */
