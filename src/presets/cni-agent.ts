@@ -3,9 +3,11 @@
  */
 
 import { ContainerSpec, EnvField, Probe, Resources } from '../core/container';
+import { derivedFrom, madeFrom } from '../k8s/problems';
 import { HostPath, HostPathType, MountPropagation } from '../core/host-path';
 import type { CniPluginProps } from './cni-plugin';
 import { kindProfile, NodeServiceKind } from '../policy/kinds';
+import { hostPathFrom } from './common';
 import { cniConfMount } from './cni-installer';
 
 /** Default resources of a CNI agent: requests 100m CPU / 64Mi, memory limit 256Mi, no CPU limit (never throttle the datapath). */
@@ -26,11 +28,14 @@ function agentHostPaths(props: CniPluginProps, stateDir: string): HostPath[] {
       reason: 'iptables takes this lock so that the CNI and kube-proxy never rewrite the node rules at the same time',
     }),
     HostPath.readOnly('/lib/modules', { volumeName: 'lib-modules' }),
-    HostPath.writable(stateDir, {
-      type: HostPathType.DIRECTORY_OR_CREATE,
-      volumeName: 'state',
-      reason: 'keeps the node network state (e.g. the node subnet lease) across agent restarts',
-    }),
+    hostPathFrom(
+      HostPath.writable(stateDir, {
+        type: HostPathType.DIRECTORY_OR_CREATE,
+        volumeName: 'state',
+        reason: 'keeps the node network state (e.g. the node subnet lease) across agent restarts',
+      }),
+      'stateDir',
+    ),
   ];
   if (props.agentWritesCniConfig) hostPaths.push(cniConfMount('the agent'));
   if (props.bpfFilesystem) {
@@ -45,11 +50,11 @@ function agentHostPaths(props: CniPluginProps, stateDir: string): HostPath[] {
 export function cniAgent(props: CniPluginProps, stateDir: string): ContainerSpec {
   const healthPath = props.healthPath ?? '/healthz';
   const health = props.healthPort !== undefined;
-  return {
+  const agent: ContainerSpec = {
     name: 'agent',
     image: props.image,
     fieldEnv: { NODE_NAME: EnvField.NODE_NAME },
-    ports: health ? [{ name: 'health', containerPort: props.healthPort! }] : undefined,
+    ports: health ? [madeFrom({ name: 'health', containerPort: props.healthPort! }, 'healthPort', 'containerPort')] : undefined,
     readiness: Probe.httpGet(healthPath, 'health', { periodSeconds: 10 }),
     liveness: health ? Probe.httpGet(healthPath, 'health', { initialDelaySeconds: 10, periodSeconds: 30, failureThreshold: 6 }) : undefined,
     resources: CNI_PLUGIN_RESOURCES,
@@ -60,4 +65,8 @@ export function cniAgent(props: CniPluginProps, stateDir: string): ContainerSpec
     runAsUser: 0,
     runAsNonRoot: false,
   };
+  madeFrom(agent, 'privileged', 'privileged');
+  madeFrom(agent, 'privilegedReason', 'privilegedReason');
+  // The default readiness probe is the health endpoint's: without a health port, that is the problem to report.
+  return derivedFrom(agent, 'healthPort', 'readiness');
 }

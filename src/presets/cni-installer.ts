@@ -4,7 +4,7 @@
  */
 
 import { ContainerSpec, Resources } from '../core/container';
-import { ProblemCollector } from '../k8s/problems';
+import { madeFrom, ProblemCollector } from '../k8s/problems';
 import { HostPath, HostPathType } from '../core/host-path';
 import { CONTAINER_PROCESS_SHAPE, ContainerProcessOptions } from '../core/props';
 import { list, object, opt, req, str } from '../k8s/shape';
@@ -66,7 +66,7 @@ export function cniInstaller(install: CniInstaller | undefined, agentImage: stri
     volumeName: 'cni-bin',
     reason: 'the installer copies the CNI plugin binaries the kubelet runs for every pod',
   });
-  return {
+  const installer: ContainerSpec = {
     ...spec,
     name: 'install-cni',
     image: spec.image ?? agentImage,
@@ -75,4 +75,6 @@ export function cniInstaller(install: CniInstaller | undefined, agentImage: stri
     runAsUser: 0,
     runAsNonRoot: false,
   };
+  // Without an image of its own, the installer runs the agent's `image`.
+  return spec.image === undefined ? madeFrom(installer, 'image', 'image') : installer;
 }

@@ -4,7 +4,7 @@
 
 import { Construct } from 'constructs';
 import { ApiPermission } from '../core/api-access';
-import { ProblemCollector } from '../k8s/problems';
+import { madeFrom, ProblemCollector } from '../k8s/problems';
 import { NodeService } from '../core/node-service';
 import { DnsPolicy } from '../core/props';
 import {
@@ -29,7 +29,7 @@ import {
   CniInstaller,
   cniInstaller,
 } from './cni-installer';
-import { NodeServicePresetProps, PresetDefaults, presetServiceProps, soundProps } from './common';
+import { NodeServicePresetProps, PresetDefaults, presetService } from './common';
 
 /**
  * Props of {@link CniPlugin}. `healthPort` is the agent's HTTP health endpoint on the node (host network), declared as
@@ -102,9 +102,10 @@ export class CniPlugin extends NodeService {
   public readonly stateDir: string;
 
   constructor(scope: Construct, id: string, props: CniPluginProps) {
-    super(scope, id, presetServiceProps(props, 'CniPlugin', CNI_PLUGIN_SHAPE, CniPlugin.defaults));
+    const preset = presetService(props, 'CniPlugin', CNI_PLUGIN_SHAPE, CniPlugin.defaults);
+    super(scope, id, preset.service);
     // With invalid props (reported at synthesis) the state dir is read from the sound ones.
-    this.stateDir = CniPlugin.stateDirOf(soundProps(props));
+    this.stateDir = CniPlugin.stateDirOf(preset.props);
   }
 
   private static stateDirOf(props: Partial<CniPluginProps>): string {
@@ -120,13 +121,12 @@ export class CniPlugin extends NodeService {
         'a CNI agent needs a readiness probe so that a rollout stops at a broken node',
         'set healthPort (HTTP GET healthPath on it), or pass readiness',
       );
-      problems.mute('containers[0].readiness');
     }
     return {
       service: {
         name: 'cni-plugin',
         kind: NodeServiceKind.CNI_PLUGIN,
-        initContainers: [cniInstaller(props.install, props.image)],
+        initContainers: [madeFrom(cniInstaller(props.install, props.image), 'install')],
         containers: [cniAgent(props, CniPlugin.stateDirOf(props))],
         hostNetwork: true,
         dnsPolicy: DnsPolicy.DEFAULT,
@@ -140,14 +140,6 @@ export class CniPlugin extends NodeService {
           { ruleId: 'dangerous-capability', reason: 'NET_ADMIN: the CNI agent programs the node interfaces, routes and iptables rules' },
         ],
       },
-      renames: [
-        ['initContainers[0]', 'install'],
-        ...(props.install?.image === undefined ? ([['initContainers[0].image', 'image']] as Array<[string, string]>) : []),
-        ['containers[0].ports[0].containerPort', 'healthPort'],
-        ['containers[0].hostPaths[2].path', 'stateDir'],
-        ['containers[0].privileged', 'privileged'],
-        ['containers[0].privilegedReason', 'privilegedReason'],
-      ],
     };
   }
 }

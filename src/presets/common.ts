@@ -4,7 +4,7 @@
  */
 
 import { ContainerSpec } from '../core/container';
-import { carryProblems, ProblemCollector } from '../k8s/problems';
+import { carryProblems, derivedFrom, joined, laidOver, madeFrom, merged, ProblemCollector, replaced, userParts } from '../k8s/problems';
 import { HostPath } from '../core/host-path';
 import type { NodeServiceProps } from '../core/props';
 import {
@@ -85,35 +85,28 @@ const REFUSED: { [prop: string]: string } = {
   dnsPolicy: 'the kind decides its DNS policy (it depends on whether the service may rely on cluster DNS)',
 };
 
-/** What a preset contributes: its NodeService props with the main container first, and how to name its fields. @internal */
+/**
+ * What a preset contributes: its NodeService props with the main container first. Each part made from a user's field
+ * records it with `madeFrom` (or `derivedFrom`), so that problems found there are reported at that field. @internal
+ */
 export interface PresetDefaults {
   /** The preset's NodeService props (containers[0] is the main container), before the user's props are laid over. */
   readonly service: NodeServiceProps;
   /** Whether to keep the service off virtual nodes unless `includeVirtualNodes` (false where the preset's affinity already does). */
   readonly realNodesOnly?: boolean;
-  /** Internal fields the user set under another name (e.g. `containers[0].hostPaths[1].path` → `stateDir`). */
-  readonly renames?: Array<[string, string]>;
 }
-
-/** Container options where the user's value is added to the preset's, not put in its place. */
-const MERGED_MAPS = ['env', 'fieldEnv'] as const;
-const MERGED_LISTS = ['mounts', 'envFrom'] as const;
-const MERGED_GROUP_MAPS = ['labels', 'annotations', 'podAnnotations'] as const;
-const MERGED_GROUP_LISTS = ['tolerations', 'nodeRequirements', 'suppressions'] as const;
 
 /** Requirements that keep node agents off virtual and serverless nodes (virtual-kubelet, EKS Fargate). */
 function realNodeRequirements(): NodeRequirement[] {
   return [NodeRequirement.notIn('eks.amazonaws.com/compute-type', ['fargate']), NodeRequirement.notIn('type', ['virtual-kubelet'])];
 }
 
-/**
- * `props` when it is an object, else no props: what a preset reads of its props after the boundary, which reports
- * props that are not an object at synthesis (each field's own type is checked there too; a preset reads only strings
- * it would otherwise default).
- * @internal
- */
-export function soundProps<P extends object>(props: P): Partial<P> {
-  return typeof props === 'object' && props !== null ? props : {};
+/** A preset's boundary crossed: the props for `NodeService`, and the user's props that passed the shape check. @internal */
+export interface PresetService<P> {
+  /** The NodeService props: the preset's defaults with the user's props laid over, carrying the problems found. */
+  readonly service: NodeServiceProps;
+  /** The user's props of the declared types (a field of the wrong type is left out: it is reported at synthesis). */
+  readonly props: Partial<P>;
 }
 
 /**
@@ -123,94 +116,88 @@ export function soundProps<P extends object>(props: P): Partial<P> {
  * in one error.
  * @internal
  */
-export function presetServiceProps<P extends NodeServicePresetProps>(
+export function presetService<P extends NodeServicePresetProps>(
   raw: P,
   what: string,
   shape: ShapeTable,
   build: (props: P, problems: ProblemCollector) => PresetDefaults,
-): NodeServiceProps {
+): PresetService<P> {
   const problems = new ProblemCollector();
   const props = checkShape<P>(raw, { ...PRESET_SHAPE, ...shape }, problems, what, REFUSED);
   const defaults = build(props, problems);
-  return carryProblems(layOver(defaults, props, problems), problems);
+  return { service: carryProblems(layOver(defaults, props, problems), problems), props };
 }
 
 /**
  * Lays user props over a preset's defaults: every option group field the user set replaces the preset's (lists of
  * tolerations, node requirements and suppressions, and label/annotation maps, are added to); the main container gets
- * the user's container options (`env`, `fieldEnv` merged, `mounts`, `envFrom` added), `extraArgs`, `extraHostPaths`
- * and `extraCapabilities` appended. Problems found later under the internal fields are reported under the user's.
- * @internal
+ * the user's container options, `extraArgs`, `extraHostPaths` and `extraCapabilities`; `sidecars` and
+ * `extraInitContainers` follow the preset's containers. Every part taken from the user keeps the field it was written
+ * as.
  */
 function layOver(defaults: PresetDefaults, user: NodeServicePresetProps, problems: ProblemCollector): NodeServiceProps {
   const d = defaults.service;
-  const u = user as unknown as Record<string, unknown>;
-  const out: Record<string, unknown> = { ...d, name: user.name ?? d.name };
-  for (const key of Object.keys(SERVICE_GROUPS_SHAPE)) {
-    if (u[key] === undefined) continue;
-    const given = (d as unknown as Record<string, unknown>)[key];
-    if ((MERGED_GROUP_MAPS as readonly string[]).includes(key)) out[key] = mergeMaps(given, u[key]);
-    else if ((MERGED_GROUP_LISTS as readonly string[]).includes(key))
-      out[key] = [...((given as unknown[]) ?? []), ...(u[key] as unknown[])];
-    else out[key] = u[key];
-  }
   const virtual = (defaults.realNodesOnly ?? true) && !user.includeVirtualNodes ? realNodeRequirements() : [];
-  out.nodeRequirements = [...((d.nodeRequirements as NodeRequirement[]) ?? []), ...virtual, ...(user.nodeRequirements ?? [])];
   const extra = extraCapabilities(user, problems);
-  out.suppressions = [...(d.suppressions ?? []), ...extra.suppressions, ...(user.suppressions ?? [])];
-  const [main, ...others] = d.containers;
-  const sidecars = user.sidecars ?? [];
-  sidecars.forEach((_, i) => problems.rename(`containers[${d.containers.length + i}]`, `sidecars[${i}]`));
-  out.containers = [layOverContainer(main, user, extra.capabilities, problems), ...others, ...sidecars];
-  const ownInit = d.initContainers ?? [];
-  const extraInit = user.extraInitContainers ?? [];
-  extraInit.forEach((_, i) => problems.rename(`initContainers[${ownInit.length + i}]`, `extraInitContainers[${i}]`));
-  if (extraInit.length > 0) out.initContainers = [...ownInit, ...extraInit];
-  for (const [from, to] of defaults.renames ?? []) problems.rename(from, to);
-  return out as unknown as NodeServiceProps;
+  const extraInit = userParts(user.extraInitContainers, 'extraInitContainers');
+  return laidOver(d, {
+    ...given(user, SERVICE_GROUPS_SHAPE),
+    ...(user.name !== undefined && { name: user.name }),
+    ...(user.labels && { labels: merged(d.labels, user.labels, 'labels') }),
+    ...(user.annotations && { annotations: merged(d.annotations, user.annotations, 'annotations') }),
+    ...(user.podAnnotations && { podAnnotations: merged(d.podAnnotations, user.podAnnotations, 'podAnnotations') }),
+    ...(user.tolerations && { tolerations: joined(d.tolerations, userParts(user.tolerations, 'tolerations')) }),
+    nodeRequirements: joined(d.nodeRequirements, virtual, userParts(user.nodeRequirements, 'nodeRequirements')),
+    suppressions: joined(d.suppressions, extra.suppressions, userParts(user.suppressions, 'suppressions')),
+    containers: joined(
+      replaced(d.containers, 0, layOverContainer(d.containers[0], user, extra.capabilities)),
+      userParts(user.sidecars, 'sidecars'),
+    ),
+    ...(extraInit.length > 0 && { initContainers: joined(d.initContainers, extraInit) }),
+  });
 }
 
 /** The main container with the user's container options laid over the preset's. */
-function layOverContainer(main: ContainerSpec, user: NodeServicePresetProps, caps: string[], problems: ProblemCollector): ContainerSpec {
-  const u = user as unknown as Record<string, unknown>;
-  const m = main as unknown as Record<string, unknown>;
-  const out: Record<string, unknown> = { ...main };
-  // The main container's image is always the user's `image`.
-  problems.rename('containers[0].image', 'image');
-  for (const key of [...Object.keys(CONTAINER_OPTIONS_SHAPE), ...Object.keys(CONTAINER_SECURITY_SHAPE)]) {
-    if (u[key] === undefined) continue;
-    problems.rename(`containers[0].${key}`, key);
-    if ((MERGED_MAPS as readonly string[]).includes(key)) out[key] = mergeMaps(m[key], u[key]);
-    else if ((MERGED_LISTS as readonly string[]).includes(key)) {
-      const base = (m[key] as unknown[]) ?? [];
-      (u[key] as unknown[]).forEach((_, i) => problems.rename(`containers[0].${key}[${base.length + i}]`, `${key}[${i}]`));
-      out[key] = [...base, ...(u[key] as unknown[])];
-    } else out[key] = u[key];
-  }
-  if (u.runAsUser !== undefined && u.runAsNonRoot === undefined && main.runAsNonRoot !== undefined) {
-    out.runAsNonRoot = user.runAsUser === 0 ? false : undefined;
-  }
-  const appended = (
-    key: 'args' | 'hostPaths' | 'capabilities',
-    base: unknown[] | undefined,
-    extra: unknown[] | undefined,
-    as: string,
-  ): void => {
-    if (!extra || extra.length === 0) return;
-    const start = base?.length ?? 0;
-    extra.forEach((_, i) => problems.rename(`containers[0].${key}[${start + i}]`, `${as}[${i}]`));
-    out[key] = [...(base ?? []), ...extra];
-  };
-  appended('args', out.args as string[] | undefined, user.extraArgs, 'extraArgs');
-  appended('hostPaths', main.hostPaths, user.extraHostPaths, 'extraHostPaths');
+function layOverContainer(main: ContainerSpec, user: NodeServicePresetProps, caps: string[]): ContainerSpec {
+  const options = given(user, { ...CONTAINER_OPTIONS_SHAPE, ...CONTAINER_SECURITY_SHAPE });
   const baseCaps = main.capabilities ?? [];
-  appended(
-    'capabilities',
-    baseCaps,
-    caps.filter((c) => !baseCaps.includes(c)),
-    'extraCapabilities',
-  );
-  return out as unknown as ContainerSpec;
+  const addedCaps = userParts(caps, 'extraCapabilities', (c) => !baseCaps.includes(c));
+  const resetNonRoot = user.runAsUser !== undefined && user.runAsNonRoot === undefined && main.runAsNonRoot !== undefined;
+  const out = laidOver<ContainerSpec>(main, {
+    ...options,
+    ...(user.env && { env: merged(main.env, user.env, 'env') }),
+    ...(user.fieldEnv && { fieldEnv: merged(main.fieldEnv, user.fieldEnv, 'fieldEnv') }),
+    ...(user.mounts && { mounts: joined(main.mounts, userParts(user.mounts, 'mounts')) }),
+    ...(user.envFrom && { envFrom: joined(main.envFrom, userParts(user.envFrom, 'envFrom')) }),
+    ...(resetNonRoot && { runAsNonRoot: user.runAsUser === 0 ? false : undefined }),
+    ...((user.extraArgs?.length ?? 0) > 0 && { args: joined(options.args ?? main.args, userParts(user.extraArgs, 'extraArgs')) }),
+    ...((user.extraHostPaths?.length ?? 0) > 0 && { hostPaths: joined(main.hostPaths, userParts(user.extraHostPaths, 'extraHostPaths')) }),
+    ...(addedCaps.length > 0 && { capabilities: joined(baseCaps, addedCaps) }),
+  });
+  // The main container's image is always the user's `image`; every container option the user set is the user's.
+  madeFrom(out, 'image', 'image');
+  for (const key of Object.keys(options)) if (isMember(out, key)) madeFrom(out, key, key);
+  return out;
+}
+
+/** The fields named in `table` that `props` sets, in the table's order. */
+function given<P extends object>(props: P, table: ShapeTable): Partial<P> {
+  const out: Partial<P> = {};
+  for (const key of Object.keys(table)) if (isMember(props, key) && props[key] !== undefined) out[key] = props[key];
+  return out;
+}
+
+/** Whether `key` is a member of `part`. */
+function isMember<T extends object>(part: T, key: string): key is Extract<keyof T, string> {
+  return key in part;
+}
+
+/**
+ * `hostPath`, whose path is the user's `field`: problems with the path are reported at `field`, and the mount path
+ * (which defaults to the path) has no problem of its own when the path has one. @internal
+ */
+export function hostPathFrom(hostPath: HostPath, field: string): HostPath {
+  return derivedFrom(madeFrom(hostPath, field, 'path'), field, 'mountPath');
 }
 
 /**
@@ -256,10 +243,4 @@ export function checkPortBinding(
     `replace the default arguments, which bind port ${props.port} (${binding.join(' ')}), and do not bind it themselves`,
     `add ${binding[0]} to args, or keep the default arguments and put yours in extraArgs`,
   );
-}
-
-/** The preset's entries the user did not set, then the user's, in the user's order. */
-function mergeMaps(preset: unknown, user: unknown): { [key: string]: unknown } {
-  const u = user as { [key: string]: unknown };
-  return Object.fromEntries([...Object.entries((preset as object) ?? {}).filter(([k]) => !(k in u)), ...Object.entries(u)]);
 }

@@ -3,7 +3,7 @@
  */
 
 import { ContainerSpec, EnvField, Probe, Resources } from '../core/container';
-import { ProblemCollector } from '../k8s/problems';
+import { madeFrom, ProblemCollector } from '../k8s/problems';
 import { HostPath, MountPropagation } from '../core/host-path';
 import { csiDriverNameError, dns1123SubdomainError } from '../k8s';
 import { CSI_HEALTH_PORT, CSI_SOCKET_DIR, KUBELET_DIR, pluginDirMount } from './csi-sidecars';
@@ -12,11 +12,11 @@ import { CSI_HEALTH_PORT, CSI_SOCKET_DIR, KUBELET_DIR, pluginDirMount } from './
 export const CSI_DRIVER_RESOURCES: Resources = { cpuRequest: '10m', memoryRequest: '40Mi', memoryLimit: '256Mi' };
 
 /**
- * Checks the CSI driver name, from which the plugin directory, the registration path and the default name derive
- * (their own problems are muted when the name is wrong: they are this one).
+ * Checks the CSI driver name, from which the plugin directory, the registration path and the default name derive (the
+ * parts derived from it record so: their problems are this one).
  * @internal
  */
-export function checkDriverName(props: { readonly driverName?: string; readonly name?: string }, problems: ProblemCollector): void {
+export function checkDriverName(props: { readonly driverName?: string }, problems: ProblemCollector): void {
   const driverName = props.driverName ?? '';
   // The name also names the CSIDriver object, so it must be lower case (the API accepts any case in pod volumes).
   const driverProblem = csiDriverNameError(driverName) ?? dns1123SubdomainError(driverName);
@@ -26,12 +26,6 @@ export function checkDriverName(props: { readonly driverName?: string; readonly 
     driverProblem,
     'use the driver name the driver registers, a DNS subdomain such as "ebs.csi.aws.com"',
   );
-  if (driverProblem) {
-    // Paths and the default name derive from the driver name: their problems are this one.
-    for (const f of ['containers[0].hostPaths[1]', 'containers[1].hostPaths[0]', 'containers[1].args', 'containers[2].hostPaths[0]'])
-      problems.mute(f);
-    if (props.name === undefined) problems.mute('name');
-  }
 }
 
 /** The driver container of image `image`, creating its socket in `pluginDir`, given the node name as `nodeNameEnv`. @internal */
@@ -41,7 +35,7 @@ export function csiDriver(image: string, pluginDir: string, nodeNameEnv: string)
     image,
     args: ['--endpoint=$(CSI_ENDPOINT)'],
     env: { CSI_ENDPOINT: `unix://${CSI_SOCKET_DIR}/csi.sock` },
-    fieldEnv: { [nodeNameEnv]: EnvField.NODE_NAME },
+    fieldEnv: madeFrom({ [nodeNameEnv]: EnvField.NODE_NAME }, 'nodeNameEnv', nodeNameEnv),
     ports: [{ name: 'healthz', containerPort: CSI_HEALTH_PORT }],
     readiness: Probe.httpGet('/healthz', 'healthz', { periodSeconds: 5, timeoutSeconds: 3, failureThreshold: 3 }),
     liveness: Probe.httpGet('/healthz', 'healthz', {

@@ -6,15 +6,16 @@
 import { Construct } from 'constructs';
 import { ApiPermission } from '../core/api-access';
 import { Resources } from '../core/container';
-import { ProblemCollector } from '../k8s/problems';
+import { derivedFrom, ProblemCollector } from '../k8s/problems';
 import { NodeService } from '../core/node-service';
+import { NodeServiceProps } from '../core/props';
 import { Toleration } from '../core/placement';
 import { Rollout } from '../core/rollout';
 import { object, opt, req, str, checkArguments } from '../k8s/shape';
 import { RESOURCES_SHAPE } from '../core/container';
 import { envNameError } from '../k8s';
 import { NodeServiceKind } from '../policy/kinds';
-import { NodeServicePresetProps, PresetDefaults, presetServiceProps, soundProps } from './common';
+import { NodeServicePresetProps, PresetDefaults, presetService } from './common';
 import { checkDriverName, CSI_DRIVER_RESOURCES, csiDriver } from './csi-driver';
 import {
   CSI_HEALTH_PORT,
@@ -132,9 +133,10 @@ export class CsiNode extends NodeService {
   public readonly socketPath: string;
 
   constructor(scope: Construct, id: string, props: CsiNodeProps) {
-    super(scope, id, presetServiceProps(props, 'CsiNode', CSI_NODE_SHAPE, CsiNode.defaults));
+    const preset = presetService(props, 'CsiNode', CSI_NODE_SHAPE, CsiNode.defaults);
+    super(scope, id, preset.service);
     // With invalid props (reported at synthesis) these are read from the sound ones.
-    this.driverName = soundProps(props).driverName ?? '';
+    this.driverName = preset.props.driverName ?? '';
     this.pluginDir = `${KUBELET_DIR}/plugins/${this.driverName}`;
     this.socketPath = `${this.pluginDir}/csi.sock`;
   }
@@ -145,26 +147,19 @@ export class CsiNode extends NodeService {
     const nodeNameEnv = props.nodeNameEnv ?? 'CSI_NODE_NAME';
     problems.check('nodeNameEnv', nodeNameEnv, envNameError(nodeNameEnv), 'use an environment variable name such as "CSI_NODE_NAME"');
     const pluginDir = `${KUBELET_DIR}/plugins/${driverName}`;
-    return {
-      service: {
-        name: csiNodeName(driverName),
-        kind: NodeServiceKind.CSI_NODE,
-        containers: [csiDriver(props.image, pluginDir, nodeNameEnv), ...csiSidecars(props, pluginDir)],
-        // Node infrastructure covers every real node: declared pools are verified, never used to narrow placement.
-        nodeAffinity: [],
-        tolerations: [Toleration.all()],
-        rollout: Rollout.maxUnavailablePercent(10),
-        priorityClassName: 'system-node-critical',
-        terminationGracePeriodSeconds: 30,
-        apiAccess: CsiNode.defaultApiAccess(),
-      },
-      renames: [
-        ['containers[0].hostPaths[1].path', 'driverName'],
-        [`containers[0].fieldEnv["${nodeNameEnv}"]`, 'nodeNameEnv'],
-        ['containers[1].image', 'registrarImage'],
-        ['containers[2].image', 'livenessProbeImage'],
-        ['containers[1].resources', 'sidecarResources'],
-      ],
+    const service: NodeServiceProps = {
+      name: csiNodeName(driverName),
+      kind: NodeServiceKind.CSI_NODE,
+      containers: [csiDriver(props.image, pluginDir, nodeNameEnv), ...csiSidecars(props, pluginDir)],
+      // Node infrastructure covers every real node: declared pools are verified, never used to narrow placement.
+      nodeAffinity: [],
+      tolerations: [Toleration.all()],
+      rollout: Rollout.maxUnavailablePercent(10),
+      priorityClassName: 'system-node-critical',
+      terminationGracePeriodSeconds: 30,
+      apiAccess: CsiNode.defaultApiAccess(),
     };
+    // The default name derives from the driver name: when that is wrong, so is the name.
+    return { service: derivedFrom(service, 'driverName', 'name') };
   }
 }

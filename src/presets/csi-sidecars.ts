@@ -4,6 +4,7 @@
  */
 
 import { ContainerSpec, Probe, Resources } from '../core/container';
+import { derivedFrom, madeFrom } from '../k8s/problems';
 import { HostPath, HostPathType } from '../core/host-path';
 import type { CsiNodeProps } from './csi-node';
 
@@ -28,15 +29,19 @@ export const CSI_REGISTRAR_HEALTH_PORT = 9809;
 /** The kubelet's root directory: pods' volumes are mounted below it. @internal */
 export const KUBELET_DIR = '/var/lib/kubelet';
 
-/** The plugin directory, writable for the driver (it creates the socket) and read-only for the sidecars. @internal */
+/**
+ * The plugin directory, writable for the driver (it creates the socket) and read-only for the sidecars. Its path is made
+ * from `driverName`: when the name is wrong, the mount's problems are that one. @internal
+ */
 export function pluginDirMount(pluginDir: string, writable: boolean): HostPath {
   const options = { type: HostPathType.DIRECTORY_OR_CREATE, mountPath: CSI_SOCKET_DIR, volumeName: 'plugin-dir' };
-  return writable
+  const mount = writable
     ? HostPath.writable(pluginDir, {
         ...options,
         reason: 'the driver creates its CSI socket, which the kubelet and the sidecars connect to',
       })
     : HostPath.readOnly(pluginDir, options);
+  return derivedFrom(madeFrom(mount, 'driverName', 'path'), 'driverName');
 }
 
 /** The `node-driver-registrar` and `liveness-probe` sidecars of the driver whose socket directory is `pluginDir`. @internal */
@@ -73,5 +78,10 @@ export function csiSidecars(props: CsiNodeProps, pluginDir: string): ContainerSp
     runAsUser: 0,
     runAsNonRoot: false,
   };
+  // The registration path in the registrar's arguments derives from the driver name too.
+  derivedFrom(registrar, 'driverName', 'args');
+  if (props.sidecarResources) for (const sidecar of [registrar, livenessProbe]) madeFrom(sidecar, 'sidecarResources', 'resources');
+  if (props.registrarImage !== undefined) madeFrom(registrar, 'registrarImage', 'image');
+  if (props.livenessProbeImage !== undefined) madeFrom(livenessProbe, 'livenessProbeImage', 'image');
   return [registrar, livenessProbe];
 }

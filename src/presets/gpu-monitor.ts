@@ -5,12 +5,13 @@
 import { Construct } from 'constructs';
 import { EnvField, Mount, Probe, Resources } from '../core/container';
 import { HostPath } from '../core/host-path';
+import { madeFrom } from '../k8s/problems';
 import { NodeService } from '../core/node-service';
 import { SERVICE_PORT_SHAPE, ServicePortOptions } from '../core/props';
 import { NodeAffinityTerm, NodeRequirement, TaintEffect, Toleration } from '../core/placement';
 import { bool, opt, checkArguments } from '../k8s/shape';
 import { NodeServiceKind } from '../policy/kinds';
-import { NodeServicePresetProps, PresetDefaults, presetServiceProps } from './common';
+import { NodeServicePresetProps, PresetDefaults, presetService } from './common';
 
 /** Default resources of a GPU monitor: requests 100m CPU / 128Mi, memory limit 512Mi, no CPU limit. */
 export const GPU_MONITOR_RESOURCES: Resources = { cpuRequest: '100m', memoryRequest: '128Mi', memoryLimit: '512Mi' };
@@ -67,7 +68,7 @@ export class GpuMonitor extends NodeService {
   }
 
   constructor(scope: Construct, id: string, props: GpuMonitorProps) {
-    super(scope, id, presetServiceProps(props, 'GpuMonitor', GPU_MONITOR_SHAPE, GpuMonitor.defaults));
+    super(scope, id, presetService(props, 'GpuMonitor', GPU_MONITOR_SHAPE, GpuMonitor.defaults).service);
   }
 
   private static defaults(props: GpuMonitorProps): PresetDefaults {
@@ -87,7 +88,7 @@ export class GpuMonitor extends NodeService {
               ...(profiling ? { DCGM_EXPORTER_COLLECTORS: DCGM_PROFILING_COUNTERS } : {}),
             },
             fieldEnv: { NODE_NAME: EnvField.NODE_NAME },
-            ports: [{ name: 'metrics', containerPort: port }],
+            ports: [madeFrom({ name: 'metrics', containerPort: port }, 'port', 'containerPort')],
             readiness: Probe.httpGet('/health', 'metrics', { initialDelaySeconds: 45, periodSeconds: 10 }),
             liveness: Probe.httpGet('/health', 'metrics', { initialDelaySeconds: 45, periodSeconds: 5 }),
             resources: GPU_MONITOR_RESOURCES,
@@ -107,7 +108,6 @@ export class GpuMonitor extends NodeService {
       },
       // Selecting GPU nodes by label already keeps the monitor off virtual nodes.
       realNodesOnly: false,
-      renames: [['containers[0].ports[0].containerPort', 'port']],
     };
   }
 }

@@ -6,11 +6,12 @@ import { Construct } from 'constructs';
 import { ApiPermission } from '../core/api-access';
 import { EnvField, Probe, Resources } from '../core/container';
 import { HostPath, HostPathType } from '../core/host-path';
+import { madeFrom } from '../k8s/problems';
 import { NodeService } from '../core/node-service';
 import { SERVICE_PORT_SHAPE, ServicePortOptions, STATE_DIR_SHAPE, StateDirOptions } from '../core/props';
 import { bool, oneOf, opt } from '../k8s/shape';
 import { NodeServiceKind } from '../policy/kinds';
-import { NodeServicePresetProps, PresetDefaults, presetServiceProps, soundProps } from './common';
+import { hostPathFrom, NodeServicePresetProps, PresetDefaults, presetService } from './common';
 
 /** The container runtime whose log layout the agent reads. */
 export enum ContainerRuntime {
@@ -74,13 +75,10 @@ export class LogAgent extends NodeService {
   public readonly stateDir: string;
 
   constructor(scope: Construct, id: string, props: LogAgentProps) {
-    super(
-      scope,
-      id,
-      presetServiceProps(props, 'LogAgent', LOG_AGENT_SHAPE, (p) => LogAgent.defaults(p)),
-    );
+    const preset = presetService(props, 'LogAgent', LOG_AGENT_SHAPE, (p) => LogAgent.defaults(p));
+    super(scope, id, preset.service);
     // With invalid props (reported at synthesis) the state dir is read from the sound ones.
-    this.stateDir = LogAgent.stateDirOf(soundProps(props));
+    this.stateDir = LogAgent.stateDirOf(preset.props);
   }
 
   private static stateDirOf(props: Partial<LogAgentProps>): string {
@@ -99,7 +97,7 @@ export class LogAgent extends NodeService {
       reason: 'keeps read positions across restarts so logs are neither lost nor shipped twice',
       volumeName: 'state',
     });
-    hostPaths.push(state);
+    hostPaths.push(hostPathFrom(state, 'stateDir'));
     const port = props.port ?? 2020;
     return {
       service: {
@@ -110,7 +108,7 @@ export class LogAgent extends NodeService {
             name: 'agent',
             image: props.image,
             fieldEnv: { NODE_NAME: EnvField.NODE_NAME },
-            ports: [{ name: 'http', containerPort: port }],
+            ports: [madeFrom({ name: 'http', containerPort: port }, 'port', 'containerPort')],
             readiness: Probe.tcpSocket('http', { periodSeconds: 10 }),
             liveness: Probe.tcpSocket('http', { initialDelaySeconds: 10, periodSeconds: 20 }),
             resources: LOG_AGENT_RESOURCES,
@@ -122,10 +120,6 @@ export class LogAgent extends NodeService {
         terminationGracePeriodSeconds: 60,
         apiAccess: (props.metadataEnrichment ?? true) ? [ApiPermission.read(['pods', 'namespaces'])] : undefined,
       },
-      renames: [
-        [`containers[0].hostPaths[${hostPaths.length - 1}].path`, 'stateDir'],
-        ['containers[0].ports[0].containerPort', 'port'],
-      ],
     };
   }
 }

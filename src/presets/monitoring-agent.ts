@@ -4,7 +4,7 @@
 
 import { Construct } from 'constructs';
 import { Probe, Resources } from '../core/container';
-import { ProblemCollector } from '../k8s/problems';
+import { madeFrom, ProblemCollector } from '../k8s/problems';
 import { HostPath, MountPropagation } from '../core/host-path';
 import { NodeService } from '../core/node-service';
 import { DnsPolicy } from '../core/props';
@@ -13,7 +13,7 @@ import { Toleration } from '../core/placement';
 import { Rollout } from '../core/rollout';
 import { bool, opt } from '../k8s/shape';
 import { NodeServiceKind } from '../policy/kinds';
-import { checkPortBinding, NodeServicePresetProps, PresetDefaults, presetServiceProps } from './common';
+import { checkPortBinding, NodeServicePresetProps, PresetDefaults, presetService } from './common';
 
 /** Default resources of a monitoring agent: requests 100m CPU / 180Mi, memory limit 180Mi. */
 export const MONITORING_AGENT_RESOURCES: Resources = { cpuRequest: '100m', memoryRequest: '180Mi', memoryLimit: '180Mi' };
@@ -52,7 +52,7 @@ export class MonitoringAgent extends NodeService {
   public static readonly DEFAULT_RESOURCES: Resources = MONITORING_AGENT_RESOURCES;
 
   constructor(scope: Construct, id: string, props: MonitoringAgentProps) {
-    super(scope, id, presetServiceProps(props, 'MonitoringAgent', MONITORING_AGENT_SHAPE, MonitoringAgent.defaults));
+    super(scope, id, presetService(props, 'MonitoringAgent', MONITORING_AGENT_SHAPE, MonitoringAgent.defaults).service);
   }
 
   private static defaults(props: MonitoringAgentProps, problems: ProblemCollector): PresetDefaults {
@@ -79,7 +79,7 @@ export class MonitoringAgent extends NodeService {
               '--collector.netdev.device-exclude=^(veth.*|[a-f0-9]{15})$',
               ...(props.timeCollector ? [] : ['--no-collector.time']),
             ],
-            ports: [{ name: 'metrics', containerPort: port }],
+            ports: [madeFrom({ name: 'metrics', containerPort: port }, 'port', 'containerPort')],
             readiness: Probe.httpGet('/', 'metrics'),
             liveness: Probe.httpGet('/', 'metrics', { initialDelaySeconds: 5, periodSeconds: 20 }),
             resources: MONITORING_AGENT_RESOURCES,
@@ -102,7 +102,6 @@ export class MonitoringAgent extends NodeService {
         priorityClassName: 'system-cluster-critical',
         terminationGracePeriodSeconds: 30,
       },
-      renames: [['containers[0].ports[0].containerPort', 'port']],
     };
   }
 }

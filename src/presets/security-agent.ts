@@ -12,7 +12,7 @@ import { HEALTH_ENDPOINT_SHAPE, HealthEndpointOptions, PRIVILEGE_SHAPE, Privileg
 import { Toleration } from '../core/placement';
 import { bool, instance, list, oneOf, opt, str, checkArguments } from '../k8s/shape';
 import { NodeServiceKind } from '../policy/kinds';
-import { NodeServicePresetProps, PresetDefaults, presetServiceProps, soundProps } from './common';
+import { NodeServicePresetProps, PresetDefaults, presetService } from './common';
 import { Resources } from '../core/container';
 import { securityAgentContainer } from './security-container';
 import {
@@ -120,8 +120,9 @@ export class SecurityAgent extends NodeService {
   public readonly mode: SecurityAgentMode;
 
   constructor(scope: Construct, id: string, props: SecurityAgentProps) {
-    super(scope, id, presetServiceProps(props, 'SecurityAgent', SECURITY_AGENT_SHAPE, SecurityAgent.defaults));
-    this.mode = soundProps(props).mode ?? SecurityAgentMode.RUNTIME;
+    const preset = presetService(props, 'SecurityAgent', SECURITY_AGENT_SHAPE, SecurityAgent.defaults);
+    super(scope, id, preset.service);
+    this.mode = preset.props.mode ?? SecurityAgentMode.RUNTIME;
   }
 
   private static defaults(props: SecurityAgentProps, problems: ProblemCollector): PresetDefaults {
@@ -143,15 +144,6 @@ export class SecurityAgent extends NodeService {
         apiAccess: runtime ? SecurityAgent.defaultApiAccess() : undefined,
         suppressions,
       },
-      renames: [
-        ['containers[0].ports[0].containerPort', 'healthPort'],
-        ['containers[0].privileged', 'privileged'],
-        ['containers[0].privilegedReason', 'privilegedReason'],
-        ...(props.runtimeSocket !== undefined
-          ? ([[`containers[0].hostPaths[${hostPaths.length - 1}].path`, 'runtimeSocket']] as Array<[string, string]>)
-          : []),
-        ...(!runtime && props.complianceHostPaths ? ([['containers[0].hostPaths', 'complianceHostPaths']] as Array<[string, string]>) : []),
-      ],
     };
   }
 }

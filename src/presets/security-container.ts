@@ -4,6 +4,7 @@
  */
 
 import { ContainerSpec, EnvField, Probe } from '../core/container';
+import { madeFrom } from '../k8s/problems';
 import { HostPath } from '../core/host-path';
 import type { SecurityAgentProps } from './security-agent';
 import {
@@ -16,12 +17,12 @@ import {
 /** The `agent` container, a runtime sensor when `runtime` (else a compliance scanner), mounting `hostPaths`. @internal */
 export function securityAgentContainer(props: SecurityAgentProps, runtime: boolean, hostPaths: HostPath[]): ContainerSpec {
   const healthPath = props.healthPath ?? '/healthz';
-  return {
+  const agent: ContainerSpec = {
     name: 'agent',
     image: props.image,
     env: runtime ? { HOST_ROOT: SECURITY_AGENT_HOST_ROOT } : undefined,
     fieldEnv: { NODE_NAME: EnvField.NODE_NAME },
-    ports: [{ name: 'health', containerPort: props.healthPort ?? 8765 }],
+    ports: [madeFrom({ name: 'health', containerPort: props.healthPort ?? 8765 }, 'healthPort', 'containerPort')],
     startup: Probe.httpGet(healthPath, 'health', {
       initialDelaySeconds: 3,
       periodSeconds: 5,
@@ -38,4 +39,6 @@ export function securityAgentContainer(props: SecurityAgentProps, runtime: boole
     runAsUser: 0,
     runAsNonRoot: false,
   };
+  madeFrom(agent, 'privileged', 'privileged');
+  return madeFrom(agent, 'privilegedReason', 'privilegedReason');
 }

@@ -4,7 +4,8 @@
  */
 
 import { Resources } from '../core/container';
-import { ProblemCollector } from '../k8s/problems';
+import { ProblemCollector, userParts } from '../k8s/problems';
+import { hostPathFrom } from './common';
 import { HostPath, HostPathType } from '../core/host-path';
 import { RuleSuppression } from '../core/props';
 import { isContainerRuntimeSocket, kindProfile, NodeServiceKind } from '../policy/kinds';
@@ -85,15 +86,16 @@ export function securityAgentHostPaths(props: SecurityAgentProps, runtime: boole
         HostPath.readOnly('/etc', { mountPath: `${root}/etc`, volumeName: 'etc' }),
         HostPath.readOnly('/sys/kernel', { volumeName: 'sys-kernel' }),
       ]
-    : [...(props.complianceHostPaths ?? defaultComplianceHostPaths())];
+    : props.complianceHostPaths
+      ? userParts(props.complianceHostPaths, 'complianceHostPaths')
+      : defaultComplianceHostPaths();
   if (props.runtimeSocket !== undefined) {
-    hostPaths.push(
-      HostPath.readOnly(props.runtimeSocket, {
-        type: HostPathType.SOCKET,
-        mountPath: `${root}${props.runtimeSocket}`,
-        volumeName: 'runtime-socket',
-      }),
-    );
+    const socket = HostPath.readOnly(props.runtimeSocket, {
+      type: HostPathType.SOCKET,
+      mountPath: `${root}${props.runtimeSocket}`,
+      volumeName: 'runtime-socket',
+    });
+    hostPaths.push(hostPathFrom(socket, 'runtimeSocket'));
   }
   return hostPaths;
 }
