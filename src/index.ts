@@ -38,6 +38,7 @@ export {
   MountOptions,
   MountPropagation,
   NetworkAccessOptions,
+  OverrideOptions,
   NetworkEgressPort,
   NetworkEgressRule,
   NetworkIngressRule,

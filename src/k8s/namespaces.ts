@@ -15,14 +15,25 @@ export interface NamespaceProblem {
   readonly fix: string;
 }
 
-/** Why `name` is no namespace for node services (`default`, or `kube-*` other than `kube-system`); undefined when it may be used. */
+/**
+ * Why `name` is no namespace for node services to run in: `default`, shared with ordinary workloads; undefined when
+ * it may be used. Node services may run in an existing `kube-*` namespace (vendors ship `kube-flannel`, `kube-proxy`).
+ */
+export function defaultNamespaceProblem(name: string): NamespaceProblem | undefined {
+  if (name !== 'default') return undefined;
+  return {
+    problem: 'node services must not share the default namespace with ordinary workloads',
+    fix: `use a platform namespace such as "${DEFAULT_NAMESPACE}"`,
+  };
+}
+
+/**
+ * Why `name` is no namespace to create for node services: `default` ({@link defaultNamespaceProblem}), or a `kube-*`
+ * name other than `kube-system`, which Kubernetes reserves for itself; undefined when it may be created.
+ */
 export function reservedNamespaceProblem(name: string): NamespaceProblem | undefined {
-  if (name === 'default') {
-    return {
-      problem: 'node services must not share the default namespace with ordinary workloads',
-      fix: `use a platform namespace such as "${DEFAULT_NAMESPACE}"`,
-    };
-  }
+  const shared = defaultNamespaceProblem(name);
+  if (shared) return shared;
   if (name.startsWith('kube-') && name !== 'kube-system') {
     return {
       problem: 'the kube- prefix is reserved for Kubernetes system namespaces',

@@ -10,9 +10,9 @@ import { ProblemCollector } from '../../k8s/problems';
 import { recommendedLabels, selectorLabels, SERVICE_LABEL, TRACK_LABEL, VARIANT_LABEL } from '../labels';
 import type { NodeServiceProps } from '../props';
 import { checkAnnotations, checkLabels } from './maps';
+import { DEFAULT_NAMESPACE, defaultNamespaceProblem } from '../../k8s/namespaces';
 
-/** The namespace node services go to when neither the props nor the chart name one. */
-export const DEFAULT_NAMESPACE = 'node-services';
+export { DEFAULT_NAMESPACE };
 
 /** Label keys the service sets itself; user labels may not override them. */
 const OWN_LABEL_PREFIX = 'app.kubernetes.io/';
@@ -61,14 +61,8 @@ export function resolveMetadata(
 function resolveNamespace(props: NodeServiceProps, chartNamespace: string | undefined, problems: ProblemCollector): string {
   const namespace = props.namespace ?? chartNamespace ?? DEFAULT_NAMESPACE;
   problems.check('namespace', namespace, dns1123LabelError(namespace), 'use a DNS-1123 label such as "node-services"');
-  if (namespace === 'default') {
-    problems.add(
-      'namespace',
-      namespace,
-      'node services must not run in the default namespace',
-      `use a platform namespace such as "${DEFAULT_NAMESPACE}" (see NodeServiceNamespace)`,
-    );
-  }
+  const reserved = defaultNamespaceProblem(namespace);
+  if (reserved) problems.add('namespace', namespace, reserved.problem, reserved.fix);
   return namespace;
 }
 

@@ -150,6 +150,13 @@ function checkPodFields(intent: PodIntent, problems: ProblemCollector): void {
       'must be a non-negative whole number',
       'use whole seconds, e.g. 30',
     );
+  } else if (intent.terminationGracePeriodSeconds > Number.MAX_SAFE_INTEGER) {
+    problems.add(
+      'terminationGracePeriodSeconds',
+      intent.terminationGracePeriodSeconds,
+      `must be at most ${Number.MAX_SAFE_INTEGER} (larger whole numbers lose precision and overflow the API's int64)`,
+      'use whole seconds, e.g. 30',
+    );
   }
   if (intent.runtimeClassName !== undefined)
     problems.check(
