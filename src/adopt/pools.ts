@@ -100,7 +100,7 @@ const TAINT_FACTORIES: Readonly<Record<string, string>> = {
 };
 
 /** A proposed pool as `NodePool.of({...})`. */
-export function poolExpr(pool: ProposedPool): Expr {
+function poolExpr(pool: ProposedPool): Expr {
   const taints = pool.taints.map((t) => call('Taint', TAINT_FACTORIES[t.effect] ?? 'noSchedule', lit(t.key), lit(t.value)));
   return call(
     'NodePool',

@@ -114,7 +114,7 @@ export function apiAccessOf(
 }
 
 /** Every (scope, group, resource, verb) a ServiceAccount `namespace/name` is granted by `objects`' RBAC. */
-export function grantsOf(objects: readonly unknown[], namespace: string, name: string): string[] {
+function grantsOf(objects: readonly unknown[], namespace: string, name: string): string[] {
   const all = objects.filter(isObject);
   const out = new Set<string>();
   for (const b of all) {

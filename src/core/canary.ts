@@ -12,7 +12,7 @@ import { checkArguments, instance, object, opt, req, str } from '../k8s/shape';
 export interface CanaryOptions extends OverrideOptions {}
 
 /** Shape of {@link CanaryOptions}. @internal */
-export const CANARY_OPTIONS_SHAPE = object('CanaryOptions', overrideFields());
+const CANARY_OPTIONS_SHAPE = object('CanaryOptions', overrideFields());
 
 /** How to split a service into stable and canary. Create with {@link Canary.byNodeLabel}. */
 export class Canary {

@@ -31,11 +31,6 @@ export function nameOf(object: unknown): string {
   return typeof name === 'string' ? name : '';
 }
 
-/** The object as the fields every kind has (they are still to be checked), or undefined when it is not an object. */
-export function asWireObject(object: unknown): WireObject | undefined {
-  return typeof object === 'object' && object !== null ? (object as WireObject) : undefined;
-}
-
 /** `namespace/name`, the identity DaemonSets are matched by. */
 export function keyOf(object: unknown): string {
   return `${namespaceOf(object)}/${nameOf(object)}`;

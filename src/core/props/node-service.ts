@@ -69,7 +69,7 @@ export interface NodeServiceProps extends MetadataOptions, PlacementOptions, Rol
 }
 
 /** Shape of the props of `NodeService` itself (besides the option groups). @internal */
-export const NODE_SERVICE_OWN_SHAPE: ShapeTable = {
+const NODE_SERVICE_OWN_SHAPE: ShapeTable = {
   name: req(str),
   kind: opt(oneOf('NodeServiceKind', Object.values(NodeServiceKind))),
   containers: req(list(object('ContainerSpec', CONTAINER_SPEC_SHAPE))),

@@ -12,7 +12,7 @@ import { hostPathShape, stringList } from './elements';
 import { SERVICE_GROUPS_SHAPE } from './node-service';
 
 /** Shape of the host-access extras every preset offers. @internal */
-export const PRESET_EXTRAS_SHAPE: ShapeTable = {
+const PRESET_EXTRAS_SHAPE: ShapeTable = {
   name: opt(str),
   extraArgs: opt(stringList),
   extraHostPaths: opt(list(hostPathShape)),
