@@ -93,7 +93,7 @@ export function renderWireTypes(): string {
     '',
   ];
   for (const type of reachable()) {
-    lines.push(`/** \`${type}\` as written on the wire. @internal */`, `export interface ${wireName(type)} {`);
+    lines.push(`/** \`${type}\` as written on the wire. */`, `export interface ${wireName(type)} {`);
     const fields = API_FIELD_DATA.types[type];
     for (const field of Object.keys(fields).sort()) {
       const entry = fields[field];

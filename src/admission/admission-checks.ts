@@ -2,7 +2,6 @@
  * The admission checks that are not Pod Security controls, each defined once: the JS check (what the synth-time and
  * lint evaluation of the guardrails run) beside the CEL the admission policy renders. The Pod Security controls are
  * in `pod-security/`, one file each, with the same two halves.
- * @internal
  */
 
 import { celStringList, CONTAINER, containerSets, offendingContainers } from './cel';

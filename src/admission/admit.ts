@@ -5,7 +5,6 @@
  * synth-time check of `NodeServiceGuardrails` and the lint rule `guardrails-deny` (which recovers the settings from
  * the annotation the construct writes on its policies, and trusts it only when the policies render back from it).
  * Pure: no cdk8s.
- * @internal
  */
 
 import { jsonEqual } from '../k8s/canonical-json';

@@ -2,7 +2,6 @@
  * Small builders of the CEL the admission policies carry, shared by every admission check (`pod-security/*.ts`,
  * `admission-checks.ts`). Every expression is written for the Kubernetes 1.28 CEL environment (see
  * `admission-spec.ts`): `has()` guards on every optional field, no optional syntax.
- * @internal
  */
 
 import { ALLOWED_SECCOMP_TYPES, BASELINE_SELINUX_TYPES } from '../k8s/pod-security-sets';

@@ -2,7 +2,6 @@
  * Problems no single construct can see, checked when the App is synthesized: two objects with the same kind, namespace
  * and name; `controlPlane` contradicted by the pools; a canary that changes nothing; a PriorityClass that is neither
  * built in nor defined in the App. Errors fail synthesis with the construct path; warnings join the policy summary.
- * @internal
  */
 
 import { ApiObject } from 'cdk8s';

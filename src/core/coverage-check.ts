@@ -3,7 +3,6 @@
  * node of every pool in `pools`, exactly one DaemonSet of the service is wanted and its pod runs (and fits, when the
  * pool's allocatable is known); on no node of a pool in `excludePools` is any wanted. A pool's nodes are checked as
  * they are, and with the labels of each canary and node-label variant, so every split is proven.
- * @internal
  */
 
 import type { CompiledNode, CompiledWorkload, NodeVerdict } from '../coverage';

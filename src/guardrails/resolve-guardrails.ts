@@ -2,7 +2,6 @@
  * The props of `NodeServiceGuardrails` checked and resolved into the settings the admission policies render from:
  * every problem lands in the collector, every warning in the result. No cdk8s: the construct only wraps the
  * resolved policies in API objects.
- * @internal
  */
 
 import type { IPolicyLogger } from '../policy/synth';

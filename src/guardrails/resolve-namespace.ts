@@ -2,7 +2,6 @@
  * The props of `NodeServiceNamespace` checked and resolved into plain settings: every problem lands in the
  * collector, and what the construct builds is decided here. No cdk8s: the construct only turns the settings into
  * API objects (and tells which listed services are node services, which is class identity, not data).
- * @internal
  */
 
 import type { NodeService } from '../core/node-service';

@@ -4,7 +4,6 @@
  * `admit.ts`). A denial is a synth error naming the DaemonSet, the policy, the field and value, and the fix; under a
  * Warn/Audit binding (`dryRun`) it is a warning. A DaemonSet whose Namespace the App does not define cannot be
  * judged (the bindings select by the namespace's labels): a warning says so.
- * @internal
  */
 
 import { ApiObject } from 'cdk8s';

@@ -2,7 +2,6 @@
  * Runtime shapes of the guardrail constructs' props, checked at the start of their constructors with the shared
  * boundary checker (callers may be plain JavaScript or other languages through jsii): the type of every field; the
  * constructs check their values (enumerations, names) themselves.
- * @internal
  */
 
 import { bool, int, json, list, map, opt, ShapeTable, str } from '../k8s/shape';

@@ -13,7 +13,6 @@ export { NodeServiceError, PropProblem, show } from './node-service-error';
  * Collects prop problems, then reports them all at once (at synthesis, or thrown). Problems are reported once: a later
  * problem under a field whose type was already wrong is muted and duplicates are dropped. A problem found under a part
  * of the props that a preset made from a user's field is reported at that field (see {@link madeFrom}).
- * @internal
  */
 export class ProblemCollector {
   private readonly problems: PropProblem[] = [];

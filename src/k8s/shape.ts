@@ -5,13 +5,12 @@
  *
  * The same tables drive the generated wrong-type tests (every field of every option group gets a value of the wrong
  * type and must produce exactly one problem naming that field).
- * @internal
  */
 
 import { closestMatch } from './capabilities';
 import { NodeServiceError, PropProblem, ProblemCollector } from './problems';
 
-/** What a field holds. @internal */
+/** What a field holds. */
 export type FieldShape =
   | { readonly type: 'string' | 'boolean' | 'integer' | 'number' | 'json' }
   | { readonly type: 'enum'; readonly values: readonly string[]; readonly name: string }
@@ -20,19 +19,19 @@ export type FieldShape =
   | { readonly type: 'object'; readonly fields: ShapeTable; readonly name: string; readonly open?: boolean }
   | { readonly type: 'instance'; readonly cls: ClassRef; readonly fix: string; readonly fields?: ShapeTable };
 
-/** A class (constructors may be private: instances come from static factories). @internal */
+/** A class (constructors may be private: instances come from static factories). */
 export interface ClassRef {
   readonly name: string;
   readonly prototype: object;
 }
 
-/** One field of an option group: its shape and whether it must be given. @internal */
+/** One field of an option group: its shape and whether it must be given. */
 export interface FieldSpec {
   readonly shape: FieldShape;
   readonly required?: boolean;
 }
 
-/** The fields of an option group (or of an object inside one). @internal */
+/** The fields of an option group (or of an object inside one). */
 export type ShapeTable = { readonly [field: string]: FieldSpec };
 
 /** A table's fields as lists and an own-key index, built once per table (tables are module constants). */

@@ -9,7 +9,6 @@
  * kinds the library only reads (Node, Pod, RuntimeClass) are below. Every field is optional. A manifest read from a
  * file is typed with these types before it is checked: the types name the fields, they do not vouch for the values,
  * so a reader still checks each value's JSON type (`Array.isArray`, `typeof`) before it relies on it.
- * @internal
  */
 
 import type { WireObjectMeta, WirePodSpec, WireToleration } from './wire.generated';
@@ -24,7 +23,6 @@ interface SerializedValue {
 /**
  * `T` (a cdk8s L1 type) with every `Quantity` and `IntOrString` as the number or string it serializes to (a type
  * whose only field is `value: string | number` is one of the two classes) and every `Date` as its timestamp string.
- * @internal
  */
 export type Wire<T> = T extends Date
   ? string
@@ -38,19 +36,19 @@ export type Wire<T> = T extends Date
         ? { [K in keyof T]: Wire<T[K]> }
         : T;
 
-/** Any object of a manifest, by the fields every kind has. @internal */
+/** Any object of a manifest, by the fields every kind has. */
 export interface WireObject {
   readonly apiVersion?: string;
   readonly kind?: string;
   readonly metadata?: WireObjectMeta;
 }
 
-/** Whatever carries object metadata (any object of a manifest, a Node, a Pod). @internal */
+/** Whatever carries object metadata (any object of a manifest, a Node, a Pod). */
 export interface WireMetadataHolder {
   readonly metadata?: WireObjectMeta;
 }
 
-/** A node taint (`core.v1.Taint`). @internal */
+/** A node taint (`core.v1.Taint`). */
 export interface WireTaint {
   readonly key?: string;
   readonly value?: string;
@@ -58,7 +56,7 @@ export interface WireTaint {
   readonly timeAdded?: string;
 }
 
-/** A node's spec (`core.v1.NodeSpec`). @internal */
+/** A node's spec (`core.v1.NodeSpec`). */
 export interface WireNodeSpec {
   readonly podCIDR?: string;
   readonly podCIDRs?: string[];
@@ -67,7 +65,7 @@ export interface WireNodeSpec {
   readonly unschedulable?: boolean;
 }
 
-/** A condition of a node or a pod (`core.v1.NodeCondition`, `core.v1.PodCondition`). @internal */
+/** A condition of a node or a pod (`core.v1.NodeCondition`, `core.v1.PodCondition`). */
 export interface WireCondition {
   readonly type?: string;
   readonly status?: string;
@@ -76,7 +74,7 @@ export interface WireCondition {
   readonly lastTransitionTime?: string;
 }
 
-/** What a node reports of itself (`core.v1.NodeSystemInfo`). @internal */
+/** What a node reports of itself (`core.v1.NodeSystemInfo`). */
 export interface WireNodeSystemInfo {
   readonly architecture?: string;
   readonly containerRuntimeVersion?: string;
@@ -86,7 +84,7 @@ export interface WireNodeSystemInfo {
   readonly osImage?: string;
 }
 
-/** A node's status (`core.v1.NodeStatus`). @internal */
+/** A node's status (`core.v1.NodeStatus`). */
 export interface WireNodeStatus {
   readonly allocatable?: { [resource: string]: number | string };
   readonly capacity?: { [resource: string]: number | string };
@@ -94,7 +92,7 @@ export interface WireNodeStatus {
   readonly nodeInfo?: WireNodeSystemInfo;
 }
 
-/** A Node (`kubectl get nodes -o json` items). @internal */
+/** A Node (`kubectl get nodes -o json` items). */
 export interface WireNode {
   readonly apiVersion?: string;
   readonly kind?: string;
@@ -103,7 +101,7 @@ export interface WireNode {
   readonly status?: WireNodeStatus;
 }
 
-/** The state of a container of a pod (`core.v1.ContainerStatus`, the fields read). @internal */
+/** The state of a container of a pod (`core.v1.ContainerStatus`, the fields read). */
 export interface WireContainerStatus {
   readonly name?: string;
   readonly ready?: boolean;
@@ -111,7 +109,7 @@ export interface WireContainerStatus {
   readonly image?: string;
 }
 
-/** A pod's status (`core.v1.PodStatus`, the fields read). @internal */
+/** A pod's status (`core.v1.PodStatus`, the fields read). */
 export interface WirePodStatus {
   readonly phase?: string;
   readonly conditions?: WireCondition[];
@@ -120,7 +118,7 @@ export interface WirePodStatus {
   readonly nominatedNodeName?: string;
 }
 
-/** A Pod (`kubectl get pods -o json` items). @internal */
+/** A Pod (`kubectl get pods -o json` items). */
 export interface WirePod {
   readonly apiVersion?: string;
   readonly kind?: string;
@@ -129,7 +127,7 @@ export interface WirePod {
   readonly status?: WirePodStatus;
 }
 
-/** A RuntimeClass (`node.k8s.io/v1`). @internal */
+/** A RuntimeClass (`node.k8s.io/v1`). */
 export interface WireRuntimeClass {
   readonly apiVersion?: string;
   readonly kind?: string;

@@ -2,7 +2,6 @@
  * The props of `NodeServiceAlerts` checked and resolved into the plain PrometheusRule and PodMonitor manifests the
  * construct emits: every problem lands in the collector. No cdk8s: the construct only wraps the manifests in API
  * objects and checks them against the App at synth.
- * @internal
  */
 
 import type { NodeServiceAlertsProps, NodeServiceAlertTarget, NodeServiceMetricsEndpoint } from './coverage-alerts';

@@ -5,7 +5,6 @@
  * never paged for (its missing pods count nowhere) or never scraped: an error naming the service, the DaemonSet and
  * the fix. A listed DaemonSet the App does not define is a warning (it selects nothing). Services whose DaemonSets
  * the App does not define are not judged.
- * @internal
  */
 
 import { ApiObject } from 'cdk8s';

@@ -1,7 +1,6 @@
 /**
  * Runtime shape of the alert constructs' props, checked at the start of their constructors with the shared boundary
  * checker. Built on first use: the enum it names is defined in the module that uses it.
- * @internal
  */
 
 import { bool, list, map, object, oneOf, opt, req, ShapeTable, str } from '../k8s/shape';

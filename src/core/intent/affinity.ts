@@ -1,7 +1,6 @@
 /**
  * Required node affinity as terms of requirements: ANDing requirements into terms without changing the nodes they
  * select, and the complement of a match.
- * @internal
  */
 
 import { NodeAffinityTerm, NodeRequirement } from '../placement';

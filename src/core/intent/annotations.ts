@@ -1,7 +1,6 @@
 /**
  * The DaemonSet's annotations: the user's, the kind, and every suppression (given, or derived from a reason written in
  * code), each checked and recorded where reviewers see it.
- * @internal
  */
 
 import { reasonError } from '../../k8s';

@@ -1,6 +1,5 @@
 /**
  * Identity: API access, the ServiceAccount the pods run as (created, named or brought), the token mount.
- * @internal
  */
 
 import { Chart } from 'cdk8s';

@@ -3,7 +3,6 @@
  * derived value computed, as plain data. Pure: no construct is created and nothing is rendered here; every problem
  * lands in the collector. Resolved in the order of the option groups: metadata, rollout, identity, placement, the pod,
  * the annotations, the tracks (canary and variants); the extras (node-local Service, NetworkPolicy, PriorityClass) last.
- * @internal
  */
 
 import { k8s } from 'cdk8s-plus-28';
@@ -32,7 +31,7 @@ export type { LocalServiceIntent } from './network';
 export type { PodIntent } from './pod';
 export type { TrackIntent } from './tracks';
 
-/** Everything a node service renders, resolved from its props (besides the extras). @internal */
+/** Everything a node service renders, resolved from its props (besides the extras). */
 export interface ServiceIntent extends Pick<MetadataIntent, 'namespace' | 'instance' | 'selector' | 'labels'> {
   readonly name: string;
   readonly kind: NodeServiceKind;
@@ -54,14 +53,14 @@ export interface ServiceIntent extends Pick<MetadataIntent, 'namespace' | 'insta
   readonly tracks: TrackIntent[];
 }
 
-/** The objects a service creates besides its DaemonSets and RBAC, those its props ask for. @internal */
+/** The objects a service creates besides its DaemonSets and RBAC, those its props ask for. */
 export interface ServiceExtras {
   readonly localService?: LocalServiceIntent;
   readonly networkPolicy?: k8s.NetworkPolicySpec;
   readonly priorityClass?: PriorityClassOptions;
 }
 
-/** Resolves the intent of a node service from shape-checked props (the extras aside: {@link resolveExtras}). @internal */
+/** Resolves the intent of a node service from shape-checked props (the extras aside: {@link resolveExtras}). */
 export function resolveIntent(props: NodeServiceProps, chartNamespace: string | undefined, problems: ProblemCollector): ServiceIntent {
   const kind = props.kind ?? NodeServiceKind.GENERIC;
   const meta = resolveMetadata(props, kind, chartNamespace, problems);
@@ -93,7 +92,7 @@ export function resolveIntent(props: NodeServiceProps, chartNamespace: string | 
   };
 }
 
-/** Resolves the extras: the node-local Service, the NetworkPolicy and the PriorityClass. @internal */
+/** Resolves the extras: the node-local Service, the NetworkPolicy and the PriorityClass. */
 export function resolveExtras(props: NodeServiceProps, problems: ProblemCollector): ServiceExtras {
   return {
     localService: resolveLocalService(props, problems),

@@ -1,6 +1,5 @@
 /**
  * Label and annotation maps as the user gives them, checked: keys, values, and keys cdk8s cannot render.
- * @internal
  */
 
 import { labelValueError, qualifiedNameError } from '../../k8s';
@@ -16,7 +15,7 @@ function checkRenderableKey(field: string, key: string, problems: ProblemCollect
     problems.add(field, key, 'is a key cdk8s cannot render (it takes an object with this key for a class instance)', 'use another key');
 }
 
-/** Checks a key/value map of labels (or node-selector entries). @internal */
+/** Checks a key/value map of labels (or node-selector entries). */
 export function checkLabels(field: string, labels: { [key: string]: string } | undefined, problems: ProblemCollector): void {
   for (const [key, value] of Object.entries(labels ?? {})) {
     checkRenderableKey(`${field}["${key}"]`, key, problems);
@@ -30,7 +29,7 @@ export function checkLabels(field: string, labels: { [key: string]: string } | u
   }
 }
 
-/** Checks a key/value map of annotations. @internal */
+/** Checks a key/value map of annotations. */
 export function checkAnnotations(field: string, annotations: { [key: string]: string } | undefined, problems: ProblemCollector): void {
   for (const [key, value] of Object.entries(annotations ?? {})) {
     checkRenderableKey(`${field}["${key}"]`, key, problems);

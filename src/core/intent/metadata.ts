@@ -1,7 +1,6 @@
 /**
  * Metadata: the name, namespace, recommended labels and selector of a service, and the user's labels and annotations,
  * checked (the labels the service sets itself cannot be given).
- * @internal
  */
 
 import { dns1123LabelError, labelValueError, parseImage } from '../../k8s';
@@ -17,7 +16,7 @@ export { DEFAULT_NAMESPACE };
 /** Label keys the service sets itself; user labels may not override them. */
 const OWN_LABEL_PREFIX = 'app.kubernetes.io/';
 
-/** The names and labels of a service, resolved. @internal */
+/** The names and labels of a service, resolved. */
 export interface MetadataIntent {
   readonly namespace: string;
   readonly instance: string;
@@ -89,7 +88,7 @@ function checkOwnLabels(props: NodeServiceProps, problems: ProblemCollector): vo
   }
 }
 
-/** The version of the first container's image (its tag), when it is a valid label value. @internal */
+/** The version of the first container's image (its tag), when it is a valid label value. */
 export function imageVersion(image: string | undefined): string | undefined {
   const parsed = image ? parseImage(image) : undefined;
   const tag = parsed?.tag;

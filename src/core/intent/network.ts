@@ -1,7 +1,6 @@
 /**
  * Network access: the NetworkPolicy of the pods (ingress to declared ports from checked peers, egress when given) and
  * the node-local Service (the named ports it exposes).
- * @internal
  */
 
 import { k8s } from 'cdk8s-plus-28';
@@ -11,7 +10,7 @@ import { NetworkEgressRule, NetworkIngressRule, NetworkPeer } from '../network-p
 import type { NodeServiceProps } from '../props';
 import { checkLabels } from './maps';
 
-/** The node-local Service of a service. @internal */
+/** The node-local Service of a service. */
 export interface LocalServiceIntent {
   readonly name: string;
   readonly ports: k8s.ServicePort[];

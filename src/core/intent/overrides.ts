@@ -2,7 +2,6 @@
  * What a canary or a variant changes (images, the main container's args, env, mounts and resources), laid over the
  * containers it derives from, and checked; with the renames that report a problem of the result under the field the
  * user wrote (`canary.image`, `variants[1].mounts[0]`).
- * @internal
  */
 
 import { labelValueError, ownValue, qualifiedNameError } from '../../k8s';

@@ -1,6 +1,5 @@
 /**
  * Placement: the pools to cover and to avoid (checked), the tolerations their taints need, the required affinity.
- * @internal
  */
 
 import { labelValueError, qualifiedNameError, quantityError } from '../../k8s';

@@ -1,7 +1,6 @@
 /**
  * The pod of a service's default DaemonSet, resolved: every pod-level setting defaulted, the config hash and the
  * image pull secrets checked.
- * @internal
  */
 
 import { secretNameError } from '../../k8s';
@@ -16,7 +15,7 @@ import { resolveIdentity } from './identity';
 import { MetadataIntent } from './metadata';
 import { resolvePlacement } from './placement';
 
-/** Everything the pod builder needs, already defaulted. @internal */
+/** Everything the pod builder needs, already defaulted. */
 export interface PodIntent {
   readonly kind: NodeServiceKind;
   readonly profile: KindProfile;

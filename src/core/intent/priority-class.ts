@@ -1,7 +1,6 @@
 /**
  * The PriorityClass a service creates for its pods, checked: a name that is not reserved, a value below the system
  * classes', not with `priorityClassName`.
- * @internal
  */
 
 import { dns1123SubdomainError, int32Error } from '../../k8s';

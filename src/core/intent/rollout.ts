@@ -1,7 +1,6 @@
 /**
  * Rollout: the update strategy (checked against the factory that made each amount and against the kind: some kinds
  * must never surge), the seconds a new pod must be ready, the revisions kept.
- * @internal
  */
 
 import { k8s } from 'cdk8s-plus-28';
@@ -12,7 +11,7 @@ import type { NodeServiceProps } from '../props';
 import { IntOrPercent, Rollout } from '../rollout';
 import { Wire } from '../wire';
 
-/** The rollout of the service's DaemonSets, resolved. @internal */
+/** The rollout of the service's DaemonSets, resolved. */
 export interface RolloutIntent {
   readonly rollout: Rollout;
   readonly updateStrategy: Wire<k8s.DaemonSetUpdateStrategy>;

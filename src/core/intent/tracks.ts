@@ -4,7 +4,6 @@
  * the exclusion order (so every Linux DaemonSet requires `kubernetes.io/os NotIn [windows]`), then the others in the
  * order given; each gets its match and the complement of every earlier match, the default DaemonSet the complement of
  * every match. A canary splits its DaemonSet in two by its label.
- * @internal
  */
 
 import { CANARY_LABEL_ANNOTATION, CANARY_OF_ANNOTATION, VARIANT_OF_ANNOTATION } from '../../k8s/vocabulary';
@@ -21,7 +20,7 @@ import { checkCanary, checkOverrides, overridden, TrackOverrides, windowsContain
 import { PodIntent } from './pod';
 import { resolveVariants, VariantMatch, WINDOWS_KEY } from './variants';
 
-/** One DaemonSet of a service besides the default one: the canary, a variant, or a variant's canary. @internal */
+/** One DaemonSet of a service besides the default one: the canary, a variant, or a variant's canary. */
 export interface TrackIntent {
   /** The construct id of its DaemonSet. */
   readonly id: string;

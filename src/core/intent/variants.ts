@@ -1,7 +1,6 @@
 /**
  * Variants, checked, and the node requirement each one matches (`key In values`: a pool's label, a node label, or the
  * Windows nodes). Only a sound variant gets a match, so its problems are reported once, here, not again from its pods.
- * @internal
  */
 
 import { dns1123LabelError, labelValueError, qualifiedNameError, reasonError, windowsUserNameError } from '../../k8s';
@@ -16,7 +15,7 @@ import { checkCanary, checkOverrides, TrackOverrides } from './overrides';
 /** The node label key of the operating system. */
 export const WINDOWS_KEY = 'kubernetes.io/os';
 
-/** A variant's match, checked. @internal */
+/** A variant's match, checked. */
 export interface VariantMatch {
   readonly variant: Variant;
   readonly field: string;

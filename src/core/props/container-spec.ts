@@ -1,6 +1,5 @@
 /**
  * Runtime shape of a {@link ContainerSpec}: its option groups and its own fields (name, ports, host access).
- * @internal
  */
 
 import { int, list, object, oneOf, opt, req, ShapeTable, str } from '../../k8s/shape';

@@ -1,7 +1,6 @@
 /**
  * Runtime shapes of the values the option groups hold (host paths, probes, node requirements, peers, pools), shared
  * by the groups' shape tables.
- * @internal
  */
 
 import { HostPath, HostPathType, MountPropagation } from '../host-path';
@@ -11,7 +10,7 @@ import { POOL_SHAPE } from '../node-pool';
 import { NodeRequirement, TaintEffect } from '../placement';
 import { bool, instance, json, list, map, oneOf, opt, req, str } from '../../k8s/shape';
 
-/** Shape of a {@link NodePool} (shared with the fleet's cluster pools). @internal */
+/** Shape of a {@link NodePool} (shared with the fleet's cluster pools). */
 export const poolShape = POOL_SHAPE;
 
 /** Shape of a {@link HostPath}. @internal */

@@ -1,7 +1,6 @@
 /**
  * Runtime shapes of the props every preset accepts: the option groups shared with `NodeService`, the container
  * options, and the host-access extras.
- * @internal
  */
 
 import { bool, list, object, opt, ShapeTable, str } from '../../k8s/shape';

@@ -2,7 +2,6 @@
  * Container rendering as small renderers, one per part of a Kubernetes container (ports, environment, resources,
  * security context, mounts, probes). Each checks its part of a {@link ContainerSpec} with the `k8s/` grammar, records
  * problems under the field as written, and returns the Kubernetes shape. Inputs have passed the shape check.
- * @internal
  */
 
 import { k8s } from 'cdk8s-plus-28';
@@ -33,7 +32,7 @@ import { HostPath, MountPropagation } from '../host-path';
 /** Default resources of a container when none are given. */
 const DEFAULT_RESOURCES: Resources = { cpuRequest: '100m', memoryRequest: '128Mi', memoryLimit: '256Mi' };
 
-/** What every renderer of one pod shares. @internal */
+/** What every renderer of one pod shares. */
 export interface PodContext {
   readonly kind: NodeServiceKind;
   readonly profile: KindProfile;

@@ -192,7 +192,7 @@ function checkPodFields(intent: PodIntent, problems: ProblemCollector): void {
   }
 }
 
-/** Builds the pod template for `intent`, recording every problem. @internal */
+/** Builds the pod template for `intent`, recording every problem. */
 export function buildPodTemplate(intent: PodIntent, problems: ProblemCollector): WirePodTemplateSpec {
   const ctx: PodContext = { kind: intent.kind, profile: intent.profile, hostNetwork: intent.hostNetwork, problems, volumes: new Map() };
   const names = new Map<string, string>();

@@ -3,7 +3,6 @@
  * names its DaemonSet and instance label take, and the problems of what the track changes, reported under the fields
  * the user wrote (`canary.image`, `variants[0].resources`); the problems it shares with the default DaemonSet are
  * reported once, with that one.
- * @internal
  */
 
 import { dns1123LabelError, labelValueError } from '../../k8s';
@@ -12,13 +11,13 @@ import { TrackIntent } from '../intent';
 import { WirePodTemplateSpec } from '../wire';
 import { buildPodTemplate } from './pod';
 
-/** A track and its rendered pod template. @internal */
+/** A track and its rendered pod template. */
 export interface RenderedTrack {
   readonly intent: TrackIntent;
   readonly template: WirePodTemplateSpec;
 }
 
-/** Renders the pod template of every track, in order, checking the names of its DaemonSet. @internal */
+/** Renders the pod template of every track, in order, checking the names of its DaemonSet. */
 export function renderTracks(serviceName: string, tracks: TrackIntent[], problems: ProblemCollector): RenderedTrack[] {
   const names = new Map<string, string>([[serviceName, 'name']]);
   return tracks.map((t) => {
