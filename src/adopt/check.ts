@@ -5,6 +5,9 @@
  */
 
 import { diffManifests } from '../day2/diff';
+// Gives the diff's coverage analysis the rule catalogue's API-validity judge, so a check run through this module alone
+// (the library API, without the CLI) still refuses DaemonSets the API server would reject.
+import '../policy/api-validity';
 import { asObject } from '../k8s/json';
 import { InputObject, jsonEqual } from '../day2/objects';
 import { Widening } from '../day2/widening';
