@@ -147,6 +147,16 @@ const cases: Array<[string, Partial<NodeServiceProps>, Partial<ContainerSpec>, s
     'nodeAffinity[0].requirements[0].values',
     'at least one value',
   ],
+  [
+    'node requirement with an invalid key, beside a user affinity term',
+    {
+      nodeAffinity: [{ requirements: [NodeRequirement.exists('zone')] }, { requirements: [NodeRequirement.exists('rack')] }],
+      nodeRequirements: [NodeRequirement.exists('ok'), NodeRequirement.in('bad key!', ['x'])],
+    },
+    {},
+    'nodeRequirements[1].key',
+    '"bad key!"',
+  ],
   ['empty affinity term', { nodeAffinity: [{ requirements: [] }] }, {}, 'nodeAffinity[0]', 'matches no node'],
   ['invalid priority class', { priorityClassName: 'System Critical' }, {}, 'priorityClassName', '"System Critical"'],
   [
@@ -181,6 +191,15 @@ describe('NodeService rejects bad props before any YAML', () => {
     expect(message).toContain(`- ${field} = `);
     expect(message).toContain(valueOrProblem);
     expect(message).toMatch(/Fix: \S/);
+  });
+
+  test('GIVEN a bad nodeRequirements entry ANDed into two affinity terms THEN it is reported once, at the field the user wrote', () => {
+    const message = rejected({
+      nodeAffinity: [{ requirements: [NodeRequirement.exists('zone')] }, { requirements: [NodeRequirement.exists('rack')] }],
+      nodeRequirements: [NodeRequirement.in('bad key!', ['x'])],
+    });
+    expect(message.match(/- nodeRequirements\[0\]\.key = "bad key!"/g)).toHaveLength(1);
+    expect(message).not.toContain('nodeAffinity[');
   });
 
   test('GIVEN duplicate container names across init and main containers THEN the error names both', () => {

@@ -21,7 +21,9 @@ export function resolvePlacement(props: NodeServiceProps, problems: ProblemColle
   if (props.controlPlane) tolerations.push(Toleration.controlPlane());
   const baseTerms = props.nodeAffinity ?? poolAffinity(pools);
   const affinityTerms = (props.nodeRequirements ?? []).reduce((terms, r) => andIntoEvery(terms, r), baseTerms);
-  return { pools, excludePools, tolerations, affinityTerms };
+  // A requirement of `nodeRequirements` is ANDed into every term: its problems are the user's `nodeRequirements[k]`.
+  const requirementFields = new Map<NodeRequirement, string>((props.nodeRequirements ?? []).map((r, k) => [r, `nodeRequirements[${k}]`]));
+  return { pools, excludePools, tolerations, affinityTerms, requirementFields };
 }
 
 function checkPools(field: string, pools: NodePool[], problems: ProblemCollector): void {

@@ -9,7 +9,7 @@ import { ConfigHash, CONFIG_HASH_ANNOTATION } from '../config-hash';
 import { ContainerSpec } from '../container';
 import { ProblemCollector } from '../../k8s/problems';
 import { trackLabels } from '../labels';
-import { NodeAffinityTerm, Toleration } from '../placement';
+import { NodeAffinityTerm, NodeRequirement, Toleration } from '../placement';
 import type { DnsConfig, DnsPolicy, HostAlias, NodeServiceProps } from '../props';
 import { resolveIdentity } from './identity';
 import { MetadataIntent } from './metadata';
@@ -28,6 +28,8 @@ export interface PodIntent {
   readonly dnsPolicy: string;
   readonly nodeSelector: { [key: string]: string };
   readonly affinityTerms: NodeAffinityTerm[];
+  /** The field the user wrote for a requirement that is not one of their own `nodeAffinity` terms' (`nodeRequirements[0]`). */
+  readonly requirementFields: ReadonlyMap<NodeRequirement, string>;
   readonly tolerations: Toleration[];
   readonly priorityClassName?: string;
   readonly serviceAccountName?: string;
@@ -67,6 +69,7 @@ export function resolvePod(
     dnsPolicy: props.dnsPolicy ?? ((hostNetwork ? 'ClusterFirstWithHostNet' : 'ClusterFirst') as DnsPolicy),
     nodeSelector: props.nodeSelector ?? { 'kubernetes.io/os': 'linux' },
     affinityTerms: placement.affinityTerms,
+    requirementFields: placement.requirementFields,
     tolerations: placement.tolerations,
     priorityClassName: props.priorityClass?.options.name ?? props.priorityClassName,
     serviceAccountName: identity.serviceAccountName,

@@ -118,7 +118,7 @@ function checkPlacement(intent: PodIntent, problems: ProblemCollector): void {
       if (err === undefined) return;
       const part = err.startsWith('key') ? 'key' : err.includes('is not one of') ? 'operator' : 'values';
       problems.add(
-        `nodeAffinity[${i}].requirements[${j}].${part}`,
+        `${intent.requirementFields.get(r) ?? `nodeAffinity[${i}].requirements[${j}]`}.${part}`,
         r[part],
         err,
         'use NodeRequirement.in/notIn with at least one valid value, exists/doesNotExist, or gt/lt with a whole number',
