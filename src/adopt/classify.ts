@@ -4,6 +4,7 @@
  * A difference no entry explains is *unexplained*. Pure data plus one small matcher per entry.
  */
 
+import { API_DEFAULTS, TEMPLATE_CONTAINER_PATH } from '../k8s/api-defaults';
 import { ANNOTATION_PREFIX_TEXT } from './constants';
 import { LeafChange } from './walk';
 
@@ -41,40 +42,11 @@ interface Explanation {
   readonly why: string;
 }
 
-const CONTAINER = String.raw`spec\.template\.spec\.(?:initContainers|containers)\[[^\]]+\]`;
+const CONTAINER = TEMPLATE_CONTAINER_PATH;
 const added = (value: unknown) => (input: unknown, output: unknown) => input === undefined && output === value;
 const eitherDefault = (value: unknown) => (input: unknown, output: unknown) =>
   (input === undefined && output === value) || (output === undefined && input === value);
 const addedAny = (input: unknown, output: unknown) => input === undefined && output !== undefined;
-
-/** Kubernetes defaults: the value the API server sets when the field is absent. */
-const DEFAULTS: ReadonlyArray<[string, unknown, string]> = [
-  [`${CONTAINER}\\.imagePullPolicy`, 'IfNotPresent', 'imagePullPolicy IfNotPresent (the API default for a pinned tag)'],
-  [`${CONTAINER}\\.ports\\[[^\\]]+\\]\\.protocol`, 'TCP', 'port protocol TCP'],
-  [`${CONTAINER}\\.terminationMessagePath`, '/dev/termination-log', 'terminationMessagePath'],
-  [`${CONTAINER}\\.terminationMessagePolicy`, 'File', 'terminationMessagePolicy'],
-  [`${CONTAINER}\\.(?:readiness|liveness|startup)Probe\\.periodSeconds`, 10, 'probe period 10 s'],
-  [`${CONTAINER}\\.(?:readiness|liveness|startup)Probe\\.timeoutSeconds`, 1, 'probe timeout 1 s'],
-  [`${CONTAINER}\\.(?:readiness|liveness|startup)Probe\\.successThreshold`, 1, 'probe success threshold 1'],
-  [`${CONTAINER}\\.(?:readiness|liveness|startup)Probe\\.failureThreshold`, 3, 'probe failure threshold 3'],
-  [`${CONTAINER}\\.(?:readiness|liveness|startup)Probe\\.httpGet\\.scheme`, 'HTTP', 'probe scheme HTTP'],
-  [`${CONTAINER}\\.volumeMounts\\[[^\\]]+\\]\\.readOnly`, false, 'a writable mount (readOnly false)'],
-  [`${CONTAINER}\\.securityContext\\.readOnlyRootFilesystem`, false, 'a writable root filesystem'],
-  [`${CONTAINER}\\.securityContext\\.privileged`, false, 'not privileged'],
-  [String.raw`spec\.template\.spec\.terminationGracePeriodSeconds`, 30, 'terminationGracePeriodSeconds 30'],
-  [String.raw`spec\.template\.spec\.restartPolicy`, 'Always', 'restartPolicy Always'],
-  [String.raw`spec\.template\.spec\.schedulerName`, 'default-scheduler', 'the default scheduler'],
-  [String.raw`spec\.template\.spec\.dnsPolicy`, 'ClusterFirst', 'dnsPolicy ClusterFirst'],
-  [String.raw`spec\.template\.spec\.hostNetwork`, false, 'hostNetwork false'],
-  [String.raw`spec\.template\.spec\.automountServiceAccountToken`, true, 'the ServiceAccount token is mounted'],
-  [String.raw`spec\.template\.spec\.hostPID`, false, 'hostPID false'],
-  [String.raw`spec\.revisionHistoryLimit`, 10, 'revisionHistoryLimit 10'],
-  [String.raw`spec\.minReadySeconds`, 0, 'minReadySeconds 0'],
-  [String.raw`spec\.updateStrategy\.type`, 'RollingUpdate', 'the RollingUpdate strategy'],
-  [String.raw`spec\.updateStrategy\.rollingUpdate\.maxUnavailable`, 1, 'maxUnavailable 1'],
-  [String.raw`spec\.updateStrategy\.rollingUpdate\.maxSurge`, 0, 'maxSurge 0'],
-  [String.raw`spec\.template\.spec\.volumes\[[^\]]+\]\.hostPath\.type`, '', 'hostPath type "" (no check)'],
-];
 
 /** Values the library writes where the input has none, that change nothing the agent relies on. */
 const LIBRARY_DEFAULTS: ReadonlyArray<[string, (i: unknown, o: unknown) => boolean, string]> = [
@@ -115,7 +87,7 @@ const EXPLANATIONS: readonly Explanation[] = [
     rule: 'writable-root-filesystem',
     why: 'a read-only root filesystem',
   },
-  ...DEFAULTS.map(([path, value, what]) => ({
+  ...API_DEFAULTS.map(({ path, value, what }) => ({
     path: new RegExp(`^${path}$`),
     when: eitherDefault(value),
     class: DifferenceClass.DEFAULT,

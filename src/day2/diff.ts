@@ -8,6 +8,7 @@
 
 import type { WireDaemonSet, WireNode, WirePod, WirePodTemplateSpec } from '../k8s/wire';
 import { analyzeCoverage } from '../coverage/analyze';
+import { isApiDefault } from '../k8s/api-defaults';
 import { CONFIG_HASH_ANNOTATION } from '../k8s/vocabulary';
 import { CoverageReason } from '../coverage/types';
 import { JsonChange, jsonChanges } from './changes';
@@ -82,6 +83,12 @@ export interface DiffReport {
   readonly daemonSets: DaemonSetDiff[];
   /** Number of DaemonSets present and identical in both inputs. */
   readonly unchanged: number;
+  /**
+   * Fields set on one side only, to the value the API server sets when the field is left out (a live
+   * `kubectl get -o yaml` dump beside a manifest): the same object once stored, so not counted as changes.
+   * @default 0
+   */
+  readonly apiDefaults?: number;
 }
 
 /** Options of {@link diffManifests}. */
@@ -238,6 +245,8 @@ interface DiffContext {
   readonly configs: ReadonlySet<string>;
   /** The Pod Security widening of a namespace, computed once per namespace. */
   readonly namespaceWidening: (ns: string) => Widening[];
+  /** How many fields differed only by a stated API default. */
+  readonly apiDefaults: { count: number };
 }
 
 /** `file` and `line` of an input object, each when known. */
@@ -253,6 +262,27 @@ function withoutTemplate(ds: WireDaemonSet): DetachedCopy {
   const copy = withoutServerFields(ds);
   if (copy.spec) delete copy.spec.template;
   return copy;
+}
+
+/** The image of the container a path is under (`spec.template.spec.containers[agent]…`) in `ds`. */
+function containerImage(ds: WireDaemonSet | undefined, path: string): string | undefined {
+  const m = /^spec\.template\.spec\.(containers|initContainers)\[([^\]]+)\]/.exec(path);
+  if (m === null) return undefined;
+  const list = ds?.spec?.template?.spec?.[m[1] as 'containers' | 'initContainers'] ?? [];
+  const c = list.find((x) => x?.name === m[2] || JSON.stringify(x?.name) === m[2]);
+  return typeof c?.image === 'string' ? c.image : undefined;
+}
+
+/** A filter of the changes that are real: a field stated on one side only, at its API default, is none (counted). */
+function statedChanges(previous: WireDaemonSet, ds: WireDaemonSet, ctx: DiffContext): (changes: JsonChange[]) => JsonChange[] {
+  return (changes) =>
+    changes.filter((c) => {
+      const defaulted =
+        (c.old === undefined && isApiDefault(c.path, c.new, (p) => containerImage(ds, p))) ||
+        (c.new === undefined && isApiDefault(c.path, c.old, (p) => containerImage(previous, p)));
+      if (defaulted) ctx.apiDefaults.count++;
+      return !defaulted;
+    });
 }
 
 /** How the DaemonSet of `current` changed from the old input, or undefined when it did not. */
@@ -282,8 +312,9 @@ function diffOne(ctx: DiffContext, key: string, current: InputObject): DaemonSet
       ...whereOf(current),
     };
   }
-  const templateChanges = jsonChanges(previous?.spec?.template, ds?.spec?.template, 'spec.template');
-  const otherChanges = jsonChanges(withoutTemplate(previous), withoutTemplate(ds));
+  const stated = statedChanges(previous, ds, ctx);
+  const templateChanges = stated(jsonChanges(previous?.spec?.template, ds?.spec?.template, 'spec.template'));
+  const otherChanges = stated(jsonChanges(withoutTemplate(previous), withoutTemplate(ds)));
   if (templateChanges.length === 0 && otherChanges.length === 0 && widenings.length === 0 && configChanged.length === 0) return undefined;
   const change = templateChanges.length === 0 ? ChangeKind.METADATA : configOnly(templateChanges) ? ChangeKind.CONFIG : ChangeKind.ROLLOUT;
   return {
@@ -332,7 +363,16 @@ export function diffManifests(
     if (w === undefined) podSecurity.set(ns, (w = podSecurityWidening(oldObjects, newObjects, ns)));
     return w;
   };
-  const ctx: DiffContext = { oldObjects, newObjects, options, before, configs: changedConfig(oldObjects, newObjects), namespaceWidening };
+  const apiDefaults = { count: 0 };
+  const ctx: DiffContext = {
+    oldObjects,
+    newObjects,
+    options,
+    before,
+    configs: changedConfig(oldObjects, newObjects),
+    namespaceWidening,
+    apiDefaults,
+  };
   const out: DaemonSetDiff[] = [];
   let unchanged = 0;
   for (const [key, current] of after) {
@@ -341,7 +381,7 @@ export function diffManifests(
     else out.push(diff);
   }
   for (const [key, previous] of before) if (!after.has(key)) out.push(removedDiff(previous, options));
-  return { daemonSets: out, unchanged };
+  return { daemonSets: out, unchanged, ...(apiDefaults.count > 0 ? { apiDefaults: apiDefaults.count } : {}) };
 }
 
 function withNodes(nodes: NodeImpact | undefined): { nodes?: NodeImpact } {

@@ -58,7 +58,11 @@ function summaryLine(report: DiffReport): string {
   ];
   const selector = report.daemonSets.filter((d) => d.selectorChanged).length;
   const widening = report.daemonSets.filter((d) => d.widenings.length > 0).length;
-  return `DaemonSets: ${parts.join(', ')}; ${plural(selector, 'selector change')}, ${widening} with security widening.`;
+  const line = `DaemonSets: ${parts.join(', ')}; ${plural(selector, 'selector change')}, ${widening} with security widening.`;
+  const defaults = report.apiDefaults ?? 0;
+  return defaults === 0
+    ? line
+    : `${line}\n${plural(defaults, 'field')} stated on one side only at ${defaults === 1 ? 'its' : 'their'} Kubernetes default (the API server stores the same object either way): not counted as ${defaults === 1 ? 'a change' : 'changes'}.`;
 }
 
 /** What a reorder means for the pods, in words. */
