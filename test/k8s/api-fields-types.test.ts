@@ -4,6 +4,7 @@
  */
 
 import { KUBERNETES_VERSIONS, wrongTypeFields } from '../../src/k8s/api-fields';
+import { isRfc3339 } from '../../src/k8s/api-fields/decode';
 import { API_FIELD_DATA } from '../../src/k8s/api-fields/fields.generated';
 
 /** The type a field has in the tables, without its version entry. */
@@ -74,6 +75,42 @@ describe('wrongTypeFields', () => {
         },
       ]);
     }
+  });
+
+  test('GIVEN quantities and timestamps the API server cannot decode THEN each is a wrong type; the decodable ones are not', () => {
+    const object = ds({
+      template: {
+        metadata: { creationTimestamp: null },
+        spec: { overhead: { cpu: '1 core', memory: '', 'ephemeral-storage': ' 1Gi ' }, containers: [{ name: 'a' }] },
+      },
+    });
+    object.metadata.creationTimestamp = '2024-01-02 15:04:05';
+    expect(wrongTypeFields(object)).toEqual([
+      {
+        path: 'metadata.creationTimestamp',
+        problem: expect.stringMatching(/^is the string "2024-01-02 15:04:05", not an RFC 3339 timestamp/),
+      },
+      { path: 'spec.template.spec.overhead.cpu', problem: expect.stringMatching(/^is the string "1 core", not a quantity/) },
+      { path: 'spec.template.spec.overhead.memory', problem: expect.stringMatching(/^is the string "", not a quantity/) },
+    ]);
+  });
+
+  test.each([
+    ['2024-01-02T15:04:05Z', true],
+    ['2024-01-02T15:04:05.999999Z', true],
+    ['2024-02-29T00:00:00-08:00', true],
+    ['2000-02-29T00:00:00Z', true],
+    ['1900-02-29T00:00:00Z', false],
+    ['2023-02-29T00:00:00Z', false],
+    ['2024-04-31T00:00:00Z', false],
+    ['2024-01-02T24:00:00Z', false],
+    ['2024-01-02T15:04:60Z', false],
+    ['2024-01-02t15:04:05z', false],
+    ['2024-01-02T15:04:05', false],
+    ['2024-01-02T15:04:05+0100', false],
+    ['', false],
+  ])('GIVEN the timestamp %j THEN it is RFC 3339 as Go parses it: %s', (text, expected) => {
+    expect(isRfc3339(text)).toBe(expected);
   });
 
   test('hostile input: prototype names, cycles in free-form parts, non-objects', () => {

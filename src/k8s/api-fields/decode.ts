@@ -5,6 +5,7 @@
  */
 
 import { renderValue } from '../json';
+import { parseQuantity } from '../quantity';
 
 /** The scalar types of the field data (`FieldEntry` in `model.ts`), as the walk checks them. */
 export const enum Scalar {
@@ -122,7 +123,6 @@ function quoteHint(value: unknown): string {
 export function scalarFits(value: unknown, scalar: Scalar): boolean {
   switch (scalar) {
     case Scalar.STRING:
-    case Scalar.TIME:
       return typeof value === 'string';
     case Scalar.BOOLEAN:
       return typeof value === 'boolean';
@@ -141,9 +141,12 @@ export function scalarProblem(value: unknown, scalar: Scalar): string | undefine
   const t = typeof value;
   switch (scalar) {
     case Scalar.STRING:
-    case Scalar.TIME:
       if (t === 'string') return undefined;
       break;
+    case Scalar.TIME:
+      if (t !== 'string') break;
+      if (isRfc3339(value as string)) return undefined;
+      return `is the string ${renderValue(value)}, not an RFC 3339 timestamp; ${EXPECTED[scalar]} goes here`;
     case Scalar.BOOLEAN:
       if (t === 'boolean') return undefined;
       if (t === 'string')
@@ -168,14 +171,30 @@ export function scalarProblem(value: unknown, scalar: Scalar): string | undefine
           ? undefined
           : `is ${renderValue(value)}, not a JSON number (kubectl cannot send it); ${EXPECTED[scalar]} goes here`;
       }
-      if (t === 'string' && scalar === Scalar.QUANTITY) return undefined;
-      break;
+      if (t !== 'string' || scalar !== Scalar.QUANTITY) break;
+      // `Quantity.UnmarshalJSON` trims the text, then parses it (a sign is grammar; negative values are validation's)
+      if (parseQuantity((value as string).trim()) !== undefined) return undefined;
+      return `is the string ${renderValue(value)}, not a quantity; ${EXPECTED[scalar]} goes here`;
     case Scalar.BYTE:
       if (t !== 'string') break;
       if (BASE64.test((value as string).replace(/[\r\n]/g, ''))) return undefined;
       return `is ${renderValue(value)}, not base64; ${EXPECTED[scalar]} goes here (stringData takes plain text)`;
   }
   return `is ${article(jsonTypeOf(value))} ${renderValue(value)}; ${EXPECTED[scalar]} goes here${scalar === Scalar.STRING ? quoteHint(value) : ''}`;
+}
+
+/** `time.RFC3339` as Go parses it (`metav1.Time`): a valid date and time, seconds below 60, `Z` or an offset. */
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-](\d{2}):(\d{2}))$/;
+
+/** Whether `text` is an RFC 3339 timestamp the API server decodes. */
+export function isRfc3339(text: string): boolean {
+  const m = RFC3339.exec(text);
+  if (m === null) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+  const offsetOk = m[7] === undefined || (Number(m[7]) < 24 && Number(m[8]) < 60);
+  return month >= 1 && month <= 12 && day >= 1 && day <= days && hour < 24 && minute < 60 && second < 60 && offsetOk;
 }
 
 function article(type: string): string {

@@ -4,10 +4,13 @@ import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 
 const SECTIONS = ['requests', 'limits'] as const;
 
-/** Why a quantity written as a string or number is invalid (strings are memoized), or `undefined`. */
+/**
+ * Why a quantity written as a string or number is invalid (strings are memoized), or `undefined`. A value of another
+ * JSON type (a boolean, a list) is `field-type-invalid`'s finding: the API server cannot decode it at all.
+ */
 function errorOf(v: unknown): string | undefined {
   if (typeof v === 'string') return quantityErrorOf(v);
-  return typeof v === 'number' ? quantityError(v) : 'must be a quantity';
+  return typeof v === 'number' ? quantityError(v) : undefined;
 }
 
 /** Resource quantities (requests, limits, emptyDir size limits) must parse. */
