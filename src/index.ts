@@ -86,23 +86,9 @@ export {
 
 // One preset per kind of node service, and the constants their defaults are made of.
 export {
-  CNI_BIN_MOUNT_PATH,
-  CNI_CONF_MOUNT_PATH,
-  CNI_INSTALLER_RESOURCES,
-  CNI_PLUGIN_CAPABILITIES,
-  CNI_PLUGIN_RESOURCES,
-  CniInstaller,
   CniPlugin,
   CniPluginProps,
-  COMPLIANCE_SCANNER_RESOURCES,
   ContainerRuntime,
-  CSI_DRIVER_RESOURCES,
-  CSI_HEALTH_PORT,
-  CSI_LIVENESS_PROBE_IMAGE,
-  CSI_NODE_DRIVER_REGISTRAR_IMAGE,
-  CSI_REGISTRAR_HEALTH_PORT,
-  CSI_SIDECAR_RESOURCES,
-  CSI_SOCKET_DIR,
   CsiNode,
   CsiNodeProps,
   DCGM_PROFILING_COUNTERS,
@@ -117,13 +103,28 @@ export {
   MonitoringAgentProps,
   NodeServicePresetProps,
   POD_RESOURCES_DIR,
-  RUNTIME_SENSOR_CAPABILITIES,
-  SECURITY_AGENT_HOST_ROOT,
-  SECURITY_AGENT_RESOURCES,
   SecurityAgent,
   SecurityAgentMode,
   SecurityAgentProps,
 } from './presets';
+// The constants of the presets' helper modules, named here once, from the module that defines each.
+export { CNI_PLUGIN_CAPABILITIES, CNI_PLUGIN_RESOURCES } from './presets/cni-agent';
+export { CNI_BIN_MOUNT_PATH, CNI_CONF_MOUNT_PATH, CNI_INSTALLER_RESOURCES, CniInstaller } from './presets/cni-installer';
+export {
+  CSI_HEALTH_PORT,
+  CSI_LIVENESS_PROBE_IMAGE,
+  CSI_NODE_DRIVER_REGISTRAR_IMAGE,
+  CSI_REGISTRAR_HEALTH_PORT,
+  CSI_SIDECAR_RESOURCES,
+  CSI_SOCKET_DIR,
+} from './presets/csi-sidecars';
+export { CSI_DRIVER_RESOURCES } from './presets/csi-driver';
+export {
+  COMPLIANCE_SCANNER_RESOURCES,
+  RUNTIME_SENSOR_CAPABILITIES,
+  SECURITY_AGENT_HOST_ROOT,
+  SECURITY_AGENT_RESOURCES,
+} from './presets/security-modes';
 
 // The kind table: what each kind of node service may do.
 export {
