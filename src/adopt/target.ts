@@ -107,10 +107,12 @@ export function targetVersion(objects: readonly InputObject[], requested?: Kuber
       inferred.version !== requested ? `; the lowest version whose API has every field of the input is ${inferred.version}${why}` : '';
     return { version, source: 'option', reason: `Kubernetes ${version}, as asked for${needed}`, requiredBy, missing };
   }
+  // A field no version has is reported (in `missing`) whatever the target; the target fits every other field.
+  const fields = missing.length > 0 ? 'every field of the input that some version has' : 'every field of the input';
   const reason =
     version === DEFAULT_KUBERNETES_VERSION
-      ? `Kubernetes ${version}, the library's default: its API has every field of the input`
-      : `Kubernetes ${version}, the lowest version whose API has every field of the input${why}`;
+      ? `Kubernetes ${version}, the library's default: its API has ${fields}`
+      : `Kubernetes ${version}, the lowest version whose API has ${fields}${why}`;
   return { version, source: 'inferred', reason, requiredBy, missing };
 }
 
@@ -119,6 +121,6 @@ export function missingProblem(need: VersionNeed): string {
   const fix =
     need.version === undefined
       ? 'correct or remove the field in the input'
-      : `target Kubernetes ${need.version} or later (--kubernetes-version ${need.version}), or remove the field from the input`;
+      : `target a version that has it (--kubernetes-version ${need.version}), or remove the field from the input`;
   return `${need.object} in ${need.file}: ${need.message}. Fix: ${fix}`;
 }

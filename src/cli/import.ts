@@ -1,8 +1,9 @@
 /**
  * `node-services import <file|folder|-> --out DIR`: turns DaemonSets (and the objects that belong to them) into a
- * typed cdk8s app built with this library's constructs; `--check` synthesizes it and classifies every difference
- * from the input. Exit codes: 0, 1 when `--check` finds an unexplained difference, 2 on usage errors or unreadable
- * input. Thin wiring of `src/adopt`; the library's constructs (and cdk8s) are loaded only when this command runs.
+ * typed cdk8s app built with this library's constructs, for the Kubernetes version its input needs (or
+ * `--kubernetes-version`); `--check` synthesizes it and classifies every difference from the input. Exit codes: 0, 1
+ * when `--check` finds an unexplained difference or the target does not have a field of the input, 2 on usage errors
+ * or unreadable input. Thin wiring of `src/adopt`; the library's constructs (and cdk8s) are loaded only when this command runs.
  */
 
 import * as fs from 'fs';

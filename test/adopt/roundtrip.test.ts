@@ -19,6 +19,7 @@ const CODE_DIFFERS: Readonly<Record<string, string>> = {
   'calico-node.yaml': `${DNS}; ${PATCHED}`,
   'ceph-csi-rbdplugin.yaml': MOUNT_INDEX,
   'cilium-agent-helm.yaml': `${DNS}; ${MOUNT_INDEX}; ${PATCHED}`,
+  'cilium-agent-helm-k8s-1.30.yaml': `${DNS}; ${MOUNT_INDEX}; ${PATCHED}`,
   'datadog-agent-helm.yaml': MOUNT_INDEX,
   'falco-helm.yaml': MOUNT_INDEX,
   'filebeat.yaml': MOUNT_INDEX,

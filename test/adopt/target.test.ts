@@ -1,25 +1,11 @@
 import { importManifests } from '../../src/adopt';
 import { targetVersion } from '../../src/adopt/target';
 import { KubernetesVersion } from '../../src/k8s/api-fields/versions';
-import { RUNTIME } from './support';
+import { agentDaemonSet, RUNTIME } from './support';
 
 const FILE = 'vendor/agent.yaml';
 
-/** A DaemonSet of one container, with `pod` laid over its pod spec and `container` over its container. */
-function daemonSet(container: Record<string, unknown> = {}, pod: Record<string, unknown> = {}): any {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'DaemonSet',
-    metadata: { name: 'agent', namespace: 'obs' },
-    spec: {
-      selector: { matchLabels: { app: 'agent' } },
-      template: {
-        metadata: { labels: { app: 'agent' } },
-        spec: { containers: [{ name: 'agent', image: 'agent:1.0', ...container }], ...pod },
-      },
-    },
-  };
-}
+const daemonSet = agentDaemonSet;
 
 /** A pod-level AppArmor profile: a field from Kubernetes 1.30. */
 const APPARMOR_1_30 = { securityContext: { appArmorProfile: { type: 'RuntimeDefault' } } };
@@ -61,6 +47,7 @@ describe('the Kubernetes version an import targets', () => {
     ]);
     expect(target.missing[0].message).toContain('did you mean "operator"?');
     expect(target.missing[0].message).toContain('no Kubernetes version from 1.28 to 1.33 has it');
+    expect(target.reason).toBe("Kubernetes 1.28, the library's default: its API has every field of the input that some version has");
   });
 
   test('GIVEN a 1.30 field and 1.28 asked for WHEN the target is resolved THEN it is 1.28 and the field is missing, with 1.30 as the version that has it', () => {
@@ -114,7 +101,7 @@ describe('importManifests at a target version', () => {
       kubernetesVersion: KubernetesVersion.V1_28,
     });
     expect(result.report.problems[0]).toBe(
-      'DaemonSet obs/agent in vendor/agent.yaml: unknown field "spec.template.spec.securityContext.appArmorProfile": appArmorProfile exists from Kubernetes 1.30; the target is 1.28. Fix: target Kubernetes 1.30 or later (--kubernetes-version 1.30), or remove the field from the input',
+      'DaemonSet obs/agent in vendor/agent.yaml: unknown field "spec.template.spec.securityContext.appArmorProfile": appArmorProfile exists from Kubernetes 1.30; the target is 1.28. Fix: target a version that has it (--kubernetes-version 1.30), or remove the field from the input',
     );
     expect(result.report.unexplained).toBeGreaterThan(0);
     expect(result.files.get('main.ts')).not.toContain('NodeServiceChecks');
