@@ -20,7 +20,7 @@ import { proposePools } from './pools';
 import { lintOutput } from './lint';
 import { buildReport, ImportReport } from './report';
 import { describeNeed, TargetVersion, targetVersion } from './target';
-import { KUBERNETES_VERSIONS, KubernetesVersion } from '../k8s/api-fields/versions';
+import { DEFAULT_KUBERNETES_VERSION, KUBERNETES_VERSIONS, KubernetesVersion } from '../k8s/api-fields/versions';
 import { bool, checkArguments, implementing, json, list, object, oneOf, opt, ParamList, req, str } from '../k8s/shape';
 import { TargetDeclaration } from './print';
 
@@ -121,7 +121,7 @@ const IMPORT_PARAMS = (): ParamList => [
 
 /** What `main.ts` writes for the target: nothing for the library's default, else the version and what requires it. */
 function declaration(target: TargetVersion): TargetDeclaration | undefined {
-  if (target.version === KUBERNETES_VERSIONS[0]) return undefined;
+  if (target.version === DEFAULT_KUBERNETES_VERSION) return undefined;
   const member = Object.entries(KubernetesVersion).find(([, v]) => v === target.version)![0];
   const needs = target.requiredBy.slice(0, 3).map(describeNeed);
   const more = target.requiredBy.length > needs.length ? ` and ${target.requiredBy.length - needs.length} more` : '';
