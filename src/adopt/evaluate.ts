@@ -5,6 +5,8 @@
  * the printer is a direct rendering of the tree (tests compile and run the printed code and compare).
  */
 
+import { NodeServiceError, show } from '../k8s/node-service-error';
+import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../k8s/api-fields/versions';
 import { AppModel, Expr, KeptObject, ServiceModule } from './model';
 
 /** What evaluation needs: the exports of `cdk8s-node-services`, `cdk8s` and `constructs`. */
@@ -17,13 +19,38 @@ export interface AdoptRuntime {
   readonly constructs: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * The runtime of one import: the exports, and the Kubernetes version the generated app targets. Every synthesis of
+ * the import (the trials of presets and of defaults too) runs at that version, so that a field the target has is
+ * accepted and one it lacks is refused, as `main.ts` declares it.
+ */
+export interface ImportRuntime extends AdoptRuntime {
+  /**
+   * The target version.
+   * @default KubernetesVersion.V1_28
+   */
+  readonly target?: KubernetesVersion;
+}
+
 type Ctor = new (...args: any[]) => any;
 
+/** The runtime's export `name`; a runtime without it is a wrong argument of the import. */
 function exported(runtime: AdoptRuntime, name: string): any {
   for (const scope of [runtime.library, runtime.cdk8s, runtime.constructs]) {
     if (Object.prototype.hasOwnProperty.call(scope, name)) return scope[name];
   }
-  throw new TypeError(`the runtime has no export ${name}`);
+  throw new NodeServiceError(
+    'importManifests',
+    [
+      {
+        field: 'importManifests(options.runtime)',
+        value: show(Object.keys(runtime)),
+        problem: `has no export ${name} in its library, cdk8s or constructs`,
+        fix: "pass { library: require('cdk8s-node-services'), cdk8s: require('cdk8s'), constructs: require('constructs') }",
+      },
+    ],
+    'arguments',
+  );
 }
 
 /** The value of an expression. */
@@ -81,14 +108,17 @@ function evaluateModule(scope: unknown, module: ServiceModule, runtime: AdoptRun
 /** The chart's construct id in `main.ts`. */
 export const CHART_ID = 'imported';
 
-/** Builds the whole app and synthesizes it to YAML (policy warnings silenced; errors throw as synthesis does). */
-export function synthesizeApp(model: AppModel, runtime: AdoptRuntime): string {
+/**
+ * Builds the whole app and synthesizes it to YAML at the runtime's target version (policy warnings silenced; errors
+ * throw as synthesis does).
+ */
+export function synthesizeApp(model: AppModel, runtime: ImportRuntime): string {
   const App = exported(runtime, 'App') as Ctor;
   const Chart = exported(runtime, 'Chart') as Ctor;
   const checks = exported(runtime, 'NodeServiceChecks');
   const loggers = exported(runtime, 'PolicyLoggers');
   const app = new App({ outdir: 'dist' });
-  checks.of(app, { logger: loggers.silent() });
+  checks.of(app, { logger: loggers.silent(), kubernetesVersion: runtime.target ?? DEFAULT_KUBERNETES_VERSION });
   const chart = new Chart(app, CHART_ID, {});
   for (const module of model.services) evaluateModule(chart, module, runtime);
   for (const kept of model.others) keep(chart, kept, runtime);

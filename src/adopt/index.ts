@@ -9,7 +9,7 @@ import { NodeServiceKind } from '../policy/kinds';
 import { buildModel, buildService } from './build';
 import { checkImport } from './check';
 import { chooseConstructs } from './choose';
-import { AdoptRuntime, synthesizeApp } from './evaluate';
+import { AdoptRuntime, ImportRuntime, synthesizeApp } from './evaluate';
 import { parseObjects } from '../manifests/read';
 import { omitDefaults } from './defaults';
 import { fixpoint, FixpointResult } from './fixpoint';
@@ -19,6 +19,10 @@ import { printMain, printModule } from './print';
 import { proposePools } from './pools';
 import { lintOutput } from './lint';
 import { buildReport, ImportReport } from './report';
+import { describeNeed, TargetVersion, targetVersion } from './target';
+import { DEFAULT_KUBERNETES_VERSION, KUBERNETES_VERSIONS, KubernetesVersion } from '../k8s/api-fields/versions';
+import { bool, checkArguments, implementing, json, list, object, oneOf, opt, ParamList, req, str } from '../k8s/shape';
+import { TargetDeclaration } from './print';
 
 export { AdoptRuntime } from './evaluate';
 export { ImportReport, ServiceReport, formatReportJson, formatReportMarkdown } from './report';
@@ -26,6 +30,7 @@ export { DifferenceClass, ClassifiedChange } from './classify';
 export { StrippedField } from './input';
 export { ConstructChoice } from './choose';
 export { LintResult, LintError, CarriedLintError } from './lint';
+export { TargetVersion, VersionNeed } from './target';
 
 /** Options of {@link importManifests}. */
 export interface ImportOptions {
@@ -41,6 +46,13 @@ export interface ImportOptions {
    * @default none: selectors and tolerations are kept as they are
    */
   readonly nodes?: readonly unknown[];
+  /**
+   * The Kubernetes version the generated app targets (`main.ts` declares it with `NodeServiceChecks.of`, and the check
+   * synthesizes and lints at it). Each field of the input that this version does not have is reported as a problem,
+   * with its file, path and the version that has it; it is not dropped.
+   * @default the lowest version from 1.28 to 1.33 whose API has every field and kind of the input
+   */
+  readonly kubernetesVersion?: KubernetesVersion;
 }
 
 /** The generated app and its report. */
@@ -63,7 +75,7 @@ export const REPORT_FILE = 'IMPORT-REPORT.md';
 function withConstructs(
   result: FixpointResult,
   others: readonly InputObject[],
-  runtime: AdoptRuntime,
+  runtime: ImportRuntime,
   nodes?: readonly unknown[],
 ): FixpointResult {
   const services = omitDefaults(chooseConstructs(result.services, runtime, nodes), runtime);
@@ -76,20 +88,66 @@ function withConstructs(
   }
 }
 
-/** Turns `objects` into a cdk8s app of node services. */
+/** The shape of the arguments of {@link importManifests}, checked before anything runs. */
+const IMPORT_PARAMS = (): ParamList => [
+  ['objects', req(list(implementing('InputObject', { object: opt(json), file: opt(str) })))],
+  [
+    'options',
+    req(
+      object('ImportOptions', {
+        kind: opt(oneOf('NodeServiceKind', Object.values(NodeServiceKind))),
+        runtime: req(
+          implementing('AdoptRuntime', {
+            library: req(
+              implementing('the exports of cdk8s-node-services', {
+                NodeService: req(json),
+                NodeServiceChecks: req(json),
+                PolicyLoggers: req(json),
+              }),
+            ),
+            cdk8s: req(
+              implementing('the exports of cdk8s', { App: req(json), Chart: req(json), ApiObject: req(json), JsonPatch: req(json) }),
+            ),
+            constructs: req(implementing('the exports of constructs', { Construct: req(json) })),
+          }),
+        ),
+        check: opt(bool),
+        nodes: opt(list(json)),
+        kubernetesVersion: opt(oneOf('KubernetesVersion', KUBERNETES_VERSIONS)),
+      }),
+    ),
+  ],
+];
+
+/** What `main.ts` writes for the target: nothing for the library's default, else the version and what requires it. */
+function declaration(target: TargetVersion): TargetDeclaration | undefined {
+  if (target.version === DEFAULT_KUBERNETES_VERSION) return undefined;
+  const member = Object.entries(KubernetesVersion).find(([, v]) => v === target.version)![0];
+  const needs = target.requiredBy.slice(0, 3).map(describeNeed);
+  const more = target.requiredBy.length > needs.length ? ` and ${target.requiredBy.length - needs.length} more` : '';
+  const comment =
+    target.source === 'option'
+      ? `Target Kubernetes ${target.version}, the version the import was asked to target.`
+      : `Target Kubernetes ${target.version}, the lowest version that has ${needs.join('; ')}${more}.`;
+  return { member, comment };
+}
+
+/** Turns `objects` into a cdk8s app of node services, for the target Kubernetes version (see {@link ImportOptions}). */
 export async function importManifests(objects: readonly InputObject[], options: ImportOptions): Promise<ImportResult> {
+  checkArguments('importManifests', arguments, IMPORT_PARAMS);
   const stripped: StrippedField[] = [];
   const inputs = objects.map((o) => ({ ...o, object: stripServerFields(o.object, stripped) }));
+  const target = targetVersion(inputs, options.kubernetesVersion);
+  const runtime: ImportRuntime = { ...options.runtime, target: target.version };
   const { services, others } = gatherObjects(inputs);
   const taken = new Set<string>();
   const nodes = options.nodes !== undefined ? { list: options.nodes, pools: proposePools(options.nodes) } : undefined;
-  const built = services.map((s) => buildService(s, { kind: options.kind, runtime: options.runtime, nodes }, taken));
-  const fixpointResult = fixpoint(built, others, options.runtime, options.nodes);
-  const fixed =
-    fixpointResult.failure === undefined ? withConstructs(fixpointResult, others, options.runtime, options.nodes) : fixpointResult;
+  const built = services.map((s) => buildService(s, { kind: options.kind, runtime, nodes }, taken));
+  const fixpointResult = fixpoint(built, others, runtime, options.nodes);
+  const fixed = fixpointResult.failure === undefined ? withConstructs(fixpointResult, others, runtime, options.nodes) : fixpointResult;
   const model = buildModel(fixed.services, others);
   const files = new Map<string, string>();
-  files.set('main.ts', await formatTypeScript(printMain(model)));
+  files.set('main.ts', await formatTypeScript(printMain(model, declaration(target))));
   for (const m of model.services) files.set(m.fileName, await formatTypeScript(printModule(m)));
   const problems = fixed.failure !== undefined ? [`the generated app does not synthesize: ${fixed.failure}`] : [];
   const checked = options.check && fixed.failure === undefined;
@@ -98,13 +156,14 @@ export async function importManifests(objects: readonly InputObject[], options: 
     ? lintOutput(
         inputs.map((o) => o.object),
         fixed.output.map((o) => o.object),
+        target.version,
       )
     : undefined;
   const report = buildReport(
     fixed.services,
     others.map((o) => describeObject(o.object)),
     stripped,
-    { check, lint, pools: nodes?.pools },
+    { check, lint, pools: nodes?.pools, target },
     options.check ? problems : [],
   );
   return { files, report, synthesized: fixed.output.map((o) => o.object) };

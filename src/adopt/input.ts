@@ -8,6 +8,7 @@ import { asArray, asObject, isObject } from '../k8s/json';
 import { resolveKind } from '../policy/kind-inference';
 import { isKruiseDaemonSet, KIND_ANNOTATION, KindSource, NodeServiceKind } from '../policy/kinds';
 import { InputObject, keyOf, nameOf, namespaceOf } from '../day2/objects';
+import { isClusterScoped } from '../k8s/namespaces';
 
 /** Metadata fields only the API server sets. */
 const SERVER_METADATA_FIELDS: readonly string[] = [
@@ -242,7 +243,11 @@ export function gatherObjects(objects: readonly InputObject[]): { services: Serv
   return { services, others: objects.filter((o) => !claimed.has(o)) };
 }
 
-/** Identity of an object for matching input with output (`Kind namespace/name`). */
+/**
+ * Identity of an object for matching input with output and for reports: `Kind namespace/name`, or `Kind name` for a
+ * cluster-scoped kind (a ClusterRole has no namespace, whatever its metadata says).
+ */
 export function identityOf(object: unknown): string {
-  return `${String(asObject(object).kind)} ${keyOf(object)}`;
+  const kind = asObject(object).kind;
+  return `${String(kind)} ${isClusterScoped(kind) ? nameOf(object) : keyOf(object)}`;
 }

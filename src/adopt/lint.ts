@@ -7,6 +7,8 @@
 
 import { checkManifests, Finding } from '../policy/engine';
 import { Severity } from '../policy/types';
+import { KubernetesVersion } from '../k8s/api-fields/versions';
+import { isClusterScoped } from '../k8s/namespaces';
 
 /** An error-level finding of the synthesized app. */
 export interface LintError {
@@ -34,21 +36,26 @@ export interface LintResult {
   readonly carried: CarriedLintError[];
 }
 
+/** `Kind namespace/name`, or `Kind name` for a cluster-scoped kind. */
 function objectOf(f: Finding): string {
-  return `${f.object.kind} ${f.object.namespace ?? 'default'}/${f.object.name}`;
+  return `${f.object.kind} ${isClusterScoped(f.object.kind) ? '' : `${f.object.namespace ?? 'default'}/`}${f.object.name}`;
 }
 
 function errorOf(f: Finding): LintError {
   return { ruleId: f.ruleId, object: objectOf(f), path: f.path, message: f.message };
 }
 
-/** Lints `output` (the synthesized objects) at error level, comparing with `input` (the objects imported). */
-export function lintOutput(input: readonly unknown[], output: readonly unknown[]): LintResult {
+/**
+ * Lints `output` (the synthesized objects) at error level for the target `version`, comparing with `input` (the
+ * objects imported, linted for the same version).
+ */
+export function lintOutput(input: readonly unknown[], output: readonly unknown[], version?: KubernetesVersion): LintResult {
+  const config = version !== undefined ? { kubernetesVersion: version } : undefined;
   // The input's finding may be a warning there: a kind inferred from the shape is held to its allowlists less strictly
   // than the kind the generated app declares.
-  const had = new Set(checkManifests(input).findings.map((f) => `${f.ruleId} ${objectOf(f)}`));
+  const had = new Set(checkManifests(input, config).findings.map((f) => `${f.ruleId} ${objectOf(f)}`));
   const result: LintResult = { errors: [], carried: [] };
-  for (const f of checkManifests(output).findings.filter((x) => x.severity === Severity.ERROR)) {
+  for (const f of checkManifests(output, config).findings.filter((x) => x.severity === Severity.ERROR)) {
     if (f.suppressed && had.has(`${f.ruleId} ${objectOf(f)}`)) result.carried.push({ ...errorOf(f), reason: f.suppressionReason ?? '' });
     else result.errors.push(errorOf(f));
   }

@@ -114,14 +114,28 @@ function importPath(m: ServiceModule): string {
   return `./${m.fileName.replace(/\.ts$/, '')}`;
 }
 
-/** The TypeScript text (unformatted) of `main.ts`. */
-export function printMain(model: AppModel): string {
+/** The Kubernetes version `main.ts` declares, with the comment that says what requires it. */
+export interface TargetDeclaration {
+  /** The member of `KubernetesVersion` (`V1_30`). */
+  readonly member: string;
+  /** Why this version (the field that requires it, with the input file and path). */
+  readonly comment: string;
+}
+
+/** The TypeScript text (unformatted) of `main.ts`; with `target`, the App declares it before any construct is made. */
+export function printMain(model: AppModel, target?: TargetDeclaration): string {
   const cdk8s = ['App', 'Chart', ...(model.others.length > 0 ? ['ApiObject'] : [])].sort();
+  const declare =
+    target !== undefined
+      ? [`${comment(target.comment)}NodeServiceChecks.of(app, { kubernetesVersion: KubernetesVersion.${target.member} });`]
+      : [];
   return [
     `import { ${cdk8s.join(', ')} } from "cdk8s";`,
+    ...(target !== undefined ? [`import { KubernetesVersion, NodeServiceChecks } from ${JSON.stringify(LIBRARY_PACKAGE)};`] : []),
     ...model.services.map((m) => `import { ${m.className} } from ${JSON.stringify(importPath(m))};`),
     '',
     'const app = new App();',
+    ...declare,
     `const chart = new Chart(app, ${JSON.stringify(CHART_ID)});`,
     ...model.services.map((m) => `new ${m.className}(chart, ${JSON.stringify(m.id)});`),
     ...model.others.map((k) => keptStatement(k, 'chart', false)),

@@ -12,6 +12,7 @@ import { FixedService } from './fixpoint';
 import { StrippedField } from './input';
 import { LintError, LintResult } from './lint';
 import { ProposedPool } from './pools';
+import { missingProblem, TargetVersion } from './target';
 
 /** The report of one imported DaemonSet. */
 export interface ServiceReport {
@@ -69,6 +70,8 @@ export interface ImportReport {
   readonly pools?: ReadonlyArray<{ name: string; labels: Readonly<Record<string, string>>; taints: string[]; nodes: number }>;
   /** `lint` at error level over the synthesized app (absent without `--check`, or when it does not synthesize). */
   readonly lint?: LintResult;
+  /** The Kubernetes version the generated app targets, why, and the input's fields it does not have (absent when not known). */
+  readonly target?: TargetVersion;
 }
 
 /** What the check found: the comparison with the input, and the lint of the output. */
@@ -79,6 +82,8 @@ export interface ReportChecks {
   readonly lint?: LintResult;
   /** The pools proposed from `--nodes`. */
   readonly pools?: readonly ProposedPool[];
+  /** The target version; each input field it does not have is a problem, with or without `--check`. */
+  readonly target?: TargetVersion;
 }
 
 /** A lint error of the output as a problem line. */
@@ -95,7 +100,7 @@ export function buildReport(
   problems: string[] = [],
 ): ImportReport {
   const { check, lint } = checks;
-  const all = [...problems, ...(lint?.errors ?? []).map(lintProblem)];
+  const all = [...(checks.target?.missing ?? []).map(missingProblem), ...problems, ...(lint?.errors ?? []).map(lintProblem)];
   const out = services.map((s): ServiceReport => {
     const ds = s.input.daemonSet.object;
     const key = `${ds?.metadata?.namespace ?? 'default'}/${ds?.metadata?.name}`;
@@ -134,6 +139,7 @@ export function buildReport(
       nodes: p.nodes.length,
     })),
     lint,
+    target: checks.target,
   };
 }
 
@@ -226,6 +232,7 @@ export function formatReportMarkdown(report: ImportReport): string {
         : `Check: **${report.unexplained} unexplained difference(s)**.`
       : 'Not checked (run `node-services import --check`).',
     '',
+    ...(report.target !== undefined ? [`Target: ${report.target.reason}.`, ''] : []),
   );
   if (report.problems.length > 0) lines.push(...report.problems.map((p) => `- ${p}`), '');
   if (report.stripped.length > 0) {

@@ -1,8 +1,9 @@
 /**
  * `node-services import <file|folder|-> --out DIR`: turns DaemonSets (and the objects that belong to them) into a
- * typed cdk8s app built with this library's constructs; `--check` synthesizes it and classifies every difference
- * from the input. Exit codes: 0, 1 when `--check` finds an unexplained difference, 2 on usage errors or unreadable
- * input. Thin wiring of `src/adopt`; the library's constructs (and cdk8s) are loaded only when this command runs.
+ * typed cdk8s app built with this library's constructs, for the Kubernetes version its input needs (or
+ * `--kubernetes-version`); `--check` synthesizes it and classifies every difference from the input. Exit codes: 0, 1
+ * when `--check` finds an unexplained difference or the target does not have a field of the input, 2 on usage errors
+ * or unreadable input. Thin wiring of `src/adopt`; the library's constructs (and cdk8s) are loaded only when this command runs.
  */
 
 import * as fs from 'fs';
@@ -13,6 +14,8 @@ import { slimNode } from '../manifests/slim';
 import type { AdoptRuntime } from '../adopt';
 import { formatReportJson, formatReportMarkdown, importManifests, ImportReport, REPORT_FILE } from '../adopt';
 import { NodeServiceKind } from '../policy/kinds';
+import { KUBERNETES_VERSION_RANGE } from '../k8s/api-fields/versions';
+import { kubernetesVersionFlag } from './flags';
 
 interface ImportFlags {
   readonly out: string;
@@ -20,6 +23,7 @@ interface ImportFlags {
   readonly check?: boolean;
   readonly nodes?: string;
   readonly format: 'text' | 'json' | 'markdown';
+  readonly kubernetesVersion?: string;
 }
 
 /** The library, cdk8s and constructs, loaded on first use (the other commands never load them). */
@@ -43,6 +47,8 @@ function summary(report: ImportReport, out: string, files: readonly string[]): s
       ...(s.placement !== undefined ? [`    placement ${s.placement}`] : []),
     );
   }
+  if (report.target !== undefined) lines.push(`Target: ${report.target.reason}.`);
+  for (const p of report.target?.missing ?? []) lines.push(`  ${p.object} in ${p.file}: ${p.message}`);
   if (report.checked) {
     lines.push(
       report.unexplained === 0
@@ -76,6 +82,10 @@ export function registerImportCommand(program: Command, io: CliIo, exit: ExitCod
       '--nodes <file>',
       "the cluster's nodes (kubectl get nodes -o json, a file or -): propose NodePools from their labels and taints, and express a DaemonSet's node selection as pools where that covers exactly the same nodes (--check proves it on these nodes)",
     )
+    .option(
+      '--kubernetes-version <version>',
+      `the Kubernetes version the app targets, ${KUBERNETES_VERSION_RANGE} (default: the lowest whose API has every field of the input); a field of the input that version does not have is reported and fails the import`,
+    )
     .option('--check', 'synthesize the generated app and compare it with the input: exit 1 on any unexplained difference')
     .addOption(
       new Option('-f, --format <format>', 'output format of the summary (the report)')
@@ -83,13 +93,20 @@ export function registerImportCommand(program: Command, io: CliIo, exit: ExitCod
         .default('text'),
     )
     .action(async (input: string, flags: ImportFlags) => {
+      const kubernetesVersion = kubernetesVersionFlag(flags.kubernetesVersion)?.version;
       const objects = await readClusterManifests([input], io, {
         flag: '<input>',
         clustersCommand: (root) => `import ${root}/<cluster> --out <dir>, once per cluster folder of ${root}`,
       });
       if (!objects.some((o) => o.object?.kind === 'DaemonSet')) throw new InputError(`${input}: no DaemonSet to import`);
       const nodes = flags.nodes !== undefined ? await readList(flags.nodes, 'Node', '--nodes', io, slimNode) : undefined;
-      const result = await importManifests(objects, { kind: flags.kind, check: flags.check === true, runtime: loadRuntime(), nodes });
+      const result = await importManifests(objects, {
+        kind: flags.kind,
+        check: flags.check === true,
+        runtime: loadRuntime(),
+        nodes,
+        kubernetesVersion,
+      });
       fs.mkdirSync(flags.out, { recursive: true });
       for (const [name, text] of result.files) fs.writeFileSync(path.join(flags.out, name), text);
       const markdown = formatReportMarkdown(result.report);

@@ -12,20 +12,8 @@ import { surgeWithHostPorts } from '../policy/rules/surge-with-host-ports';
 import { NodeServiceChecks, reportAtSynthByOwner } from '../policy/synth';
 import { describeSurgeConflict, SurgeConflict, surgeConflict } from '../coverage/surge';
 import { isZeroIntOrPercent } from '../k8s/intstr';
+import { isClusterScoped } from '../k8s/namespaces';
 import { NodePool } from './node-pool';
-
-/** Kinds without a namespace: their identity is kind and name. */
-const CLUSTER_SCOPED = new Set([
-  'Namespace',
-  'ClusterRole',
-  'ClusterRoleBinding',
-  'PriorityClass',
-  'ValidatingAdmissionPolicy',
-  'ValidatingAdmissionPolicyBinding',
-  'CSIDriver',
-  'StorageClass',
-  'RuntimeClass',
-]);
 
 /** What the checks need of a node service. @internal */
 export interface ServiceFacts {
@@ -51,7 +39,7 @@ export interface ServiceFacts {
 }
 
 function identity(o: ApiObject): string {
-  const ns = CLUSTER_SCOPED.has(o.kind) ? '' : (o.metadata.namespace ?? '');
+  const ns = isClusterScoped(o.kind) ? '' : (o.metadata.namespace ?? '');
   return `${o.kind} ${ns ? `${ns}/` : ''}${o.name}`;
 }
 

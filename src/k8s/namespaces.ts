@@ -42,3 +42,21 @@ export function reservedNamespaceProblem(name: string): NamespaceProblem | undef
   }
   return undefined;
 }
+
+/** Kinds without a namespace (their identity is kind and name): the ones the library reads or emits. */
+const CLUSTER_SCOPED_KINDS: ReadonlySet<string> = new Set([
+  'Namespace',
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'PriorityClass',
+  'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionPolicyBinding',
+  'CSIDriver',
+  'StorageClass',
+  'RuntimeClass',
+]);
+
+/** Whether objects of `kind` are cluster-scoped (a ClusterRole, a PriorityClass …): they have no namespace. */
+export function isClusterScoped(kind: unknown): boolean {
+  return typeof kind === 'string' && CLUSTER_SCOPED_KINDS.has(kind);
+}

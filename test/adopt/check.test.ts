@@ -1,19 +1,9 @@
 import { checkImport } from '../../src/adopt/check';
 import { DifferenceClass } from '../../src/adopt/classify';
+import { agentDaemonSet } from './support';
 
 function daemonSet(container: Record<string, unknown>, volumes: unknown[] = []): any {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'DaemonSet',
-    metadata: { name: 'agent', namespace: 'obs' },
-    spec: {
-      selector: { matchLabels: { app: 'agent' } },
-      template: {
-        metadata: { labels: { app: 'agent' } },
-        spec: { containers: [{ name: 'agent', image: 'agent:1.0', ...container }], volumes },
-      },
-    },
-  };
+  return agentDaemonSet(container, { volumes });
 }
 
 const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'agent', namespace: 'obs' }, data: { a: '' } };
@@ -61,5 +51,11 @@ describe('the import check', () => {
   test('GIVEN a Kubernetes default written out WHEN checked THEN it is explained as a default', () => {
     const result = checkImport([{ object: daemonSet({}) }], [{ object: daemonSet({ imagePullPolicy: 'IfNotPresent' }) }]);
     expect(result.daemonSets[0].changes.map((c) => c.class)).toEqual([DifferenceClass.DEFAULT]);
+  });
+
+  test('GIVEN the output adds a cluster-scoped object and a namespaced one WHEN checked THEN the cluster-scoped one is named without a namespace', () => {
+    const priorityClass = { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'agent-critical' }, value: 1000 };
+    const result = checkImport([{ object: daemonSet({}) }], [{ object: daemonSet({}) }, { object: priorityClass }, { object: configMap }]);
+    expect(result.objectsAdded).toEqual(['PriorityClass agent-critical', 'ConfigMap obs/agent']);
   });
 });

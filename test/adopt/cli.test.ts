@@ -74,6 +74,53 @@ describe('node-services import', () => {
     ]);
   }, 60_000);
 
+  test('GIVEN the chart render WHEN imported with --check THEN the cluster-scoped objects the report names have no namespace', async () => {
+    const run = await runCli(['import', FIXTURE, '--out', OUT, '--check', '--format', 'json']);
+    expect(run.code).toBe(0);
+    const added: string[] = JSON.parse(run.out).objectsAdded;
+    // The library creates a ClusterRole and a ClusterRoleBinding for the apiAccess of the chart's ServiceAccount.
+    expect(added.filter((o) => /^ClusterRole(Binding)? /.test(o)).length).toBe(2);
+    for (const o of added) expect({ o, namespaced: o.includes('/') }).toEqual({ o, namespaced: !/^Cluster/.test(o) });
+  }, 60_000);
+
+  test('GIVEN import --help WHEN docs/cli.md is read THEN its import table has a row for every option', async () => {
+    const help = (await runCli(['import', '--help'])).out;
+    const flags = [...help.matchAll(/^ {2}(?:-\w, )?(--[a-z-]+)/gm)].map((m) => m[1]).filter((f) => f !== '--help');
+    expect(flags).toEqual(expect.arrayContaining(['--out', '--nodes', '--kubernetes-version', '--check']));
+    const cli = fs.readFileSync(path.join(ROOT, 'docs', 'cli.md'), 'utf8');
+    const section = cli.slice(cli.indexOf('## `node-services import'));
+    const rows = section.split('\n').filter((l) => l.startsWith('| `'));
+    const missing = flags.filter((f) => !rows.some((r) => r.split('|')[1].includes(f)));
+    expect(missing).toEqual([]);
+  });
+
+  test('GIVEN the 1.30 cilium render WHEN imported with --kubernetes-version 1.28 THEN the field 1.28 lacks is reported with its file and 1.30, and the import exits 1', async () => {
+    const dir = path.join(OUT, 'k8s-1.28');
+    const run = await runCli([
+      'import',
+      'test/fixtures/real-world/cilium-agent-helm-k8s-1.30.yaml',
+      '--out',
+      dir,
+      '--kubernetes-version',
+      '1.28',
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.out).toContain('Target: Kubernetes 1.28, as asked for; the lowest version whose API has every field of the input is 1.30');
+    expect(run.out).toContain(
+      '  DaemonSet kube-system/cilium in test/fixtures/real-world/cilium-agent-helm-k8s-1.30.yaml: unknown field "spec.template.spec.securityContext.appArmorProfile": appArmorProfile exists from Kubernetes 1.30; the target is 1.28\n',
+    );
+  }, 60_000);
+
+  test('GIVEN an unsupported --kubernetes-version WHEN imported THEN it is a usage error (exit 2) naming the supported versions, and nothing is written', async () => {
+    const dir = path.join(OUT, 'bad-version');
+    fs.rmSync(dir, { recursive: true, force: true });
+    const run = await runCli(['import', FIXTURE, '--out', dir, '--kubernetes-version', '1.3']);
+    expect(run.code).toBe(2);
+    expect(run.err).toContain('--kubernetes-version "1.3"');
+    expect(run.err).toContain('1.28, 1.29, 1.30, 1.31, 1.32, 1.33');
+    expect(fs.existsSync(dir)).toBe(false);
+  });
+
   test('GIVEN --kind WHEN the DaemonSet has no kind annotation THEN the option decides the kind and the report says so', async () => {
     const run = await runCli(['import', FIXTURE, '--out', OUT, '--kind', 'node-service', '--format', 'json']);
     expect(run.code).toBe(0);

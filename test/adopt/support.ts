@@ -57,3 +57,19 @@ export function strictDiagnostics(files: readonly string[], relativeTo: string):
     .filter((d) => d.file && files.includes(path.resolve(d.file.fileName)))
     .map((d) => `${path.relative(relativeTo, d.file!.fileName)}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
 }
+
+/** A DaemonSet `obs/agent` of one container `agent`, with `container` laid over its container and `pod` over its pod spec. */
+export function agentDaemonSet(container: Record<string, unknown> = {}, pod: Record<string, unknown> = {}): any {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name: 'agent', namespace: 'obs' },
+    spec: {
+      selector: { matchLabels: { app: 'agent' } },
+      template: {
+        metadata: { labels: { app: 'agent' } },
+        spec: { containers: [{ name: 'agent', image: 'agent:1.0', ...container }], ...pod },
+      },
+    },
+  };
+}
