@@ -36,6 +36,8 @@ export class ClusterChecks {
   private readonly reported = new Set<string>();
   private readonly checks = new Map<string, Check>();
   private readonly problems: ClusterVersionProblem[] = [];
+  /** The last file's check and folder (the objects of a file come one after the other). */
+  private last: { file: string; check: Check; folder: string | undefined } | undefined;
 
   /**
    * `atVersion` gives the configuration at a cluster's version; without it (a version given on the command line),
@@ -53,8 +55,9 @@ export class ClusterChecks {
 
   /** Checks an object, the `objectIndex`-th of the input. */
   public check(object: SourcedObject, objectIndex: number): void {
-    const check = this.checkOf(object.file);
-    const folder = this.folderOf(object.file);
+    if (this.last?.file !== object.file)
+      this.last = { file: object.file, check: this.checkOf(object.file), folder: this.folderOf(object.file) };
+    const { check, folder } = this.last;
     if (folder !== undefined && !this.reported.has(folder)) {
       this.reported.add(folder);
       const recorded = this.versions.get(folder);

@@ -10,9 +10,22 @@ import { CORE_SCHEMA, Schema, Type } from 'js-yaml';
 const BOOL_TRUE = new Set(['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON']);
 const BOOL_FALSE = new Set(['n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF']);
 
+const BOOL_WORDS = [...BOOL_TRUE, ...BOOL_FALSE];
+/** The first characters of the boolean words, and their greatest length. */
+const BOOL_FIRST = new Set(BOOL_WORDS.map((w) => w.charCodeAt(0)));
+const BOOL_LONGEST = Math.max(...BOOL_WORDS.map((w) => w.length));
+
+/**
+ * Whether a plain scalar is a YAML 1.1 boolean. The words are short and start with one of a few letters, which rules
+ * out most plain scalars without looking them up.
+ */
+function isBool(data: string): boolean {
+  return data.length <= BOOL_LONGEST && BOOL_FIRST.has(data.charCodeAt(0)) && (BOOL_TRUE.has(data) || BOOL_FALSE.has(data));
+}
+
 const bool = new Type('tag:yaml.org,2002:bool', {
   kind: 'scalar',
-  resolve: (data: string) => BOOL_TRUE.has(data) || BOOL_FALSE.has(data),
+  resolve: isBool,
   construct: (data: string) => BOOL_TRUE.has(data),
   predicate: (value: unknown) => typeof value === 'boolean',
   represent: (value: unknown) => (value ? 'true' : 'false'),
