@@ -7,10 +7,10 @@
 
 import { Command, Option } from 'commander';
 import { KUBERNETES_VERSION_RANGE, KubernetesVersion } from '../k8s/api-fields/versions';
-import type { SourcedObject } from '../manifests';
+import type { ReadProblem, SourcedObject } from '../manifests';
 import type { RuleConfig } from '../policy/config';
 import type { PolicyReport } from '../policy/engine';
-import type { checkPerCluster } from './lint-clusters';
+import type { ClusterVersionProblem } from './lint-clusters';
 import { kubernetesVersionFlag } from './flags';
 import { KIND_ANNOTATION } from '../policy/kinds';
 import { refusalsHelp } from './refusals';
@@ -25,11 +25,10 @@ interface LintOptions {
   readonly quiet?: boolean;
 }
 
-/** Why lint gives no verdict over inputs without a DaemonSet (holding `objects`). */
-function nothingToCheck(paths: readonly string[], objects: readonly unknown[]): string {
-  const { kindsOf } = require('../manifests/contract') as typeof import('../manifests/contract');
+/** Why lint gives no verdict over inputs without a DaemonSet (holding objects of `kinds`, as `kindsOf` says). */
+function nothingToCheck(paths: readonly string[], kinds: string): string {
   const inputs = paths.map((p) => (p === '-' ? '<stdin>' : p)).join(', ');
-  return `nothing to check: no DaemonSet in ${inputs} (${kindsOf(objects)}); lint checks DaemonSets and gives no verdict over none`;
+  return `nothing to check: no DaemonSet in ${inputs} (${kinds}); lint checks DaemonSets and gives no verdict over none`;
 }
 
 /** The report formats of `lint`. */
@@ -73,23 +72,50 @@ async function lintSettings(paths: readonly string[], options: LintOptions, io: 
   return { format, version, config };
 }
 
+/** What a lint run read and found: the report, the problems, and where each object came from (not the objects). */
+interface LintRun {
+  readonly report: PolicyReport;
+  /** The problems of the input, as `readManifests` and the input contract report them. */
+  readonly problems: ReadProblem[];
+  readonly versionProblems: ClusterVersionProblem[];
+  /** Where each object read came from, by its index (the object itself is not kept). */
+  readonly sources: SourcedObject[];
+  /** The kinds of the objects read, for the message over inputs without a DaemonSet. */
+  readonly kinds: { toString(): string };
+}
+
 /**
- * Checks the objects read: without --kubernetes-version, each folder that records a cluster's version (a fleet's
- * cluster folder) is checked as that cluster, at its version; the flag checks everything at one version.
+ * Reads and checks the inputs one object at a time, keeping no object once checked: without --kubernetes-version,
+ * each folder that records a cluster's version (a fleet's cluster folder) is checked as that cluster, at its version;
+ * the flag checks everything at one version (see `lint-clusters.ts`).
  */
-function checkObjects(objects: readonly SourcedObject[], settings: LintSettings): ReturnType<typeof checkPerCluster> {
+async function readAndCheck(paths: readonly string[], settings: LintSettings, io: CliIo): Promise<LintRun> {
   const { mergeConfigs } = require('../policy/config') as typeof import('../policy/config');
-  const { checkManifests } = require('../policy/engine') as typeof import('../policy/engine');
-  const { checkPerCluster: perCluster } = require('./lint-clusters') as typeof import('./lint-clusters');
+  const { mayHoldCrossObject } = require('../policy/rbac') as typeof import('../policy/rbac');
+  const { ClusterChecks } = require('./lint-clusters') as typeof import('./lint-clusters');
+  const { KindTally, nodeObjectsProblem } = require('../manifests/contract') as typeof import('../manifests/contract');
+  const { streamManifests } = require('../manifests') as typeof import('../manifests');
   const { version, config } = settings;
-  if (version === undefined) return perCluster(objects, config, checkManifests, (c, v) => mergeConfigs(c, { kubernetesVersion: v }));
-  return {
-    report: checkManifests(
-      objects.map((o) => o.object),
-      config,
-    ),
-    problems: [],
-  };
+  const checks = new ClusterChecks(config, version === undefined ? (c, v) => mergeConfigs(c, { kubernetesVersion: v }) : undefined);
+  const sources: SourcedObject[] = [];
+  const kinds = new KindTally();
+  let nodes: { count: number; first: SourcedObject } | undefined;
+  const read = await streamManifests(paths, io.readStdin, {
+    keep: false,
+    ahead: { mayHold: mayHoldCrossObject, add: (o) => checks.ahead(o) },
+    onObject: (o) => {
+      kinds.add(o.object);
+      if (o.object?.kind === 'Node') {
+        if (nodes) nodes.count++;
+        else nodes = { count: 1, first: o };
+      }
+      checks.check(o, sources.length);
+      sources.push({ object: undefined, file: o.file, line: o.line, source: o.source, pathInDocument: o.pathInDocument });
+    },
+  });
+  const problems = nodes ? [...read.problems, nodeObjectsProblem(nodes.count, nodes.first, undefined)] : read.problems;
+  const { report, problems: versionProblems } = checks.report();
+  return { report, problems, versionProblems, sources, kinds };
 }
 
 /** An input problem as the JSON and SARIF reports list it. */
@@ -116,25 +142,21 @@ function writeReport(
 async function lint(paths: readonly string[], options: LintOptions, io: CliIo, exit: ExitCode): Promise<void> {
   // The rule catalogue is loaded in the functions that use it (synchronously, so that every loader resolves it), so
   // that other subcommands do not pay for it.
-  const { describeProblem, readManifests } = require('../manifests') as typeof import('../manifests');
-  const { nodeObjectProblems } = require('../manifests/contract') as typeof import('../manifests/contract');
+  const { describeProblem } = require('../manifests') as typeof import('../manifests');
   const settings = await lintSettings(paths, options, io);
   if (typeof settings === 'string') {
     io.err(`node-services lint: ${settings}\n`);
     exit.code = 2;
     return;
   }
-  const read = await readManifests(paths, io.readStdin);
-  const objects = read.objects;
-  const problems = [...read.problems, ...nodeObjectProblems(objects, undefined)];
+  const { report, problems, versionProblems, sources, kinds } = await readAndCheck(paths, settings, io);
   for (const p of problems) io.err(`node-services: ${describeProblem(p)}\n`);
-  if (objects.length === 0) {
+  if (sources.length === 0) {
     // Problems were written; an input that holds only empty lists is a gate over nothing.
-    if (problems.length === 0) io.err(`node-services: ${nothingToCheck(paths, [])}\n`);
+    if (problems.length === 0) io.err(`node-services: ${nothingToCheck(paths, 'no objects')}\n`);
     exit.code = 2;
     return;
   }
-  const { report, problems: versionProblems } = checkObjects(objects, settings);
   for (const p of versionProblems) io.err(`node-services: ${p.file}: ${p.message}\n`);
   const inputProblems: InputProblem[] = [
     ...problems.map((p) => ({ file: p.file, line: p.line, column: p.column, message: p.message })),
@@ -142,14 +164,11 @@ async function lint(paths: readonly string[], options: LintOptions, io: CliIo, e
   ];
   if (report.checkedObjects === 0 && inputProblems.length === 0) {
     // No DaemonSet at all: exit 0 would be a verdict over nothing.
-    const message = nothingToCheck(
-      paths,
-      objects.map((o) => o.object),
-    );
+    const message = nothingToCheck(paths, kinds.toString());
     io.err(`node-services: ${message}\n`);
     inputProblems.push({ file: '', message });
   }
-  writeReport(report, objects, inputProblems, settings, options.quiet, io);
+  writeReport(report, sources, inputProblems, settings, options.quiet, io);
   exit.code = inputProblems.length > 0 ? 2 : report.errorCount > 0 ? 1 : 0;
 }
 

@@ -26,6 +26,16 @@ export function setOwn(o: Record<string, unknown>, key: string, value: unknown):
   Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
+/**
+ * `s` as a string of its own, sharing no memory with the text it was read from: a value read from YAML is a slice of
+ * the parser's copy of its whole document (or a string built on one), which anything that outlives the document
+ * (a report, a cache) would keep alive. V8 slices only strings of 13 characters or more; shorter ones are copies
+ * already.
+ */
+export function ownString(s: string): string {
+  return s.length < 13 ? s : (' ' + s).slice(1);
+}
+
 /** `value` when it is an array, otherwise an empty array. */
 export function asArray(value: unknown): any[] {
   return Array.isArray(value) ? value : [];

@@ -37,15 +37,18 @@ function where(p: { file: string; line?: number }): string {
 /** Node objects among manifests: a node list given where manifests go. */
 export function nodeObjectProblems(objects: readonly SourcedObject[], nodesFlag: string | undefined): ReadProblem[] {
   const nodes = objects.filter((o) => o.object?.kind === 'Node');
-  if (nodes.length === 0) return [];
+  return nodes.length === 0 ? [] : [nodeObjectsProblem(nodes.length, nodes[0], nodesFlag)];
+}
+
+/** The problem of `count` Node objects among manifests, the first at `first`. */
+export function nodeObjectsProblem(count: number, first: { file: string; line?: number }, nodesFlag: string | undefined): ReadProblem {
   const fix = nodesFlag !== undefined ? `give the nodes as ${nodesFlag}` : 'the nodes of a cluster are the --nodes of coverage and plan';
-  return [
-    {
-      kind: ReadProblemKind.WRONG_KIND,
-      ...at(nodes[0]),
-      message: `${nodes.length} Node object${nodes.length === 1 ? '' : 's'} (a node list?), not manifests; expected the manifests (DaemonSets and the objects beside them); ${fix}`,
-    },
-  ];
+  return {
+    kind: ReadProblemKind.WRONG_KIND,
+    file: first.file,
+    line: first.line,
+    message: `${count} Node object${count === 1 ? '' : 's'} (a node list?), not manifests; expected the manifests (DaemonSets and the objects beside them); ${fix}`,
+  };
 }
 
 /** DaemonSets without a pod template with containers: not something the API server takes. */
@@ -218,10 +221,23 @@ export function nothingToCheck(what: string, gate: string): InputError {
 
 /** `3 ConfigMap, 1 Namespace`: the kinds of objects read, for a message that says what was found instead. */
 export function kindsOf(objects: readonly unknown[]): string {
-  const counts = new Map<string, number>();
-  for (const o of objects) {
+  const tally = new KindTally();
+  for (const o of objects) tally.add(o);
+  return tally.toString();
+}
+
+/** The kinds of objects read, counted as they are read, for {@link kindsOf}'s message. */
+export class KindTally {
+  private readonly counts = new Map<string, number>();
+
+  /** Counts one object. */
+  public add(o: unknown): void {
     const kind = typeof (o as any)?.kind === 'string' ? (o as any).kind : 'object without kind';
-    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+    this.counts.set(kind, (this.counts.get(kind) ?? 0) + 1);
   }
-  return counts.size === 0 ? 'no objects' : [...counts].map(([k, n]) => `${n} ${k}`).join(', ');
+
+  /** `3 ConfigMap, 1 Namespace`, or `no objects`. */
+  public toString(): string {
+    return this.counts.size === 0 ? 'no objects' : [...this.counts].map(([k, n]) => `${n} ${k}`).join(', ');
+  }
 }

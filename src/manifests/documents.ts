@@ -6,6 +6,7 @@
  */
 
 import { load, YAMLException } from 'js-yaml';
+import { ownString } from '../k8s/json';
 import { YAML_11_SCHEMA } from './yaml11';
 
 /** Where a document sits in its file. */
@@ -214,7 +215,7 @@ type Interned = Map<string, string>;
 function detachString(s: string, interned: Interned): string {
   const known = interned.get(s);
   if (known !== undefined) return known;
-  const copy = s.length < 13 ? s : (' ' + s).slice(1);
+  const copy = ownString(s);
   interned.set(copy, copy);
   return copy;
 }
@@ -244,54 +245,73 @@ function detach(value: unknown, interned: Interned, seen: Set<object> | undefine
   return value;
 }
 
+/** One document of a stream as split from it, not yet read: its text and the line it starts on (1-based). */
+export interface DocumentChunk {
+  readonly text: string;
+  readonly startLine: number;
+}
+
+/** The documents of a YAML stream (without its byte-order mark), not yet read. */
+export function documentChunks(input: string): DocumentChunk[] {
+  return splitDocuments(input.charCodeAt(0) === 0xfeff ? input.slice(1) : input);
+}
+
+/**
+ * Reads one document of a stream (YAML 1.1, as kubectl reads it): `undefined` for an empty document, its problem when
+ * it is malformed or templated. With `interned` (the strings of the stream so far), the value's strings are detached
+ * from the parser's copy of the text, for values kept after the document (see `detachString`); without, they are
+ * not, for values dropped once checked.
+ */
+export function readChunk(chunk: DocumentChunk, file: string, interned: Map<string, string> | undefined): ReadDocument | undefined {
+  const source: DocumentSource = { file, text: chunk.text, startLine: chunk.startLine };
+  const line = firstContentLine(chunk.text, chunk.startLine);
+  if (line === undefined) return undefined;
+  const template = templateAt(chunk.text, chunk.startLine);
+  if (template) {
+    return {
+      source,
+      line,
+      problem: problem(
+        ReadProblemKind.TEMPLATE,
+        file,
+        'unrendered Helm template ({{ … }}); render it first (helm template …) and lint the output',
+        template.line,
+        template.column,
+      ),
+    };
+  }
+  let value: unknown;
+  try {
+    value = load(chunk.text, { schema: YAML_11_SCHEMA, filename: file, onWarning: () => undefined });
+  } catch (e) {
+    if (!(e instanceof YAMLException)) throw e;
+    const mark = e.mark;
+    const inTemplate = chunk.text.includes('{{');
+    return {
+      source,
+      line,
+      problem: problem(
+        inTemplate ? ReadProblemKind.TEMPLATE : ReadProblemKind.SYNTAX,
+        file,
+        inTemplate ? `not YAML, probably an unrendered template ({{ … }}): ${e.reason}; render it first (helm template …)` : e.reason,
+        mark ? chunk.startLine + mark.line : line,
+        mark ? mark.column + 1 : undefined,
+      ),
+    };
+  }
+  // An alias is written `*name`: without a `*` the document shares no object between two places.
+  if (interned !== undefined) value = detach(value, interned, chunk.text.includes('*') ? new Set() : undefined);
+  return { source, line, value };
+}
+
 /**
  * Reads the documents of a YAML stream one at a time (YAML 1.1, as kubectl reads it). Empty documents yield a
  * document without value; a malformed or templated document yields its problem and reading goes on.
  */
 export function* readDocuments(input: string, file: string): Generator<ReadDocument> {
-  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
   const interned: Interned = new Map();
-  for (const chunk of splitDocuments(text)) {
-    const source: DocumentSource = { file, text: chunk.text, startLine: chunk.startLine };
-    const line = firstContentLine(chunk.text, chunk.startLine);
-    if (line === undefined) continue;
-    const template = templateAt(chunk.text, chunk.startLine);
-    if (template) {
-      yield {
-        source,
-        line,
-        problem: problem(
-          ReadProblemKind.TEMPLATE,
-          file,
-          'unrendered Helm template ({{ … }}); render it first (helm template …) and lint the output',
-          template.line,
-          template.column,
-        ),
-      };
-      continue;
-    }
-    let value: unknown;
-    try {
-      const loaded = load(chunk.text, { schema: YAML_11_SCHEMA, filename: file, onWarning: () => undefined });
-      // An alias is written `*name`: without a `*` the document shares no object between two places.
-      value = detach(loaded, interned, chunk.text.includes('*') ? new Set() : undefined);
-    } catch (e) {
-      if (!(e instanceof YAMLException)) throw e;
-      const mark = e.mark;
-      const inTemplate = chunk.text.includes('{{');
-      yield {
-        source,
-        line,
-        problem: problem(
-          inTemplate ? ReadProblemKind.TEMPLATE : ReadProblemKind.SYNTAX,
-          file,
-          inTemplate ? `not YAML, probably an unrendered template ({{ … }}): ${e.reason}; render it first (helm template …)` : e.reason,
-          mark ? chunk.startLine + mark.line : line,
-          mark ? mark.column + 1 : undefined,
-        ),
-      };
-      continue;
-    }
-    yield { source, line, value };
+  for (const chunk of documentChunks(input)) {
+    const doc = readChunk(chunk, file, interned);
+    if (doc !== undefined) yield doc;
   }
 }

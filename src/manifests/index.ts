@@ -18,6 +18,8 @@ export {
   readFileText,
   readManifests,
   readObjects,
+  streamManifests,
+  ManifestVisitor,
 } from './read';
 export { YAML_11_SCHEMA, yaml11Float, yaml11Int } from './yaml11';
 export { CLUSTER_VERSION_FILE, readClusterVersion } from './cluster-version';

@@ -10,9 +10,22 @@ import { CORE_SCHEMA, Schema, Type } from 'js-yaml';
 const BOOL_TRUE = new Set(['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON']);
 const BOOL_FALSE = new Set(['n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF']);
 
+const BOOL_WORDS = [...BOOL_TRUE, ...BOOL_FALSE];
+/** The first characters of the boolean words, and their greatest length. */
+const BOOL_FIRST = new Set(BOOL_WORDS.map((w) => w.charCodeAt(0)));
+const BOOL_LONGEST = Math.max(...BOOL_WORDS.map((w) => w.length));
+
+/**
+ * Whether a plain scalar is a YAML 1.1 boolean. The words are short and start with one of a few letters, which rules
+ * out most plain scalars without looking them up.
+ */
+function isBool(data: string): boolean {
+  return data.length <= BOOL_LONGEST && BOOL_FIRST.has(data.charCodeAt(0)) && (BOOL_TRUE.has(data) || BOOL_FALSE.has(data));
+}
+
 const bool = new Type('tag:yaml.org,2002:bool', {
   kind: 'scalar',
-  resolve: (data: string) => BOOL_TRUE.has(data) || BOOL_FALSE.has(data),
+  resolve: isBool,
   construct: (data: string) => BOOL_TRUE.has(data),
   predicate: (value: unknown) => typeof value === 'boolean',
   represent: (value: unknown) => (value ? 'true' : 'false'),
@@ -23,8 +36,24 @@ const INT_OCTAL = /^[-+]?0[0-7_]+$/;
 const INT_DECIMAL = /^[-+]?(?:0|[1-9][0-9_]*)$/;
 const INT_HEX = /^[-+]?0x[0-9a-fA-F_]+$/;
 
+/** Whether a character code is an ASCII digit. */
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/**
+ * Whether a plain scalar may be a YAML 1.1 number: every integer starts with a sign or a digit, every float with a
+ * sign, a digit or a dot. Most plain scalars of a manifest (its keys, names, paths) start otherwise, and are ruled
+ * out by one character before any pattern is tried.
+ */
+function mayBeNumber(text: string, dot: boolean): boolean {
+  const c = text.charCodeAt(0);
+  return isDigit(c) || c === 45 || c === 43 || (dot && c === 46);
+}
+
 /** The number a YAML 1.1 plain integer denotes (as go-yaml reads it), or `undefined` when the text is not one. */
 export function yaml11Int(text: string): number | undefined {
+  if (!mayBeNumber(text, false)) return undefined;
   const sign = text.startsWith('-') ? -1 : 1;
   const body = (text.startsWith('-') || text.startsWith('+') ? text.slice(1) : text).replace(/_/g, '');
   if (INT_BINARY.test(text)) return body.length > 2 ? sign * parseInt(body.slice(2), 2) : undefined;
@@ -49,6 +78,7 @@ const FLOAT_NAN = /^\.(?:nan|NaN|NAN)$/;
 
 /** The number a YAML 1.1 plain float denotes (as go-yaml reads it), or `undefined` when the text is not one. */
 export function yaml11Float(text: string): number | undefined {
+  if (!mayBeNumber(text, true)) return undefined;
   if (FLOAT_NAN.test(text)) return NaN;
   if (FLOAT_INF.test(text)) return text.startsWith('-') ? -Infinity : Infinity;
   // go-yaml reads a number only from a plain scalar that starts like one (a sign, a digit or a dot)

@@ -10,8 +10,9 @@ import { KindSource, NodeServiceKind } from './kinds';
 import { inputObjects } from './rbac';
 import { allRules } from './catalogue';
 import { isValidReason, readSuppressions } from './suppression';
-import { IPolicyRule, RuleCategory, RuleContext, RuleInfo, Severity } from './types';
+import { InputObjects, IPolicyRule, RuleCategory, RuleContext, RuleInfo, Severity } from './types';
 import { buildPodView } from './view';
+import { ownString } from '../k8s/json';
 import type { WireNamespace, WireObject } from '../k8s/wire';
 
 /** Identifies the object a finding belongs to. */
@@ -152,10 +153,10 @@ function objectRef(input: unknown): ObjectRef {
   const metadata = typeof object?.metadata === 'object' && object.metadata !== null ? object.metadata : {};
   const ns = typeof metadata.namespace === 'string' && metadata.namespace !== '' ? metadata.namespace : undefined;
   return {
-    apiVersion: typeof object?.apiVersion === 'string' ? object.apiVersion : '',
-    kind: typeof object?.kind === 'string' ? object.kind : '',
-    namespace: ns,
-    name: typeof metadata.name === 'string' ? metadata.name : '',
+    apiVersion: typeof object?.apiVersion === 'string' ? ownString(object.apiVersion) : '',
+    kind: typeof object?.kind === 'string' ? ownString(object.kind) : '',
+    namespace: ns === undefined ? undefined : ownString(ns),
+    name: typeof metadata.name === 'string' ? ownString(metadata.name) : '',
   };
 }
 
@@ -189,73 +190,119 @@ const ruleInfo = (id: string): { readonly suppressible: boolean } | undefined =>
  * A TypeScript convenience, kept: the same as `PolicyEngine.check`, the form for every jsii language.
  */
 export function checkManifests(manifests: readonly any[], config?: RuleConfig): PolicyReport {
-  const resolved: ResolvedConfig = resolveConfig(config);
-  const active: ActiveRule[] = [];
-  for (const rule of allRules()) {
-    const severity = effectiveSeverity(rule, resolved);
-    if (severity !== undefined) active.push({ rule, severity, configured: resolved.levels.has(rule.id) });
-  }
-  const daemonSetRules = new RulePlans(active);
-  // Objects other than DaemonSets are skipped (and counted) but still given to the rules that check every kind.
-  const allKindsActive = active.filter((a) => a.rule.allKinds);
-  const allKindsRules = new RulePlans(allKindsActive);
-  const objects: CheckedObject[] = [];
-  const input = inputObjects(manifests);
-  const namespaces = namespaceIndex(input.byKind.get('Namespace') ?? []);
-  const findings: Finding[] = [];
-  let checked = 0;
-  let skipped = 0;
+  const run = new CheckRun(config, inputObjects(manifests));
   for (let objectIndex = 0; objectIndex < manifests.length; objectIndex++) {
     if (!(objectIndex in manifests)) continue; // a hole is no object (and not counted)
-    const object = manifests[objectIndex];
+    run.check(manifests[objectIndex], objectIndex);
+  }
+  return run.report();
+}
+
+/**
+ * One check of manifests given one at a time (for a stream of any size: no object is kept), against the index of
+ * the objects the cross-object rules look up among all of them (`InputIndex` of `rbac.ts`, filled before the first
+ * object is checked). {@link checkManifests} over a list is a run over its objects in order.
+ *
+ * @internal
+ */
+export class CheckRun {
+  private readonly resolved: ResolvedConfig;
+  private readonly daemonSetRules: RulePlans;
+  private readonly allKindsRules: RulePlans;
+  private readonly anyAllKinds: boolean;
+  private readonly namespaces: ReadonlyMap<string, WireNamespace>;
+  private readonly findings: Finding[] = [];
+  private readonly objects: CheckedObject[] = [];
+  private checked = 0;
+  private skipped = 0;
+
+  /** Throws a `PolicyConfigError` when `config` is unusable. */
+  constructor(
+    config: RuleConfig | undefined,
+    private readonly index: InputObjects,
+  ) {
+    this.resolved = resolveConfig(config);
+    const active: ActiveRule[] = [];
+    for (const rule of allRules()) {
+      const severity = effectiveSeverity(rule, this.resolved);
+      if (severity !== undefined) active.push({ rule, severity, configured: this.resolved.levels.has(rule.id) });
+    }
+    this.daemonSetRules = new RulePlans(active);
+    // Objects other than DaemonSets are skipped (and counted) but still given to the rules that check every kind.
+    const allKindsActive = active.filter((a) => a.rule.allKinds);
+    this.anyAllKinds = allKindsActive.length > 0;
+    this.allKindsRules = new RulePlans(allKindsActive);
+    this.namespaces = namespaceIndex(index.byKind.get('Namespace') ?? []);
+  }
+
+  /** Checks one object, the `objectIndex`-th of the check (which its findings name). */
+  public check(object: unknown, objectIndex: number): void {
     const daemonSet = isCheckedObject(object);
-    if (daemonSet) checked++;
+    if (daemonSet) this.checked++;
     else {
-      skipped++;
-      if (allKindsActive.length === 0 || typeof object !== 'object' || object === null) continue;
+      this.skipped++;
+      if (!this.anyAllKinds || typeof object !== 'object' || object === null) return;
     }
     const view = buildPodView(object);
     const origin: KindOrigin = { source: view.kindSource, byImage: view.kindByImage };
     const ref = objectRef(object);
-    const suppressions = objectSuppressions(view.annotations);
-    const context: RuleContext = { view, manifests, namespaces, objects: input, config: resolved, ruleInfo };
+    const context: RuleContext = { view, namespaces: this.namespaces, objects: this.index, config: this.resolved, ruleInfo };
     if (daemonSet)
-      objects.push({ objectIndex, object: ref, serviceKind: view.kind, kindSource: view.kindSource, kindEvidence: view.kindEvidence });
-    const rules = (daemonSet ? daemonSetRules : allKindsRules).of(view.kind, origin, view.windows);
-    const first = findings.length;
-    for (let i = 0; i < rules.length; i++) {
-      const { rule, severity, configured, softened } = rules[i];
-      let results;
-      try {
-        results = rule.check(object, context);
-      } catch (e) {
-        results = [{ path: '', message: `the rule could not check this object: ${(e as Error).message}` }];
-      }
-      if (results.length === 0) continue;
-      const reason = suppressions?.get(rule.id);
-      for (const r of results) {
-        const outcome = findingOutcome(r, severity, configured, softened, origin);
-        if (outcome === undefined) continue;
-        findings.push({
-          ruleId: rule.id,
-          severity: outcome.severity,
-          category: rule.category,
-          title: rule.title,
-          object: ref,
-          objectIndex,
-          path: r.path,
-          message: outcome.declareHint ? `${r.message}${declareKindHint(view.kind)}` : r.message,
-          fix: rule.fix,
-          suppressed: reason !== undefined,
-          suppressionReason: reason,
-          serviceKind: view.kind,
-          kindSource: view.kindSource,
-        });
-      }
-    }
-    dropUndecodable(findings, first);
+      this.objects.push({
+        objectIndex,
+        object: ref,
+        serviceKind: view.kind,
+        kindSource: view.kindSource,
+        kindEvidence: ownString(view.kindEvidence),
+      });
+    const rules = (daemonSet ? this.daemonSetRules : this.allKindsRules).of(view.kind, origin, view.windows);
+    const first = this.findings.length;
+    const suppressions = objectSuppressions(view.annotations);
+    for (let i = 0; i < rules.length; i++) this.runRule(rules[i], object, context, { objectIndex, ref, origin, suppressions });
+    dropUndecodable(this.findings, first);
   }
-  return policyReport(findings, objects, checked, skipped);
+
+  /** The report of the objects checked so far. */
+  public report(): PolicyReport {
+    return policyReport(this.findings, this.objects, this.checked, this.skipped);
+  }
+
+  private runRule(
+    planned: PlannedRule,
+    object: unknown,
+    context: RuleContext,
+    of: { objectIndex: number; ref: ObjectRef; origin: KindOrigin; suppressions: Map<string, string> | undefined },
+  ): void {
+    const { rule, severity, configured, softened } = planned;
+    let results;
+    try {
+      results = rule.check(object, context);
+    } catch (e) {
+      results = [{ path: '', message: `the rule could not check this object: ${(e as Error).message}` }];
+    }
+    if (results.length === 0) return;
+    const view = context.view;
+    const reason = of.suppressions?.get(rule.id);
+    for (const r of results) {
+      const outcome = findingOutcome(r, severity, configured, softened, of.origin);
+      if (outcome === undefined) continue;
+      this.findings.push({
+        ruleId: rule.id,
+        severity: outcome.severity,
+        category: rule.category,
+        title: rule.title,
+        object: of.ref,
+        objectIndex: of.objectIndex,
+        path: ownString(r.path),
+        message: ownString(outcome.declareHint ? `${r.message}${declareKindHint(view.kind)}` : r.message),
+        fix: rule.fix,
+        suppressed: reason !== undefined,
+        suppressionReason: reason,
+        serviceKind: view.kind,
+        kindSource: view.kindSource,
+      });
+    }
+  }
 }
 
 /** The rule that reports values the API server cannot decode (`field-type-invalid`). */
@@ -288,7 +335,7 @@ function objectSuppressions(annotations: { readonly [key: string]: unknown }): M
   let out: Map<string, string> | undefined;
   for (const s of readSuppressions(annotations)) {
     const rule = findRule(s.ruleId);
-    if (rule && rule.suppressible && isValidReason(s.reason)) (out ??= new Map()).set(s.ruleId, s.reason.trim());
+    if (rule && rule.suppressible && isValidReason(s.reason)) (out ??= new Map()).set(s.ruleId, ownString(s.reason.trim()));
   }
   return out;
 }

@@ -8,7 +8,7 @@ import { dns1123LabelError, labelValueError, portNameError, qualifiedNameError }
 import { parseQuantity, quantityError } from '../k8s/quantity';
 import { isContainerRuntimeSocket } from './kinds';
 
-import { asArray, asObject } from '../k8s/json';
+import { asArray, asObject, ownString } from '../k8s/json';
 
 export { asArray, asObject, isObject, jsonPath, showValue as show } from '../k8s/json';
 
@@ -47,7 +47,8 @@ const NO_RESULT = Symbol('no result');
  * Wraps a pure function of one string so that each distinct value is computed once: label keys, quantities,
  * images and host paths recur across the objects of one run and across repeated runs. Results must be immutable
  * (strings, numbers, booleans or `undefined`); arguments that are not strings are passed through uncached, and a
- * call that throws is not remembered.
+ * call that throws is not remembered. The remembered values and results are strings of their own (`ownString`), so
+ * that the cache keeps no document of the input alive.
  */
 export function memoizeByString<T extends string | number | boolean | undefined>(fn: (value: string) => T): (value: string) => T {
   const cache = new Map<string, T | typeof NO_RESULT>();
@@ -55,9 +56,10 @@ export function memoizeByString<T extends string | number | boolean | undefined>
     if (typeof value !== 'string') return fn(value);
     const hit = cache.get(value);
     if (hit !== undefined) return (hit === NO_RESULT ? undefined : hit) as T;
-    const result = fn(value);
+    const computed = fn(value);
+    const result = (typeof computed === 'string' ? ownString(computed) : computed) as T;
     if (cache.size >= MEMO_LIMIT) cache.clear();
-    cache.set(value, result === undefined ? NO_RESULT : result);
+    cache.set(ownString(value), result === undefined ? NO_RESULT : result);
     return result;
   };
 }

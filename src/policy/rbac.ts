@@ -17,25 +17,76 @@ export function serviceAccountOf(view: PodView): { name: string; namespace: stri
   return { name: 'default', namespace: ns, field: 'serviceAccountName' };
 }
 
-/** Lists the manifests of a check by kind, and its (Cluster)RoleBindings, in input order. */
-export function inputObjects(manifests: readonly any[]): InputObjects {
-  const byKind = new Map<unknown, any[]>();
-  const bindings: any[] = [];
-  for (const m of manifests) {
-    const kind = m?.kind;
-    const list = byKind.get(kind);
-    if (list) list.push(m);
-    else byKind.set(kind, [m]);
-    if (kind === 'RoleBinding' || kind === 'ClusterRoleBinding') bindings.push(m);
+/**
+ * The kinds the cross-object rules look up among the manifests of a check: a DaemonSet's Namespace, ServiceAccount,
+ * the (Cluster)Roles its (Cluster)RoleBindings grant, and the guardrail policies with their bindings. Only objects of
+ * these kinds are kept for them, so that a stream of manifests can be checked one object at a time.
+ */
+export const CROSS_OBJECT_KINDS: ReadonlySet<string> = new Set([
+  'Namespace',
+  'ServiceAccount',
+  'Role',
+  'ClusterRole',
+  'RoleBinding',
+  'ClusterRoleBinding',
+  'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionPolicyBinding',
+]);
+
+/** The kinds the API server accepts as a binding's `roleRef.kind`. */
+const ROLE_KINDS: ReadonlySet<unknown> = new Set(['Role', 'ClusterRole']);
+
+/** Whether a manifest is of a kind the cross-object rules look up. */
+export function isCrossObject(manifest: unknown): boolean {
+  const kind = (manifest as { kind?: unknown } | null | undefined)?.kind;
+  return typeof kind === 'string' && CROSS_OBJECT_KINDS.has(kind);
+}
+
+/**
+ * The kind names a text must spell for one of its objects to be of a {@link CROSS_OBJECT_KINDS} kind (each kind holds
+ * one of them), so that a document whose text holds none of them (and no `\`, with which a YAML or JSON escape could
+ * spell one) need not be read to know that it holds no such object.
+ */
+const CROSS_OBJECT_WORDS: readonly string[] = [...CROSS_OBJECT_KINDS].filter(
+  (kind) => ![...CROSS_OBJECT_KINDS].some((other) => other !== kind && kind.includes(other)),
+);
+
+/** Whether a manifest's text may hold an object of a {@link CROSS_OBJECT_KINDS} kind (see `CROSS_OBJECT_WORDS`). */
+export function mayHoldCrossObject(text: string): boolean {
+  if (text.includes('\\')) return true;
+  for (const word of CROSS_OBJECT_WORDS) if (text.includes(word)) return true;
+  return false;
+}
+
+/** The index of the cross-object rules as it is filled, one manifest at a time. */
+export class InputIndex implements InputObjects {
+  public readonly byKind = new Map<unknown, any[]>();
+  public readonly bindings: any[] = [];
+
+  /** Adds a manifest when it is of a kind the cross-object rules look up (see {@link CROSS_OBJECT_KINDS}); whether it did. */
+  public add(manifest: any): boolean {
+    if (!isCrossObject(manifest)) return false;
+    const kind = manifest.kind;
+    const list = this.byKind.get(kind);
+    if (list) list.push(manifest);
+    else this.byKind.set(kind, [manifest]);
+    if (kind === 'RoleBinding' || kind === 'ClusterRoleBinding') this.bindings.push(manifest);
+    return true;
   }
-  return { byKind, bindings };
+}
+
+/** Lists the manifests of a check the cross-object rules look up by kind, and its (Cluster)RoleBindings, in input order. */
+export function inputObjects(manifests: readonly any[]): InputObjects {
+  const index = new InputIndex();
+  for (const m of manifests) index.add(m);
+  return index;
 }
 
 const NONE: readonly any[] = [];
 
-/** The manifests whose `kind` is `kind` (`===`: a `NaN` kind matches none). */
+/** The manifests whose `kind` is `kind` among those the index keeps. */
 function ofKind(input: InputObjects, kind: unknown): readonly any[] {
-  return kind !== kind ? NONE : (input.byKind.get(kind) ?? NONE);
+  return input.byKind.get(kind) ?? NONE;
 }
 
 /** Namespaces match when equal, or when either is unset (a manifest applied with `-n`). */
@@ -89,7 +140,8 @@ export function boundRules(input: InputObjects, name: string, namespace: string 
     );
     if (!matches) continue;
     const ref = asObject(b.roleRef);
-    const role = ofKind(input, ref.kind).find(
+    // A roleRef of another kind grants nothing (the API server accepts no other).
+    const role = (ROLE_KINDS.has(ref.kind) ? ofKind(input, ref.kind) : NONE).find(
       (r) =>
         r?.metadata?.name === ref.name &&
         (ref.kind === 'ClusterRole' || sameNamespace(r?.metadata?.namespace, typeof bindingNs === 'string' ? bindingNs : undefined)),

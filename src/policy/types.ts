@@ -203,9 +203,12 @@ export interface ResolvedRuleConfig {
   readonly kubernetesVersion: KubernetesVersion;
 }
 
-/** The manifests of one check listed once for the cross-object rules, each list in input order. */
+/**
+ * The manifests of one check that the cross-object rules look up (the kinds of `CROSS_OBJECT_KINDS` in `rbac.ts`),
+ * listed once per check, each list in input order.
+ */
 export interface InputObjects {
-  /** The manifests by `kind` as `manifest?.kind` reads it (any value, `undefined` included). */
+  /** Those manifests by `kind`. */
   readonly byKind: ReadonlyMap<unknown, readonly any[]>;
   /** The `RoleBinding` and `ClusterRoleBinding` objects. */
   readonly bindings: readonly any[];
@@ -215,11 +218,9 @@ export interface InputObjects {
 export interface RuleContext {
   /** The pre-computed view of the object. */
   readonly view: PodView;
-  /** Every manifest being checked together (for cross-object rules). */
-  readonly manifests: readonly any[];
   /** `Namespace` objects among the manifests, by name. */
   readonly namespaces: ReadonlyMap<string, WireNamespace>;
-  /** The manifests by kind, and the (Cluster)RoleBindings among them, listed once per check for cross-object rules. */
+  /** The manifests of the kinds cross-object rules look up, by kind, and the (Cluster)RoleBindings among them. */
   readonly objects: InputObjects;
   /** The rule configuration. */
   readonly config: ResolvedRuleConfig;

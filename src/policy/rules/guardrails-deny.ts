@@ -4,7 +4,7 @@ import { asObject } from '../helpers';
 import { defineRule, RuleCategory, RuleFinding, Severity } from '../types';
 
 /** The library's guardrail policies among the manifests of one check, recovered once per check. */
-const RECOVERED = new WeakMap<readonly any[], PolicyPair[]>();
+const RECOVERED = new WeakMap<object, PolicyPair[]>();
 
 /**
  * When the manifests hold the guardrail policies `NodeServiceGuardrails` renders and the DaemonSet's Namespace, the
@@ -19,13 +19,13 @@ export const guardrailsDeny = defineRule({
   fix: 'Change the DaemonSet to stay within the policy (registry, host path, host access), or change the guardrails (allowlists, trusted namespace) and render them again.',
   example:
     'NodeServiceGuardrails hostPathAllowlist: [/var/log, /var/lib/fluent-bit]\n...\nvolumes: [{name: state, hostPath: {path: /var/lib/fluent-bit}}]',
-  check(object, { view, namespaces, objects, manifests }) {
+  check(object, { view, namespaces, objects }) {
     const policies = objects.byKind.get('ValidatingAdmissionPolicy') ?? [];
     if (policies.length === 0) return [];
-    let pairs = RECOVERED.get(manifests);
+    let pairs = RECOVERED.get(objects);
     if (pairs === undefined) {
       pairs = renderedGuardrails(policies, objects.byKind.get('ValidatingAdmissionPolicyBinding') ?? []);
-      RECOVERED.set(manifests, pairs);
+      RECOVERED.set(objects, pairs);
     }
     const ns = view.metadata.namespace;
     if (pairs.length === 0 || typeof ns !== 'string' || ns === '') return [];
