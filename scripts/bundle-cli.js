@@ -81,7 +81,7 @@ function notice(dir) {
 
 /** `text` with each non-ASCII character written as `\u{…}` (for comments only: there it changes nothing but bytes). */
 function escapeNonAscii(text) {
-  return text.replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+  return text.replace(/[\u0080-\u{10ffff}]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
 }
 
 /**
@@ -91,7 +91,7 @@ function escapeNonAscii(text) {
  */
 function asciiBundle(text) {
   let onlyInComments = true;
-  const escaped = text.replace(/[^\x00-\x7f]/gu, (c, offset) => {
+  const escaped = text.replace(/[\u0080-\u{10ffff}]/gu, (c, offset) => {
     const line = text.slice(text.lastIndexOf('\n', offset) + 1, offset);
     if (!/\/\/|^\s*(\/\*|\*)/.test(line)) onlyInComments = false;
     return escapeNonAscii(c);
@@ -118,7 +118,9 @@ async function bundle() {
   const footer =
     notices.length === 0
       ? ''
-      : escapeNonAscii(`\n/*!\n * Third-party packages inlined in this file, with their license notices:\n\n${notices.join('\n\n---\n\n')}\n */\n`);
+      : escapeNonAscii(
+          `\n/*!\n * Third-party packages inlined in this file, with their license notices:\n\n${notices.join('\n\n---\n\n')}\n */\n`,
+        );
   fs.mkdirSync(path.dirname(outfile), { recursive: true });
   copyPrettier();
   for (const file of result.outputFiles) {
