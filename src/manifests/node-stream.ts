@@ -12,12 +12,8 @@
  */
 
 import { StringDecoder } from 'string_decoder';
-import type * as Yaml from 'yaml';
 import { NodeServicesError, NodeServicesErrorCode } from '../k8s/node-services-error';
-
-let yamlModule: typeof Yaml | undefined;
-/** The `yaml` package, loaded on first use: only YAML node and pod lists need it (not JSON, nor the lint command). */
-const yaml = (): typeof Yaml => (yamlModule ??= require('yaml') as typeof Yaml);
+import { yamlPackage } from './yaml-package';
 
 /** An input that could not be parsed; the message starts with `file:line` (`:col` when known); code `MALFORMED_STREAM`. */
 export class NodeStreamError extends NodeServicesError {
@@ -575,7 +571,7 @@ class YamlSplitter {
 
   /** Parses one piece of YAML (an entry or a document), with positions relative to `firstLine`. */
   private parse(text: string, firstLine: number): unknown {
-    const { LineCounter, parseAllDocuments } = yaml();
+    const { LineCounter, parseAllDocuments } = yamlPackage();
     const lineCounter = new LineCounter();
     const docs = parseAllDocuments(text, { lineCounter, prettyErrors: false, merge: true, version: '1.1' });
     if (!Array.isArray(docs)) return null;
