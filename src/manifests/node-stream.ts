@@ -571,9 +571,8 @@ class YamlSplitter {
 
   /** Parses one piece of YAML (an entry or a document), with positions relative to `firstLine`. */
   private parse(text: string, firstLine: number): unknown {
-    const { LineCounter, parseAllDocuments } = yamlPackage();
-    const lineCounter = new LineCounter();
-    const docs = parseAllDocuments(text, { lineCounter, prettyErrors: false, merge: true, version: '1.1' });
+    const lineCounter = new (yamlPackage().LineCounter)();
+    const docs = yamlPackage().parseAllDocuments(text, { lineCounter, prettyErrors: false, merge: true, version: '1.1' });
     if (!Array.isArray(docs)) return null;
     const values: unknown[] = [];
     for (const doc of docs) {
