@@ -79,6 +79,26 @@ function notice(dir) {
   return `${pkg.name}@${pkg.version} (${pkg.license})\n\n${text}`;
 }
 
+/** `text` with each non-ASCII character written as `\u{…}` (for comments only: there it changes nothing but bytes). */
+function escapeNonAscii(text) {
+  return text.replace(/[\u0080-\u{10ffff}]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+}
+
+/**
+ * The bundle as ASCII, when its only non-ASCII characters are in comments (esbuild already escapes them in strings,
+ * templates and regular expressions): bin/node-services then reads it as Latin-1, which costs a fraction of decoding
+ * UTF-8 on every start. Otherwise the text as it is (read as UTF-8).
+ */
+function asciiBundle(text) {
+  let onlyInComments = true;
+  const escaped = text.replace(/[\u0080-\u{10ffff}]/gu, (c, offset) => {
+    const line = text.slice(text.lastIndexOf('\n', offset) + 1, offset);
+    if (!/\/\/|^\s*(\/\*|\*)/.test(line)) onlyInComments = false;
+    return escapeNonAscii(c);
+  });
+  return onlyInComments ? escaped : text;
+}
+
 async function bundle() {
   const result = await esbuild.build({
     entryPoints: [path.join(root, 'src', 'cli', 'main.ts')],
@@ -98,11 +118,13 @@ async function bundle() {
   const footer =
     notices.length === 0
       ? ''
-      : `\n/*!\n * Third-party packages inlined in this file, with their license notices:\n\n${notices.join('\n\n---\n\n')}\n */\n`;
+      : escapeNonAscii(
+          `\n/*!\n * Third-party packages inlined in this file, with their license notices:\n\n${notices.join('\n\n---\n\n')}\n */\n`,
+        );
   fs.mkdirSync(path.dirname(outfile), { recursive: true });
   copyPrettier();
   for (const file of result.outputFiles) {
-    fs.writeFileSync(file.path, file.path === outfile ? file.text + footer : file.contents);
+    fs.writeFileSync(file.path, file.path === outfile ? asciiBundle(file.text) + footer : file.contents);
   }
 }
 

@@ -9,6 +9,7 @@ import * as path from 'path';
 import * as ts from 'typescript';
 import { InputError, NodeServiceError, NodeServicesError, NodeServicesErrorCode, PolicyConfigError } from '../src';
 import { NodeStreamError } from '../src/manifests/node-stream';
+import { ApiValidatorMissingError } from '../src/coverage/validity';
 
 const ROOT = path.join(__dirname, '..');
 const SRC = path.join(ROOT, 'src');
@@ -93,6 +94,7 @@ describe('error classes', () => {
     ['PolicyConfigError', () => new PolicyConfigError('rules: unknown rule id'), 'INVALID_POLICY_CONFIG'],
     ['InputError', () => new InputError('a.yaml:1:1: not YAML'), 'INVALID_INPUT'],
     ['NodeStreamError', () => new NodeStreamError('nodes.json:3: unexpected end'), 'MALFORMED_STREAM'],
+    ['ApiValidatorMissingError', () => new ApiValidatorMissingError(), 'API_VALIDATOR_MISSING'],
   ];
 
   test.each(made)('GIVEN a %s THEN it is a NodeServicesError and an Error with its stable code', (_name, make, code) => {

@@ -2,8 +2,12 @@
  * Whether the API server would accept a DaemonSet at all: a DaemonSet it rejects never creates a pod, so it covers no
  * node whatever its selectors say. The judgement is the rule catalogue's (its API-validity rules, `src/policy`), which
  * sits above the coverage analysis: `policy/api-validity.ts` provides it here when loaded (the package index and the
- * CLI commands that analyse coverage load it), so coverage depends on no rule.
+ * CLI commands that analyse coverage load it), so coverage depends on no rule. Asked to judge a DaemonSet before a
+ * judge was provided (a caller that imports the coverage or day2 modules alone), it refuses: read as "accepted",
+ * a DaemonSet the API server rejects would count as covering its nodes.
  */
+
+import { NodeServicesError, NodeServicesErrorCode } from '../k8s/node-services-error';
 
 /** For each object, why the API server would reject it (`rule-id: path: message`), or an empty list. */
 export type ApiValidator = (objects: readonly unknown[]) => string[][];
@@ -15,13 +19,24 @@ export function provideApiValidator(judge: ApiValidator): void {
   validator = judge;
 }
 
+/** DaemonSets to judge and no judge of API validity provided; code `API_VALIDATOR_MISSING`. */
+export class ApiValidatorMissingError extends NodeServicesError {
+  constructor() {
+    const message =
+      'cannot analyse coverage: no judge of API validity is installed, so a DaemonSet the API server would reject (and that ' +
+      "covers no node) cannot be told apart; import 'cdk8s-node-services' (or its policy/api-validity module) before the " +
+      'coverage or day2 modules';
+    super(NodeServicesErrorCode.API_VALIDATOR_MISSING, message, [{ problem: message }]);
+    this.name = 'ApiValidatorMissingError';
+  }
+}
+
 /**
- * For each object, why the API server would reject it, or an empty list. Only DaemonSets are judged, and only when a
- * judge was provided (without one, which only a caller deep-importing the coverage modules sees, none is rejected).
+ * For each object, why the API server would reject it, or an empty list. Only DaemonSets are judged; with DaemonSets
+ * among the objects and no judge provided, throws {@link ApiValidatorMissingError}.
  */
 export function apiRejections(objects: readonly unknown[]): string[][] {
-  if (validator === undefined || !objects.some((o) => (o as { kind?: unknown } | undefined)?.kind === 'DaemonSet')) {
-    return objects.map(() => []);
-  }
+  if (!objects.some((o) => (o as { kind?: unknown } | undefined)?.kind === 'DaemonSet')) return objects.map(() => []);
+  if (validator === undefined) throw new ApiValidatorMissingError();
   return validator(objects);
 }

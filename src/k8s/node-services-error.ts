@@ -18,6 +18,11 @@ export enum NodeServicesErrorCode {
   INVALID_INPUT = 'INVALID_INPUT',
   /** A node or pod list is malformed where the streaming reader parses it (`NodeStreamError`). */
   MALFORMED_STREAM = 'MALFORMED_STREAM',
+  /**
+   * The coverage analysis was asked to judge DaemonSets before the API-validity judge of the rule catalogue was loaded
+   * (`ApiValidatorMissingError`; only a caller importing internal modules alone meets it: the package loads the judge).
+   */
+  API_VALIDATOR_MISSING = 'API_VALIDATOR_MISSING',
 }
 
 /** One problem an error lists. */

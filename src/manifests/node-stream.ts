@@ -12,8 +12,8 @@
  */
 
 import { StringDecoder } from 'string_decoder';
-import { LineCounter, parseAllDocuments } from 'yaml';
 import { NodeServicesError, NodeServicesErrorCode } from '../k8s/node-services-error';
+import { yamlPackage } from './yaml-package';
 
 /** An input that could not be parsed; the message starts with `file:line` (`:col` when known); code `MALFORMED_STREAM`. */
 export class NodeStreamError extends NodeServicesError {
@@ -571,8 +571,8 @@ class YamlSplitter {
 
   /** Parses one piece of YAML (an entry or a document), with positions relative to `firstLine`. */
   private parse(text: string, firstLine: number): unknown {
-    const lineCounter = new LineCounter();
-    const docs = parseAllDocuments(text, { lineCounter, prettyErrors: false, merge: true, version: '1.1' });
+    const lineCounter = new (yamlPackage().LineCounter)();
+    const docs = yamlPackage().parseAllDocuments(text, { lineCounter, prettyErrors: false, merge: true, version: '1.1' });
     if (!Array.isArray(docs)) return null;
     const values: unknown[] = [];
     for (const doc of docs) {

@@ -93,4 +93,18 @@ describe('bin/node-services start-up code cache', () => {
     expect(r.stdout).toBe(`line 0 ${'x'.repeat(60)}\n`);
     expect(r.stderr).toBe('status=3\n');
   });
+
+  test.each([
+    ['ASCII (read as Latin-1)', '\\u00d7 \\u{1f680}', '\u00d7 \u{1f680}'],
+    ['UTF-8 (read as UTF-8)', '\u00d7 \u{1f680}', '\u00d7 \u{1f680}'],
+  ])(
+    'GIVEN a bundle whose text is %s WHEN run twice (cache written, then used) THEN its strings print as written',
+    (_what, literal, printed) => {
+      const { dir, bundle } = install('unused');
+      dirs.push(dir);
+      fs.writeFileSync(bundle, `exports.main = async () => { process.stdout.write("${literal}"); return 0; };\n`);
+      expect(run(dir)).toEqual({ status: 0, stdout: printed, stderr: '' });
+      expect(run(dir)).toEqual({ status: 0, stdout: printed, stderr: '' });
+    },
+  );
 });

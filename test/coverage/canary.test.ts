@@ -5,6 +5,8 @@
 
 import { CoverageReason, analyzeCoverage, checkCanarySplit } from '../../src/coverage';
 import { container, daemonSet, node, pod, requiredAffinity } from './support';
+// The coverage analysis asks the rule catalogue whether the API server accepts a DaemonSet, as the package provides it.
+import '../../src/policy/api-validity';
 
 const inPool = (pool: string) => ({ key: 'pool', operator: 'In', values: [pool] });
 const CANARY_IN = { key: 'canary', operator: 'In', values: ['true'] };

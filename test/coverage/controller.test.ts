@@ -12,6 +12,8 @@ import {
   daemonPodTolerations,
 } from '../../src/coverage';
 import { container, daemonSet, node, requiredAffinity, template } from './support';
+// The coverage analysis asks the rule catalogue whether the API server accepts a DaemonSet, as the package provides it.
+import '../../src/policy/api-validity';
 
 describe('§1 the pipeline: the controller decides "desired", the scheduler decides "runs"', () => {
   test('§1.1 the controller ignores resources: a pod too big for the node is desired but Pending', () => {

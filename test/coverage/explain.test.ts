@@ -5,6 +5,8 @@
 
 import { CoverageReason, analyzeCoverage, checkPodOnNode, compileNode, compileWorkload, evaluate } from '../../src/coverage';
 import { container, daemonSet, node, pod, requiredAffinity, template } from './support';
+// The coverage analysis asks the rule catalogue whether the API server accepts a DaemonSet, as the package provides it.
+import '../../src/policy/api-validity';
 
 describe('§9.2 evaluation order and everything that failed', () => {
   // GIVEN a node that fails every check: selector, affinity, taint, host port and resources

@@ -10,6 +10,8 @@
 
 import { CoverageReason, CoverageStatus, analyzeCoverage, checkPodOnNode } from '../../src/coverage';
 import { container, daemonSet, node, pod, template } from './support';
+// The coverage analysis asks the rule catalogue whether the API server accepts a DaemonSet, as the package provides it.
+import '../../src/policy/api-validity';
 
 const everything = { tolerations: [{ operator: 'Exists' }] };
 const hostNetwork = { hostNetwork: true };

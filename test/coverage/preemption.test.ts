@@ -8,6 +8,8 @@
 
 import { CoverageReason, analyzeCoverage, checkPodOnNode } from '../../src/coverage';
 import { container, daemonSet, node, pod } from './support';
+// The coverage analysis asks the rule catalogue whether the API server accepts a DaemonSet, as the package provides it.
+import '../../src/policy/api-validity';
 
 const small = () => node('n1', { allocatable: { cpu: '1', memory: '1Gi', pods: '10' } });
 const squatter = (name: string, cpu: string, spec: any = {}) =>

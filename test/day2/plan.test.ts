@@ -1,5 +1,7 @@
 import { planRollouts, podMatchesTemplate } from '../../src/day2/plan';
 import { daemonSet, inputs, node, nodes, podOf } from './support';
+// The coverage analysis asks the rule catalogue whether the API server accepts a DaemonSet, as the package provides it.
+import '../../src/policy/api-validity';
 
 // Cases worked by hand from kubernetes/kubernetes pkg/controller/daemon/update.go (1.28) `rollingUpdate`:
 // without surge, per sync: numUnavailable = desired nodes with no pod, with an old pod that is not available (replaced

@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+// Bundles the compiled library (jsii's lib/**/*.js, run types included) into one file, lib/index.js, so that
+// `require('cdk8s-node-services')` reads and compiles one file instead of some 165 modules: resolving, reading and
+// wrapping each module costs more than its code. The modules keep their CommonJS semantics (esbuild wraps each one
+// and runs it at the same `require` as before, the lazy ones on first use). The declaration files stay as jsii wrote
+// them; every other compiled module (lib/cli/ aside, the CLI's own bundle) is removed, so that the package holds
+// each module once and no module that requires a removed sibling.
+//
+// cdk8s-plus-28 is used at run time only for its generated Kubernetes API (`k8s.KubeDaemonSet`, `k8s.IntOrString`…):
+// the bundle requires that module alone (`cdk8s-plus-28/lib/imports/k8s`, the very module the package index exports
+// as `k8s`, so the classes are the ones a user's `import { k8s } from 'cdk8s-plus-28'` sees) and not the L2
+// constructs. Should a compiled module use anything else of cdk8s-plus-28, the build fails and says where.
+// cdk8s, constructs and js-yaml stay external (peer and runtime dependencies).
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const esbuild = require('esbuild');
+
+const root = path.join(__dirname, '..');
+const PLUS = 'cdk8s-plus-28';
+const PLUS_K8S = 'cdk8s-plus-28/lib/imports/k8s';
+
+/**
+ * Where `text` (a compiled module requiring cdk8s-plus-28) uses the package for anything but its `k8s` member, as
+ * `file: use` lines; a `require` that is not bound to a name (`const x = require(…)`) counts as such a use.
+ */
+function nonK8sUses(file, text) {
+  const code = text.replace(/require\("cdk8s-plus-28"\)/g, 'require()');
+  const declaration = /\b(?:const|var|let)\s+([A-Za-z_$][\w$]*)\s*=\s*require\(\);/g;
+  const bound = [...code.matchAll(declaration)].map((m) => m[1]);
+  if (bound.length !== text.split('require("cdk8s-plus-28")').length - 1) return [`${file}: require("${PLUS}") not bound to a name`];
+  const rest = code.replace(declaration, '');
+  const out = [];
+  for (const name of bound) {
+    const use = new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])(\\s*\\.\\s*[A-Za-z_$][\\w$]*)?`, 'g');
+    for (const m of rest.matchAll(use)) if (m[1] === undefined || m[1].replace(/\s/g, '') !== '.k8s') out.push(`${file}: ${m[0]}`);
+  }
+  return out;
+}
+
+/**
+ * Resolves `cdk8s-plus-28` to a module that exports the generated API alone (see the file comment), and records in
+ * `problems` each use of the package beyond it.
+ */
+function plusK8sOnly(problems) {
+  return {
+    name: 'cdk8s-plus-28-k8s-only',
+    setup(build) {
+      build.onResolve({ filter: /^cdk8s-plus-28$/ }, (args) => {
+        problems.push(...nonK8sUses(path.relative(process.cwd(), args.importer), fs.readFileSync(args.importer, 'utf8')));
+        return { path: PLUS, namespace: 'plus-k8s' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'plus-k8s' }, () => ({
+        contents: `exports.k8s = require(${JSON.stringify(PLUS_K8S)});`,
+        loader: 'js',
+        resolveDir: root,
+      }));
+    },
+  };
+}
+
+/** Bundles `lib` (a folder of compiled modules with its index.js) in place; see the file comment. */
+async function bundleLibrary(lib) {
+  const entry = path.join(lib, 'index.js');
+  const problems = [];
+  const result = await esbuild.build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    // Classes and functions keep their names: messages and error names print them (`must be a HostPath`).
+    keepNames: true,
+    external: ['cdk8s', 'constructs', 'js-yaml', PLUS_K8S],
+    plugins: [plusK8sOnly(problems)],
+    logLevel: 'warning',
+    metafile: true,
+    write: false,
+    outfile: entry,
+    allowOverwrite: true,
+  });
+  if (problems.length > 0) {
+    throw new Error(
+      `the library uses cdk8s-plus-28 beyond its generated API (k8s); use k8s only, or bundle the whole package:\n  ${problems.join('\n  ')}`,
+    );
+  }
+  fs.writeFileSync(entry, result.outputFiles[0].text);
+  for (const file of compiledModules(lib, lib)) fs.rmSync(file);
+}
+
+/** The compiled modules under `dir` but the bundle (`lib`/index.js) and the CLI (`lib`/cli/). */
+function compiledModules(dir, lib) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return full === path.join(lib, 'cli') ? [] : compiledModules(full, lib);
+    return e.name.endsWith('.js') && full !== path.join(lib, 'index.js') ? [full] : [];
+  });
+}
+
+module.exports = { bundleLibrary, nonK8sUses };
+
+if (require.main === module) {
+  bundleLibrary(path.join(root, 'lib')).catch((e) => {
+    process.stderr.write(`${e && e.stack ? e.stack : e}\n`);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,126 @@
+/**
+ * The published library is one bundle (`scripts/bundle-library.js`, run by `npm run build` after jsii): the same
+ * exports and the same output as the modules it is made of, with cdk8s-plus-28's generated API (`k8s`) loaded alone.
+ * The compiled modules are made here the way jsii makes them (TypeScript's CommonJS emit, one file per source), in a
+ * folder inside the repository so that they resolve cdk8s and its peers from its node_modules.
+ */
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as ts from 'typescript';
+import { filesUnder } from './support/imports';
+
+const ROOT = path.join(__dirname, '..');
+const WORK = path.join(ROOT, 'test', '.library-bundle');
+const LIB = path.join(WORK, 'lib');
+const { bundleLibrary, nonK8sUses } = require('../scripts/bundle-library.js') as {
+  bundleLibrary(lib: string): Promise<void>;
+  nonK8sUses(file: string, text: string): string[];
+};
+
+/** What a fresh process sees when it requires `entry`: its export names and types, the cdk8s-plus-28 modules loaded, a synth. */
+interface Loaded {
+  readonly exports: Record<string, string>;
+  readonly plusModules: string[];
+  readonly manifests: unknown[];
+}
+
+function load(entry: string): Loaded {
+  const script = `
+    const lib = require(${JSON.stringify(entry)});
+    const { Chart, Testing } = require('cdk8s');
+    const exports = Object.fromEntries(Object.keys(lib).sort().map((k) => [k, typeof lib[k]]));
+    const plusModules = Object.keys(require.cache).filter((f) => f.includes('/node_modules/cdk8s-plus-28/')).map((f) => f.split('/node_modules/')[1]);
+    const chart = new Chart(Testing.app(), 'agents', { namespace: 'node-services' });
+    new lib.LogAgent(chart, 'logs', {
+      image: 'cr.fluentbit.io/fluent/fluent-bit:3.1.9',
+      localService: {},
+      networkPolicy: { ingress: [{ ports: ['http'], from: [lib.NetworkPeer.namespace('monitoring')] }] },
+      priorityClass: lib.PriorityClassSpec.create({ name: 'node-logs', value: 1000 }),
+    });
+    new lib.NodeServiceNamespace(chart, 'ns', {});
+    process.stdout.write(JSON.stringify({ exports, plusModules, manifests: Testing.synth(chart) }));`;
+  const r = spawnSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`requiring ${entry} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout) as Loaded;
+}
+
+let modules: Loaded;
+let bundled: Loaded;
+let leftOver: string[];
+
+beforeAll(async () => {
+  fs.rmSync(WORK, { recursive: true, force: true });
+  for (const file of filesUnder(path.join(ROOT, 'src'))) {
+    const out = path.join(LIB, path.relative(path.join(ROOT, 'src'), file)).replace(/\.ts$/, '.js');
+    const js = ts.transpileModule(fs.readFileSync(file, 'utf8'), {
+      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020, esModuleInterop: true },
+    }).outputText;
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    fs.writeFileSync(out, js);
+  }
+  modules = load(path.join(LIB, 'index.js'));
+  await bundleLibrary(LIB);
+  leftOver = fs.readdirSync(LIB, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js') && !f.startsWith('cli'));
+  bundled = load(path.join(LIB, 'index.js'));
+}, 120_000);
+
+afterAll(() => fs.rmSync(WORK, { recursive: true, force: true }));
+
+describe('the library bundle', () => {
+  test('GIVEN the compiled modules WHEN bundled THEN the bundle exports the same names, of the same types', () => {
+    expect(Object.keys(bundled.exports).length).toBeGreaterThan(100);
+    expect(bundled.exports).toEqual(modules.exports);
+  });
+
+  test('GIVEN a chart of a log agent (with every object kind it makes) and a namespace WHEN synthesized with the bundle THEN the manifests are those of the modules', () => {
+    expect(bundled.manifests.map((m) => (m as { kind: string }).kind)).toEqual([
+      'DaemonSet',
+      'ServiceAccount',
+      'ClusterRole',
+      'ClusterRoleBinding',
+      'PriorityClass',
+      'NetworkPolicy',
+      'Service',
+      'Namespace',
+    ]);
+    expect(bundled.manifests).toEqual(modules.manifests);
+  });
+
+  test('GIVEN the bundle WHEN required THEN it loads the generated API of cdk8s-plus-28 alone, not its L2 constructs', () => {
+    expect(modules.plusModules).toContain('cdk8s-plus-28/lib/index.js');
+    expect(bundled.plusModules).toEqual(['cdk8s-plus-28/lib/imports/k8s.js']);
+  });
+
+  test('GIVEN the bundle THEN no compiled module is left beside it (the package holds each module once)', () => {
+    expect(leftOver).toEqual(['index.js']);
+  });
+});
+
+describe('the cdk8s-plus-28 guard of the bundle', () => {
+  test('GIVEN modules that use only k8s of cdk8s-plus-28 THEN nothing is reported', () => {
+    const text =
+      'const cdk8s_plus_28_1 = require("cdk8s-plus-28");\nclass A extends cdk8s_plus_28_1.k8s.KubeDaemonSet {}\nnew cdk8s_plus_28_1 . k8s.KubeService();';
+    expect(nonK8sUses('a.js', text)).toEqual([]);
+  });
+
+  test('GIVEN a module that uses an L2 construct or passes the package on THEN each such use is reported', () => {
+    const text = 'var plus = require("cdk8s-plus-28");\nnew plus.DaemonSet(); plus.k8s.KubeService; f(plus);';
+    expect(nonK8sUses('a.js', text)).toEqual(['a.js: plus.DaemonSet', 'a.js: plus']);
+  });
+
+  test('GIVEN a require of cdk8s-plus-28 not bound to a name THEN it is reported', () => {
+    expect(nonK8sUses('a.js', 'const { DaemonSet } = require("cdk8s-plus-28");')).toEqual([
+      'a.js: require("cdk8s-plus-28") not bound to a name',
+    ]);
+  });
+
+  test('GIVEN a compiled module that uses an L2 construct WHEN bundled THEN the build fails, naming the module and the use', async () => {
+    const lib = path.join(WORK, 'l2');
+    fs.mkdirSync(lib, { recursive: true });
+    fs.writeFileSync(path.join(lib, 'index.js'), 'exports.a = require("./a");\n');
+    fs.writeFileSync(path.join(lib, 'a.js'), 'const plus = require("cdk8s-plus-28");\nexports.make = (s) => new plus.DaemonSet(s, "d");\n');
+    await expect(bundleLibrary(lib)).rejects.toThrow(/beyond its generated API[\s\S]*l2\/a\.js: plus\.DaemonSet/);
+    expect(fs.readFileSync(path.join(lib, 'index.js'), 'utf8')).toBe('exports.a = require("./a");\n');
+  });
+});
