@@ -276,6 +276,8 @@ export class NodeServiceChecks {
     this.publishedReport = undefined;
     const warnings = new Map<string, { count: number; text: string }>();
     for (const f of report.findings) {
+      // Info findings are neither thrown nor summarized: they stay in the report only (no construct path needed).
+      if (f.severity !== Severity.ERROR && f.severity !== Severity.WARNING) continue;
       if (f.suppressed || reportedByOwner(objects[f.objectIndex], f.ruleId)) continue;
       const path = ownerOf(objects[f.objectIndex]).node.path;
       if (f.severity === Severity.ERROR) {
