@@ -9,7 +9,7 @@ import { IConstruct } from 'constructs';
 import { checkPodOnNode } from '../coverage/on-demand';
 import { BUILT_IN_PRIORITY_CLASSES } from '../k8s';
 import { surgeWithHostPorts } from '../policy/rules/surge-with-host-ports';
-import { NodeServiceChecks, reportAtSynthByOwner } from '../policy/synth';
+import { NodeServiceChecks, reportAtSynthByOwner, synthesisOf } from '../policy/synth';
 import { describeSurgeConflict, SurgeConflict, surgeConflict } from '../coverage/surge';
 import { isZeroIntOrPercent } from '../k8s/intstr';
 import { NodePool } from './node-pool';
@@ -188,11 +188,10 @@ export function checkAtSynth(facts: ServiceFacts): void {
   reportSurgeOnce(facts);
   facts.construct.node.addValidation({
     validate: () => {
-      const checks = NodeServiceChecks.of(facts.construct);
-      const synthesis = checks._synthesis;
+      const synthesis = synthesisOf(facts.construct);
       const cached = RESULTS.get(facts);
       if (synthesis !== undefined && cached?.synthesis === synthesis) return [...cached.errors];
-      const errors = serviceErrors(facts, checks);
+      const errors = serviceErrors(facts, NodeServiceChecks.of(facts.construct));
       if (synthesis !== undefined) RESULTS.set(facts, { synthesis, errors: [...errors] });
       return errors;
     },

@@ -7,7 +7,7 @@ import { ApiObject, ApiObjectMetadata, Chart, JsonPatch } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { NodeServiceKind } from '../policy/kinds';
-import { NodeServiceChecks } from '../policy/synth';
+import { NodeServiceChecks, synthesisOf } from '../policy/synth';
 import { ApiPermission } from './api-access';
 import { Canary } from './canary';
 import { checkAtSynth } from './app-checks';
@@ -38,7 +38,7 @@ class NodeServiceDaemonSet extends k8s.KubeDaemonSet {
   }
 
   public toJson(): any {
-    const synthesis = NodeServiceChecks.of(this)._synthesis;
+    const synthesis = synthesisOf(this);
     if (synthesis !== undefined && this.rendered?.synthesis === synthesis) return this.rendered.json;
     const json = ApiObject.prototype.toJson.call(this);
     this.rendered = synthesis !== undefined ? { synthesis, json } : undefined;

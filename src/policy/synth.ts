@@ -467,6 +467,16 @@ function suppressionRefused(construct: IConstruct, ruleId: string, reason: strin
   return true;
 }
 
+/**
+ * The identity of the synthesis in progress of the App containing `scope` (`NodeServiceChecks._synthesis`), or
+ * `undefined` outside one or before the App has checks: for the library's own constructs, which read it on every
+ * render (no argument check, registers nothing).
+ * @internal
+ */
+export function synthesisOf(scope: IConstruct): object | undefined {
+  return CHECKS.get(scope.node.root)?._synthesis;
+}
+
 /** For an object, the rules whose finding the construct that built it reports itself, and when it does. */
 const OWNER_REPORTS = new WeakMap<ApiObject, Map<string, () => boolean>>();
 
