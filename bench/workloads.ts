@@ -15,6 +15,11 @@ const OUT = path.join(os.tmpdir(), 'node-services-bench-synth');
 
 /** `count` node services, synthesized to YAML. */
 export function nodeServices(count: number): string {
+  return nodeServicesApp(count).synthYaml();
+}
+
+/** The App of {@link nodeServices}, constructed and not yet synthesized. */
+export function nodeServicesApp(count: number): App {
   const { HostPath, NodeService, Probe, Toleration } = lib;
   const app = new App({ outdir: OUT });
   const chart = new Chart(app, 'bench', { namespace: 'node-services' });
@@ -36,11 +41,16 @@ export function nodeServices(count: number): string {
       suppressions: [{ ruleId: 'tolerates-all-taints', reason: 'benchmark agents run on every node' }],
     });
   }
-  return app.synthYaml();
+  return app;
 }
 
 /** `count` cdk8s-plus-28 DaemonSets, synthesized to YAML. */
 export function plainDaemonSets(count: number): string {
+  return plainDaemonSetsApp(count).synthYaml();
+}
+
+/** The App of {@link plainDaemonSets}, constructed and not yet synthesized. */
+export function plainDaemonSetsApp(count: number): App {
   const app = new App({ outdir: OUT });
   const chart = new Chart(app, 'bench', { namespace: 'node-services' });
   for (let i = 0; i < count; i++) {
@@ -81,7 +91,7 @@ export function plainDaemonSets(count: number): string {
     c.mount('/var/log', volume, { readOnly: true });
     ds.scheduling.tolerate(kplus.Node.tainted(kplus.NodeTaintQuery.any()));
   }
-  return app.synthYaml();
+  return app;
 }
 
 /** Throws unless `yaml` holds `count` DaemonSets. */

@@ -9,7 +9,7 @@ import { IConstruct } from 'constructs';
 import { checkPodOnNode } from '../coverage/on-demand';
 import { BUILT_IN_PRIORITY_CLASSES } from '../k8s';
 import { surgeWithHostPorts } from '../policy/rules/surge-with-host-ports';
-import { NodeServiceChecks, reportAtSynthByOwner } from '../policy/synth';
+import { NodeServiceChecks, reportAtSynthByOwner, synthesisOf } from '../policy/synth';
 import { describeSurgeConflict, SurgeConflict, surgeConflict } from '../coverage/surge';
 import { isZeroIntOrPercent } from '../k8s/intstr';
 import { isClusterScoped } from '../k8s/namespaces';
@@ -163,42 +163,58 @@ function reportSurgeOnce(facts: ServiceFacts): void {
   }
 }
 
-/** Registers the checks of one service; they run at every synthesis. @internal */
+/** The errors of a service's checks in the synthesis in progress (cdk8s validates more than once per synthesis). */
+const RESULTS = new WeakMap<ServiceFacts, { readonly synthesis: object; readonly errors: readonly string[] }>();
+
+/**
+ * Registers the checks of one service; they run at every synthesis, once (the tree does not change within one: the
+ * later validations of the same synthesis return the first one's errors, and its warnings are already recorded).
+ * @internal
+ */
 export function checkAtSynth(facts: ServiceFacts): void {
   SERVICES.add(facts.construct);
   reportSurgeOnce(facts);
   facts.construct.node.addValidation({
     validate: () => {
-      const checks = NodeServiceChecks.of(facts.construct);
-      const index = appIndex(facts.construct.node.root, checks._synthesis);
-      const errors = duplicates(facts.construct, index);
-      const contradiction = controlPlaneContradiction(facts);
-      if (contradiction) errors.push(contradiction);
-      errors.push(...surgeDeadlocks(facts));
-      const path = facts.construct.node.path;
-      if (facts.idleCanary) {
-        checks._warn(
-          `canary-changes-nothing: [${path}] the canary runs the same pods as the stable DaemonSet (set image, images, args, env, mounts or version)`,
-        );
-      }
-      for (const variant of facts.idleVariants) {
-        checks._warn(
-          `variant-changes-nothing: [${path}] ${variant} runs the same pods as the default DaemonSet on its nodes (set image, images, args, env, mounts or resources to what differs there, or drop the variant)`,
-        );
-      }
-      if (facts.hostNetworkPolicy) {
-        const which = Array.isArray(facts.hostNetworkPolicy) ? ` of DaemonSet ${facts.hostNetworkPolicy.join(', ')}` : '';
-        checks._warn(
-          `network-policy-host-network: [${path}] the pods${which} use the host network, and NetworkPolicy does not apply to host-network pods: the NetworkPolicy does not isolate them (restrict access with host firewall rules, or bind the ports to 127.0.0.1)`,
-        );
-      }
-      const pc = facts.priorityClassName;
-      if (pc !== undefined && !BUILT_IN_PRIORITY_CLASSES.includes(pc) && !index.priorityClasses.has(pc)) {
-        checks._warn(
-          `priority-class-unknown: [${path}] priorityClassName '${pc}' is neither built in (${BUILT_IN_PRIORITY_CLASSES.join(', ')}) nor defined in the App; pods stay unscheduled if the cluster lacks it`,
-        );
-      }
+      const synthesis = synthesisOf(facts.construct);
+      const cached = RESULTS.get(facts);
+      if (synthesis !== undefined && cached?.synthesis === synthesis) return [...cached.errors];
+      const errors = serviceErrors(facts, NodeServiceChecks.of(facts.construct));
+      if (synthesis !== undefined) RESULTS.set(facts, { synthesis, errors: [...errors] });
       return errors;
     },
   });
+}
+
+/** The errors of one service's checks, its warnings handed to `checks`. */
+function serviceErrors(facts: ServiceFacts, checks: NodeServiceChecks): string[] {
+  const index = appIndex(facts.construct.node.root, checks._synthesis);
+  const errors = duplicates(facts.construct, index);
+  const contradiction = controlPlaneContradiction(facts);
+  if (contradiction) errors.push(contradiction);
+  errors.push(...surgeDeadlocks(facts));
+  const path = facts.construct.node.path;
+  if (facts.idleCanary) {
+    checks._warn(
+      `canary-changes-nothing: [${path}] the canary runs the same pods as the stable DaemonSet (set image, images, args, env, mounts or version)`,
+    );
+  }
+  for (const variant of facts.idleVariants) {
+    checks._warn(
+      `variant-changes-nothing: [${path}] ${variant} runs the same pods as the default DaemonSet on its nodes (set image, images, args, env, mounts or resources to what differs there, or drop the variant)`,
+    );
+  }
+  if (facts.hostNetworkPolicy) {
+    const which = Array.isArray(facts.hostNetworkPolicy) ? ` of DaemonSet ${facts.hostNetworkPolicy.join(', ')}` : '';
+    checks._warn(
+      `network-policy-host-network: [${path}] the pods${which} use the host network, and NetworkPolicy does not apply to host-network pods: the NetworkPolicy does not isolate them (restrict access with host firewall rules, or bind the ports to 127.0.0.1)`,
+    );
+  }
+  const pc = facts.priorityClassName;
+  if (pc !== undefined && !BUILT_IN_PRIORITY_CLASSES.includes(pc) && !index.priorityClasses.has(pc)) {
+    checks._warn(
+      `priority-class-unknown: [${path}] priorityClassName '${pc}' is neither built in (${BUILT_IN_PRIORITY_CLASSES.join(', ')}) nor defined in the App; pods stay unscheduled if the cluster lacks it`,
+    );
+  }
+  return errors;
 }

@@ -7,7 +7,7 @@ import { ApiObject, ApiObjectMetadata, Chart, JsonPatch } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { NodeServiceKind } from '../policy/kinds';
-import { NodeServiceChecks } from '../policy/synth';
+import { NodeServiceChecks, synthesisOf } from '../policy/synth';
 import { ApiPermission } from './api-access';
 import { Canary } from './canary';
 import { checkAtSynth } from './app-checks';
@@ -38,7 +38,7 @@ class NodeServiceDaemonSet extends k8s.KubeDaemonSet {
   }
 
   public toJson(): any {
-    const synthesis = NodeServiceChecks.of(this)._synthesis;
+    const synthesis = synthesisOf(this);
     if (synthesis !== undefined && this.rendered?.synthesis === synthesis) return this.rendered.json;
     const json = ApiObject.prototype.toJson.call(this);
     this.rendered = synthesis !== undefined ? { synthesis, json } : undefined;
@@ -59,13 +59,12 @@ function podSpecBesidesAffinity(template: WirePodTemplateSpec): string {
  * but for the node affinity that selects their nodes: such a variant splits the nodes and changes nothing.
  */
 function idleVariants(tracks: RenderedTrack[], template: WirePodTemplateSpec): string[] {
-  const base = podSpecBesidesAffinity(template);
   const intents = tracks.map((t) => t.intent);
   const withCanary = new Set(intents.filter((t) => t.variant !== undefined && t.canary !== undefined).map((t) => t.variant));
-  return tracks
-    .filter(({ intent: t }) => t.variant !== undefined && !withCanary.has(t.variant) && t.pod.windows === undefined)
-    .filter((t) => podSpecBesidesAffinity(t.template) === base)
-    .map(({ intent: t }) => `${t.field} ("${t.variant}")`);
+  const candidates = tracks.filter(({ intent: t }) => t.variant !== undefined && !withCanary.has(t.variant) && t.pod.windows === undefined);
+  if (candidates.length === 0) return [];
+  const base = podSpecBesidesAffinity(template);
+  return candidates.filter((t) => podSpecBesidesAffinity(t.template) === base).map(({ intent: t }) => `${t.field} ("${t.variant}")`);
 }
 
 /**
@@ -135,8 +134,7 @@ export class NodeService extends Construct {
     this.variants = [...(checked.variants ?? [])];
     this.pools = intent.pools;
     this.excludePools = intent.excludePools;
-    this.podSelector = { ...intent.selector, [SERVICE_LABEL]: intent.instance };
-    delete this.podSelector['app.kubernetes.io/instance'];
+    this.podSelector = podSelectorOf(intent.selector, intent.instance);
     // Every node service is checked against the rule catalogue at synth (once per app, whatever the number of services).
     NodeServiceChecks.of(this);
     if (problems.reportAtSynth(this)) {
@@ -310,6 +308,17 @@ export class NodeService extends Construct {
       for (const obj of [role, binding] as ApiObject[]) obj.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
     }
   }
+}
+
+/**
+ * The selector's labels but the instance, then the service label with the instance (built in that order, without
+ * deleting a key: a deleted key turns the object into a slow dictionary for every later read).
+ */
+function podSelectorOf(selector: { [key: string]: string }, instance: string): { [key: string]: string } {
+  const out: { [key: string]: string } = {};
+  for (const [key, value] of Object.entries(selector)) if (key !== 'app.kubernetes.io/instance') out[key] = value;
+  out[SERVICE_LABEL] = instance;
+  return out;
 }
 
 /** `true` when every DaemonSet of the service uses the host network, else the names of those that do (or `false`). */

@@ -33,6 +33,22 @@ const DECIMAL: Record<string, number> = {
 export function parseQuantity(value: string | number): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   if (typeof value !== 'string') return undefined;
+  const known = PARSED.get(value);
+  if (known !== undefined || PARSED.has(value)) return known;
+  const parsed = parseQuantityText(value);
+  if (PARSED.size >= PARSED_LIMIT) PARSED.clear();
+  PARSED.set(value, parsed);
+  return parsed;
+}
+
+/**
+ * Quantities parsed so far, by text: a synthesis or a lint parses the same few texts (`100m`, `128Mi`) for every
+ * container, in the render and in several rules. A number per text, so sharing is safe; emptied when full.
+ */
+const PARSED = new Map<string, number | undefined>();
+const PARSED_LIMIT = 4096;
+
+function parseQuantityText(value: string): number | undefined {
   const m = QUANTITY.exec(value);
   if (!m) return undefined;
   const sign = m[1] === '-' ? -1 : 1;

@@ -276,6 +276,8 @@ export class NodeServiceChecks {
     this.publishedReport = undefined;
     const warnings = new Map<string, { count: number; text: string }>();
     for (const f of report.findings) {
+      // Info findings are neither thrown nor summarized: they stay in the report only (no construct path needed).
+      if (f.severity !== Severity.ERROR && f.severity !== Severity.WARNING) continue;
       if (f.suppressed || reportedByOwner(objects[f.objectIndex], f.ruleId)) continue;
       const path = ownerOf(objects[f.objectIndex]).node.path;
       if (f.severity === Severity.ERROR) {
@@ -463,6 +465,16 @@ function suppressionRefused(construct: IConstruct, ruleId: string, reason: strin
   if (problems.length === 0) return false;
   construct.node.addValidation({ validate: () => [problemList('arguments', problems, '    ')] });
   return true;
+}
+
+/**
+ * The identity of the synthesis in progress of the App containing `scope` (`NodeServiceChecks._synthesis`), or
+ * `undefined` outside one or before the App has checks: for the library's own constructs, which read it on every
+ * render (no argument check, registers nothing).
+ * @internal
+ */
+export function synthesisOf(scope: IConstruct): object | undefined {
+  return CHECKS.get(scope.node.root)?._synthesis;
 }
 
 /** For an object, the rules whose finding the construct that built it reports itself, and when it does. */

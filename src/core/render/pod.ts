@@ -265,7 +265,13 @@ function renderDnsConfig(c: DnsConfig): Wire<k8s.PodDnsConfig> {
   };
 }
 
+/** The tolerations without repeats (the first of each identity kept), each identity serialized once. */
 function dedupe(tolerations: Toleration[]): Toleration[] {
   const seen = new Set<string>();
-  return tolerations.filter((t) => !seen.has(t.identity) && seen.add(t.identity) !== undefined);
+  return tolerations.filter((t) => {
+    const identity = t.identity;
+    if (seen.has(identity)) return false;
+    seen.add(identity);
+    return true;
+  });
 }
