@@ -204,7 +204,7 @@ export function analyzeCoverage(
     ...(runtimeClasses.length > 0 ? { runtimeClasses: (options?.runtimeClasses ?? []).concat(runtimeClasses) } : {}),
     ...(priorityClasses.length > 0 ? { priorityClasses: (options?.priorityClasses ?? []).concat(priorityClasses) } : {}),
   };
-  const rejections = apiRejections(workloads);
+  const rejections = apiRejections(workloads, options?.kubernetesMinor);
   const entries = workloads.flatMap((o, i) => (o?.kind === 'DaemonSet' ? [{ object: o, rejected: rejections[i] }] : []));
   const daemonSets = entries.filter((e) => e.rejected.length === 0).map((e) => compileWorkload(e.object, compileOptions));
   const { groups, withPods } = groupNodes(nodes, podsByNode(pods), daemonSets, compileOptions);

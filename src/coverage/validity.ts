@@ -9,8 +9,11 @@
 
 import { NodeServicesError, NodeServicesErrorCode } from '../k8s/node-services-error';
 
-/** For each object, why the API server would reject it (`rule-id: path: message`), or an empty list. */
-export type ApiValidator = (objects: readonly unknown[]) => string[][];
+/**
+ * For each object, why the API server of Kubernetes `1.<minor>` (1.28 when not given) would reject it
+ * (`rule-id: path: message`), or an empty list.
+ */
+export type ApiValidator = (objects: readonly unknown[], minor?: number) => string[][];
 
 let validator: ApiValidator | undefined;
 
@@ -32,11 +35,12 @@ export class ApiValidatorMissingError extends NodeServicesError {
 }
 
 /**
- * For each object, why the API server would reject it, or an empty list. Only DaemonSets are judged; with DaemonSets
- * among the objects and no judge provided, throws {@link ApiValidatorMissingError}.
+ * For each object, why the API server of Kubernetes `1.<minor>` (1.28 when not given) would reject it, or an empty
+ * list. Only DaemonSets are judged; with DaemonSets among the objects and no judge provided, throws
+ * {@link ApiValidatorMissingError}.
  */
-export function apiRejections(objects: readonly unknown[]): string[][] {
+export function apiRejections(objects: readonly unknown[], minor?: number): string[][] {
   if (!objects.some((o) => (o as { kind?: unknown } | undefined)?.kind === 'DaemonSet')) return objects.map(() => []);
   if (validator === undefined) throw new ApiValidatorMissingError();
-  return validator(objects);
+  return validator(objects, minor);
 }

@@ -75,4 +75,24 @@ describe('the API-validity judge of the coverage analysis', () => {
     });
     expect(analyzeCoverage([REJECTED], NODES).workloads.map((w) => w.status)).toEqual(['invalid']);
   });
+
+  test('GIVEN a DaemonSet with a 1.30 field WHEN analysed for 1.28 THEN it is invalid, and for 1.30 THEN it covers its node', () => {
+    const { analyzeCoverage } = alone(() => {
+      require('../../src/policy/api-validity');
+      return require('../../src/coverage/analyze') as Analyze;
+    });
+    const ds = daemonSet('armored', {
+      containers: [{ name: 'agent', image: 'registry.example.com/agent:1.0.0', resources: { requests: { cpu: '10m', memory: '16Mi' } } }],
+    });
+    ds.spec.template.spec.securityContext = { appArmorProfile: { type: 'RuntimeDefault' } };
+    const status = (minor?: number) =>
+      analyzeCoverage([ds], NODES, undefined, minor === undefined ? undefined : { kubernetesMinor: minor }).workloads.map((w) => [
+        w.status,
+        w.nodes.length,
+      ]);
+    expect(status()).toEqual([['invalid', 0]]);
+    expect(status(28)).toEqual([['invalid', 0]]);
+    expect(status(30)).toEqual([['analyzed', 1]]);
+    expect(status(33)).toEqual([['analyzed', 1]]);
+  });
 });
