@@ -37,7 +37,7 @@ export const CROSS_OBJECT_KINDS: ReadonlySet<string> = new Set([
 const ROLE_KINDS: ReadonlySet<unknown> = new Set(['Role', 'ClusterRole']);
 
 /** Whether a manifest is of a kind the cross-object rules look up. */
-export function isCrossObject(manifest: unknown): boolean {
+function isCrossObject(manifest: unknown): boolean {
   const kind = (manifest as { kind?: unknown } | null | undefined)?.kind;
   return typeof kind === 'string' && CROSS_OBJECT_KINDS.has(kind);
 }
