@@ -14,6 +14,7 @@ import type { DnsConfig, DnsPolicy, HostAlias, NodeServiceProps } from '../props
 import { resolveIdentity } from './identity';
 import { MetadataIntent } from './metadata';
 import { resolvePlacement } from './placement';
+import { checkWindowsService, hostProcessPod } from './windows';
 
 /** Everything the pod builder needs, already defaulted. */
 export interface PodIntent {
@@ -45,7 +46,10 @@ export interface PodIntent {
   readonly windows?: { readonly runAsUserName: string };
 }
 
-/** Resolves the pod of the default DaemonSet from the props and what the service resolved before it. */
+/**
+ * Resolves the pod of the default DaemonSet from the props and what the service resolved before it: a Windows
+ * HostProcess pod for a Windows-only service (`windows`, checked here).
+ */
 export function resolvePod(
   props: NodeServiceProps,
   kind: NodeServiceKind,
@@ -54,8 +58,9 @@ export function resolvePod(
   placement: ReturnType<typeof resolvePlacement>,
   problems: ProblemCollector,
 ): PodIntent {
-  const hostNetwork = props.hostNetwork ?? false;
-  return {
+  checkWindowsService(props, kind, problems);
+  const hostNetwork = props.hostNetwork ?? props.windows !== undefined;
+  const pod: PodIntent = {
     kind,
     profile: kindProfile(kind),
     labels: { ...meta.labels, ...trackLabels(meta.instance, 'stable') },
@@ -65,7 +70,7 @@ export function resolvePod(
     hostNetwork,
     hostPID: props.hostPID ?? false,
     dnsPolicy: props.dnsPolicy ?? ((hostNetwork ? 'ClusterFirstWithHostNet' : 'ClusterFirst') as DnsPolicy),
-    nodeSelector: props.nodeSelector ?? { 'kubernetes.io/os': 'linux' },
+    nodeSelector: props.nodeSelector ?? (props.windows ? {} : { 'kubernetes.io/os': 'linux' }),
     affinityTerms: placement.affinityTerms,
     tolerations: placement.tolerations,
     priorityClassName: props.priorityClass?.options.name ?? props.priorityClassName,
@@ -81,6 +86,7 @@ export function resolvePod(
     hostAliases: props.hostAliases ?? [],
     dnsConfig: props.dnsConfig,
   };
+  return props.windows ? hostProcessPod(pod, props.windows.runAsUserName) : pod;
 }
 
 /** Resolves `imagePullSecrets` to Secret names (each once). */
