@@ -19,6 +19,7 @@ import { printMain, printModule } from './print';
 import { proposePools } from './pools';
 import { lintOutput } from './lint';
 import { buildReport, ImportReport } from './report';
+import { windowsProblems } from './windows';
 
 export { AdoptRuntime } from './evaluate';
 export { ImportReport, ServiceReport, formatReportJson, formatReportMarkdown } from './report';
@@ -92,6 +93,8 @@ export async function importManifests(objects: readonly InputObject[], options: 
   files.set('main.ts', await formatTypeScript(printMain(model)));
   for (const m of model.services) files.set(m.fileName, await formatTypeScript(printModule(m)));
   const problems = fixed.failure !== undefined ? [`the generated app does not synthesize: ${fixed.failure}`] : [];
+  // What the library cannot express is said with or without --check.
+  const inexpressible = windowsProblems(services.map((s) => s.daemonSet));
   const checked = options.check && fixed.failure === undefined;
   const check = checked ? checkImport(inputs, fixed.output, options.nodes) : undefined;
   const lint = checked
@@ -105,7 +108,7 @@ export async function importManifests(objects: readonly InputObject[], options: 
     others.map((o) => describeObject(o.object)),
     stripped,
     { check, lint, pools: nodes?.pools },
-    options.check ? problems : [],
+    [...inexpressible, ...(options.check ? problems : [])],
   );
   return { files, report, synthesized: fixed.output.map((o) => o.object) };
 }

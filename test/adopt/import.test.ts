@@ -14,11 +14,10 @@ const ROOT = path.join(__dirname, '..', '..');
 const OUT = path.join(ROOT, 'test', '.adopt');
 
 /**
- * Fixtures whose import is not complete yet, with the reason (listed in docs/import.md): a Windows pod gets the
- * Linux-only hardening the library adds, and a 1.30 field is refused for the 1.28 target.
+ * Fixtures whose import is not complete yet, with the reason (listed in docs/import.md): a 1.30 field is refused for
+ * the 1.28 target.
  */
 const KNOWN_GAPS: Readonly<Record<string, string>> = {
-  'antrea-agent-windows.yaml': 'Windows pod: Linux-only fields the library adds are refused (windows-fields-invalid)',
   'cilium-agent-helm-k8s-1.30.yaml': 'appArmorProfile is a 1.30 field; the target is 1.28 (unknown-field)',
 };
 

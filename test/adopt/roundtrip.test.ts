@@ -4,7 +4,7 @@ import { importManifests } from '../../src/adopt';
 import { importFixture, REAL_WORLD, RUNTIME } from './support';
 
 /** Fixtures whose first import does not check clean (see import.test.ts). */
-const SKIPPED = ['antrea-agent-windows.yaml', 'cilium-agent-helm-k8s-1.30.yaml'];
+const SKIPPED = ['cilium-agent-helm-k8s-1.30.yaml'];
 const fixtures = fs.readdirSync(REAL_WORLD).filter((f) => f.endsWith('.yaml') && !SKIPPED.includes(f));
 
 const DNS = 'the input leaves dnsPolicy unset on the host network, the output sets it: the comment saying so is not written again';
