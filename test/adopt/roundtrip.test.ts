@@ -13,6 +13,7 @@ const PATCHED = 'a value the first import carries by an escape-hatch patch (reso
 
 /** Fixtures whose second import writes other code than the first (the objects are the same), and why. */
 const CODE_DIFFERS: Readonly<Record<string, string>> = {
+  'antrea-agent-windows.yaml': `${DNS}; ${PATCHED}`,
   'antrea-agent.yaml': `${DNS}; ${MOUNT_INDEX}`,
   'aws-node.yaml': `${DNS}; ${PATCHED}`,
   'azuredisk-csi-node-windows.yaml': 'the findings carried as suppressions are found on the output, with other messages',
