@@ -12,6 +12,7 @@ import {
   HostPath,
   MountPropagation,
   NodePool,
+  NodeRequirement,
   NodeService,
   NodeServiceGuardrails,
   NodeServiceKind,
@@ -211,6 +212,16 @@ describe('bad input to a Windows-only service', () => {
       'a Linux node selector',
       { nodeSelector: { 'kubernetes.io/os': 'linux' } },
       'nodeSelector["kubernetes.io/os"] = "linux": selects other nodes than Windows ones',
+    ],
+    [
+      'a node requirement of Linux nodes',
+      { nodeRequirements: [NodeRequirement.in('kubernetes.io/os', ['linux'])] },
+      'nodeRequirements[0] = {"key":"kubernetes.io/os","operator":"In","values":["linux"]}: leaves out the Windows nodes',
+    ],
+    [
+      'an affinity term that leaves out Windows',
+      { nodeAffinity: [{ requirements: [NodeRequirement.notIn('kubernetes.io/os', ['windows'])] }] },
+      'nodeAffinity[0].requirements[0] = {"key":"kubernetes.io/os","operator":"NotIn","values":["windows"]}: leaves out the Windows nodes',
     ],
     [
       'an AppArmor annotation',

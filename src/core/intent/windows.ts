@@ -11,6 +11,7 @@ import { ProblemCollector } from '../../k8s/problems';
 import { NodeServiceKind } from '../../policy/kinds';
 import { ContainerSpec } from '../container';
 import { MountPropagation } from '../host-path';
+import { NodeRequirement } from '../placement';
 import type { NodeServiceProps } from '../props';
 import { Variant } from '../variant';
 import { PodIntent } from './pod';
@@ -102,9 +103,31 @@ function checkWindowsPodProps(props: NodeServiceProps, problems: ProblemCollecto
       'selects other nodes than Windows ones: the pods would run on no node',
       `drop it (windows selects ${WINDOWS_KEY}: windows)`,
     );
+  checkWindowsRequirements(props, problems);
   for (const key of Object.keys(props.podAnnotations ?? {}))
     if (key.startsWith(APPARMOR_ANNOTATION_PREFIX))
       problems.add(`podAnnotations["${key}"]`, props.podAnnotations![key], 'AppArmor is Linux-only', 'remove the annotation');
+}
+
+/** Whether a node requirement leaves out the Windows nodes (`kubernetes.io/os` In without, NotIn with `windows`). */
+function excludesWindows(r: NodeRequirement): boolean {
+  if (r.key !== WINDOWS_KEY) return false;
+  const listed = (r.values ?? []).includes('windows');
+  return r.operator === 'DoesNotExist' || (r.operator === 'In' && !listed) || (r.operator === 'NotIn' && listed);
+}
+
+/** Checks the node requirements of a Windows-only service: none may leave out the Windows nodes. */
+function checkWindowsRequirements(props: NodeServiceProps, problems: ProblemCollector): void {
+  const fix = `drop it (windows selects ${WINDOWS_KEY}: windows)`;
+  const problem = 'leaves out the Windows nodes: the pods would run on no node';
+  (props.nodeRequirements ?? []).forEach((r, i) => {
+    if (excludesWindows(r)) problems.add(`nodeRequirements[${i}]`, r.toJson(), problem, fix);
+  });
+  (props.nodeAffinity ?? []).forEach((term, i) =>
+    term.requirements.forEach((r, j) => {
+      if (excludesWindows(r)) problems.add(`nodeAffinity[${i}].requirements[${j}]`, r.toJson(), problem, fix);
+    }),
+  );
 }
 
 /** Checks one container of a Windows-only service: no Linux-only prop, no mount propagation. */
