@@ -14,7 +14,7 @@ import { MountPropagation } from '../host-path';
 import { NodeRequirement } from '../placement';
 import type { NodeServiceProps } from '../props';
 import { Variant } from '../variant';
-import { PodIntent } from './pod';
+import type { PodIntent } from './pod';
 import { WINDOWS_KEY } from './variants';
 
 /** The suppression reason of `privileged-container` a HostProcess pod records. */
