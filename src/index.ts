@@ -80,6 +80,7 @@ export {
   Variant,
   VariantOptions,
   VariantType,
+  WindowsPodOptions,
   WindowsVariantOptions,
   WritableHostPathOptions,
 } from './core';

@@ -23,6 +23,7 @@ import { describeNeed, TargetVersion, targetVersion } from './target';
 import { DEFAULT_KUBERNETES_VERSION, KUBERNETES_VERSIONS, KubernetesVersion } from '../k8s/api-fields/versions';
 import { bool, checkArguments, implementing, json, list, object, oneOf, opt, ParamList, req, str } from '../k8s/shape';
 import { TargetDeclaration } from './print';
+import { windowsProblems } from './windows';
 
 export { AdoptRuntime } from './evaluate';
 export { ImportReport, ServiceReport, formatReportJson, formatReportMarkdown } from './report';
@@ -150,6 +151,8 @@ export async function importManifests(objects: readonly InputObject[], options: 
   files.set('main.ts', await formatTypeScript(printMain(model, declaration(target))));
   for (const m of model.services) files.set(m.fileName, await formatTypeScript(printModule(m)));
   const problems = fixed.failure !== undefined ? [`the generated app does not synthesize: ${fixed.failure}`] : [];
+  // What the library cannot express is said with or without --check.
+  const inexpressible = windowsProblems(services.map((s) => s.daemonSet));
   const checked = options.check && fixed.failure === undefined;
   const check = checked ? checkImport(inputs, fixed.output, options.nodes) : undefined;
   const lint = checked
@@ -164,7 +167,7 @@ export async function importManifests(objects: readonly InputObject[], options: 
     others.map((o) => describeObject(o.object)),
     stripped,
     { check, lint, pools: nodes?.pools, target },
-    options.check ? problems : [],
+    [...inexpressible, ...(options.check ? problems : [])],
   );
   return { files, report, synthesized: fixed.output.map((o) => o.object) };
 }

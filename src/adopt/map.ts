@@ -10,6 +10,7 @@ import { NodeServiceKind } from '../policy/kinds';
 import { ContainerContext, envFromExpr, envProps, mountProps, portsExpr, PULL_POLICIES, resourcesExpr, strings } from './map-container';
 import { lifecycleProps, securityProps } from './map-probe';
 import { arr, call, constant, Expr, lit, member, obj, prop, Property } from './model';
+import { windowsPodOf, windowsProp } from './windows';
 
 /** The labels the library sets itself from props (`name`, `instance`, `version`, `component`, `partOf`). */
 const RECOMMENDED_LABEL_PROPS: Readonly<Record<string, string>> = {
@@ -69,8 +70,11 @@ function stringMap(value: unknown, skip: readonly string[] = []): Expr | undefin
   return entries.length > 0 ? obj(entries.map(([k, v]) => ({ key: k, value: lit(v) }))) : undefined;
 }
 
-/** One container (or init container) as a `ContainerSpec`. */
-function containerExpr(container: Record<string, any>, ctx: ContainerContext): Expr {
+/**
+ * One container (or init container) as a `ContainerSpec`; a HostProcess container has no Linux security props (its
+ * security is the pod's `windows`).
+ */
+function containerExpr(container: Record<string, any>, ctx: ContainerContext, hostProcess: boolean): Expr {
   const pull = typeof container.imagePullPolicy === 'string' ? PULL_POLICIES[container.imagePullPolicy] : undefined;
   const props: Array<Property | undefined> = [
     prop('name', lit(container.name)),
@@ -85,7 +89,7 @@ function containerExpr(container: Record<string, any>, ctx: ContainerContext): E
     ...mountProps(container, ctx),
     prop('resources', resourcesExpr(container)),
     ...lifecycleProps(container, ctx),
-    ...securityProps(container, ctx),
+    ...(hostProcess ? [] : securityProps(container, ctx)),
   ];
   return obj(props);
 }
@@ -246,15 +250,17 @@ export function serviceProps(ds: Record<string, any>, ctx: ServiceContext): Expr
     kept: ctx.kept,
     number: (name, value) => ctx.numbers.number(name, value),
   });
+  const windows = windowsPodOf(pod);
   const containers = (list: string) =>
     asArray(pod[list])
       .filter(isObject)
-      .map((c) => containerExpr(c, containerCtx(list, c)));
+      .map((c) => containerExpr(c, containerCtx(list, c), windows?.hostProcess === true));
   const tolerations = asArray(pod.tolerations).map((t) => tolerationExpr(t, ctx.numbers));
   const init = containers('initContainers');
   return obj([
     prop('name', lit(asObject(ds.metadata).name)),
     prop('kind', kindMember(ctx.kind)),
+    windowsProp(windows, ctx.file),
     ...metadataProps(ds, pod),
     prop(
       'nodeSelector',

@@ -55,13 +55,16 @@ function podSpecBesidesAffinity(template: WirePodTemplateSpec): string {
 }
 
 /**
- * The fields (`variants[1]`) of the Linux variants without a canary whose pods are those of the default DaemonSet
- * but for the node affinity that selects their nodes: such a variant splits the nodes and changes nothing.
+ * The fields (`variants[1]`) of the variants without a canary, on the service's operating system, whose pods are those
+ * of the default DaemonSet but for the node affinity that selects their nodes: such a variant splits the nodes and
+ * changes nothing.
  */
-function idleVariants(tracks: RenderedTrack[], template: WirePodTemplateSpec): string[] {
+function idleVariants(tracks: RenderedTrack[], template: WirePodTemplateSpec, windowsOnly: boolean): string[] {
   const intents = tracks.map((t) => t.intent);
   const withCanary = new Set(intents.filter((t) => t.variant !== undefined && t.canary !== undefined).map((t) => t.variant));
-  const candidates = tracks.filter(({ intent: t }) => t.variant !== undefined && !withCanary.has(t.variant) && t.pod.windows === undefined);
+  const candidates = tracks.filter(
+    ({ intent: t }) => t.variant !== undefined && !withCanary.has(t.variant) && (t.pod.windows !== undefined) === windowsOnly,
+  );
   if (candidates.length === 0) return [];
   const base = podSpecBesidesAffinity(template);
   return candidates.filter((t) => podSpecBesidesAffinity(t.template) === base).map(({ intent: t }) => `${t.field} ("${t.variant}")`);
@@ -168,7 +171,7 @@ export class NodeService extends Construct {
     this.priorityClass = objects.priorityClass;
     this.networkPolicy = objects.networkPolicy;
     this.localService = objects.localService;
-    this.addChecks(checked, intent, extras, idleVariants(tracks, template));
+    this.addChecks(checked, intent, extras, idleVariants(tracks, template, intent.pod.windows !== undefined));
   }
 
   /** The checks at synth: the node tax of the pools, the declared coverage, and the app's checks of the service. */

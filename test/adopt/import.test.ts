@@ -13,14 +13,6 @@ import { fixtureObjects, importFixture, REAL_WORLD, strictDiagnostics, writeFile
 const ROOT = path.join(__dirname, '..', '..');
 const OUT = path.join(ROOT, 'test', '.adopt');
 
-/**
- * Fixtures whose import is not complete yet, with the reason (listed in docs/import.md): a Windows pod gets the
- * Linux-only hardening the library adds.
- */
-const KNOWN_GAPS: Readonly<Record<string, string>> = {
-  'antrea-agent-windows.yaml': 'Windows pod: Linux-only fields the library adds are refused (windows-fields-invalid)',
-};
-
 const fixtures = fs.readdirSync(REAL_WORLD).filter((f) => f.endsWith('.yaml'));
 const results = new Map<string, ImportResult>();
 
@@ -29,7 +21,7 @@ beforeAll(async () => {
 }, 120_000);
 
 describe('import of every real-world fixture', () => {
-  test.each(fixtures.filter((f) => !(f in KNOWN_GAPS)))('GIVEN %s WHEN imported with --check THEN no difference is unexplained', (f) => {
+  test.each(fixtures)('GIVEN %s WHEN imported with --check THEN no difference is unexplained', (f) => {
     const { report } = results.get(f)!;
     expect(report.problems).toEqual([]);
     expect(report.services.length).toBeGreaterThan(0);
@@ -38,7 +30,7 @@ describe('import of every real-world fixture', () => {
     expect(report.unexplained).toBe(0);
   });
 
-  test.each(fixtures.filter((f) => !(f in KNOWN_GAPS)))(
+  test.each(fixtures)(
     'GIVEN %s WHEN imported with --check THEN its synthesized app passes lint at error level, or the error is carried from the input with its reason',
     (f) => {
       const { report, synthesized } = results.get(f)!;
@@ -59,13 +51,6 @@ describe('import of every real-world fixture', () => {
       // The report says the same.
       expect(report.lint?.errors).toEqual([]);
       expect(report.lint?.carried.map((c) => `${c.ruleId} ${c.reason}`)).toEqual(carried.map((c) => `${c.ruleId} ${c.suppressionReason}`));
-    },
-  );
-
-  test.each(Object.keys(KNOWN_GAPS))(
-    'GIVEN the known gap %s WHEN imported with --check THEN the check fails (exit 1), not silently',
-    (f) => {
-      expect(results.get(f)!.report.unexplained).toBeGreaterThan(0);
     },
   );
 

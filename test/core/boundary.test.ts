@@ -81,7 +81,9 @@ describe('props are declared once', () => {
 
   test('GIVEN the core options THEN every preset offers them (the option groups are inherited, not copied)', () => {
     const core = propertiesOf('NodeServiceProps');
-    const presetOnly = ['kind', 'containers', 'initContainers', 'hostNetwork', 'hostPID', 'dnsPolicy'];
+    // `windows` too: a preset's containers carry its Linux defaults (capabilities, seccomp, host paths), so a
+    // Windows-only agent is a NodeService.
+    const presetOnly = ['kind', 'containers', 'initContainers', 'hostNetwork', 'hostPID', 'dnsPolicy', 'windows'];
     for (const preset of [
       'LogAgentProps',
       'MonitoringAgentProps',

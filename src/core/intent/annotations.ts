@@ -10,6 +10,7 @@ import { suppressionAnnotationKey } from '../../policy/suppression';
 import { ProblemCollector } from '../../k8s/problems';
 import type { NodeServiceProps, RuleSuppression } from '../props';
 import { Rollout } from '../rollout';
+import { hostProcessReason } from './windows';
 
 /** Reasons given in code become suppressions recorded on the object; every suppression is checked. */
 export function resolveAnnotations(
@@ -42,10 +43,10 @@ function derivedSuppressions(props: NodeServiceProps, rollout: Rollout): RuleSup
       .filter((h) => h.isWritable && h.reason)
       .map((h) => `${h.path}: ${h.reason}`),
   );
-  derived(
-    'privileged-container',
-    all.filter((c) => c.privileged && c.privilegedReason).map((c) => `${c.name}: ${c.privilegedReason}`),
-  );
+  derived('privileged-container', [
+    ...all.filter((c) => c.privileged && c.privilegedReason).map((c) => `${c.name}: ${c.privilegedReason}`),
+    ...(props.windows?.reason ? [hostProcessReason(props.windows.reason)] : []),
+  ]);
   derived(
     'seccomp-unconfined',
     all

@@ -14,6 +14,7 @@ import type { DnsConfig, DnsPolicy, HostAlias, NodeServiceProps } from '../props
 import { resolveIdentity } from './identity';
 import { MetadataIntent } from './metadata';
 import { resolvePlacement } from './placement';
+import { checkWindowsService, hostProcessPod } from './windows';
 
 /** Everything the pod builder needs, already defaulted. */
 export interface PodIntent {
@@ -47,7 +48,10 @@ export interface PodIntent {
   readonly windows?: { readonly runAsUserName: string };
 }
 
-/** Resolves the pod of the default DaemonSet from the props and what the service resolved before it. */
+/**
+ * Resolves the pod of the default DaemonSet from the props and what the service resolved before it: a Windows
+ * HostProcess pod for a Windows-only service (`windows`, checked here).
+ */
 export function resolvePod(
   props: NodeServiceProps,
   kind: NodeServiceKind,
@@ -56,8 +60,9 @@ export function resolvePod(
   placement: ReturnType<typeof resolvePlacement>,
   problems: ProblemCollector,
 ): PodIntent {
-  const hostNetwork = props.hostNetwork ?? false;
-  return {
+  checkWindowsService(props, kind, problems);
+  const hostNetwork = props.hostNetwork ?? props.windows !== undefined;
+  const pod: PodIntent = {
     kind,
     profile: kindProfile(kind),
     labels: { ...meta.labels, ...trackLabels(meta.instance, 'stable') },
@@ -67,7 +72,7 @@ export function resolvePod(
     hostNetwork,
     hostPID: props.hostPID ?? false,
     dnsPolicy: props.dnsPolicy ?? ((hostNetwork ? 'ClusterFirstWithHostNet' : 'ClusterFirst') as DnsPolicy),
-    nodeSelector: props.nodeSelector ?? { 'kubernetes.io/os': 'linux' },
+    nodeSelector: props.nodeSelector ?? (props.windows ? {} : { 'kubernetes.io/os': 'linux' }),
     affinityTerms: placement.affinityTerms,
     requirementFields: placement.requirementFields,
     tolerations: placement.tolerations,
@@ -84,6 +89,7 @@ export function resolvePod(
     hostAliases: props.hostAliases ?? [],
     dnsConfig: props.dnsConfig,
   };
+  return props.windows ? hostProcessPod(pod, props.windows.runAsUserName) : pod;
 }
 
 /** Resolves `imagePullSecrets` to Secret names (each once). */

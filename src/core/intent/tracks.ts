@@ -13,12 +13,12 @@ import { ProblemCollector } from '../../k8s/problems';
 import { recommendedLabels, selectorLabels, trackLabels } from '../labels';
 import { NodeAffinityTerm, NodeRequirement } from '../placement';
 import type { NodeServiceProps } from '../props';
-import { Variant } from '../variant';
 import { complementOf, withRequirements } from './affinity';
 import { imageVersion, MetadataIntent } from './metadata';
 import { checkCanary, checkOverrides, overridden, TrackOverrides, windowsContainer } from './overrides';
 import { PodIntent } from './pod';
-import { resolveVariants, VariantMatch, WINDOWS_KEY } from './variants';
+import { resolveVariants, VariantMatch } from './variants';
+import { hostProcessPod, hostProcessReason } from './windows';
 
 /** One DaemonSet of a service besides the default one: the canary, a variant, or a variant's canary. */
 export interface TrackIntent {
@@ -226,23 +226,16 @@ function windowsPod(base: TrackBase, v: VariantMatch, o: TrackOverrides, terms: 
   const w = windowsContainer(base.props.containers[0], v.field, o);
   const own = variantAnnotations(base);
   const key = suppressionAnnotationKey('privileged-container');
-  const reason = `Windows HostProcess: ${o.reason ?? ''}`;
+  const reason = hostProcessReason(o.reason);
   const pod = base.pod;
   return {
     pod: {
-      ...pod,
+      ...hostProcessPod(pod, o.runAsUserName),
       containers: w.containers,
       initContainers: [],
-      hostNetwork: true,
-      hostPID: false,
       dnsPolicy: pod.dnsPolicy === 'ClusterFirst' ? 'ClusterFirstWithHostNet' : pod.dnsPolicy,
-      nodeSelector: { ...pod.nodeSelector, [WINDOWS_KEY]: 'windows' },
-      runAsUser: undefined,
-      runAsGroup: undefined,
-      fsGroup: undefined,
       // A RuntimeClass names a Linux runtime handler (e.g. nvidia); the Windows pod runs on the node's default.
       runtimeClassName: undefined,
-      windows: { runAsUserName: o.runAsUserName ?? Variant.WINDOWS_SYSTEM_USER },
       affinityTerms: terms,
     },
     renames: w.renames,

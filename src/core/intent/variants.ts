@@ -72,7 +72,7 @@ function resolveVariant(
       ? selectPool(props, v, f, o, problems)
       : v.type === VariantType.NODE_LABEL
         ? selectNodeLabel(v, f, problems)
-        : selectWindows(kind, v, f, o, claimed, problems);
+        : selectWindows(props, kind, v, f, o, claimed, problems);
   // Only a sound variant gets DaemonSets (its problems are reported once, here, not again from the pods).
   if (selection === undefined || previous !== undefined || problems.size !== before) return undefined;
   const { match, nodeLabels, pool } = selection;
@@ -131,7 +131,10 @@ function selectPool(
   return { match: NodeRequirement.in(key, [pool.labels[key]]), nodeLabels: {}, pool: pool.name };
 }
 
-/** Checks the pool of a pool variant: one the service covers, not excluded, not of Windows nodes. */
+/**
+ * Checks the pool of a pool variant: one the service covers, not excluded, of the service's operating system (no
+ * Windows pool for a Linux service, no Linux pool for a Windows-only one).
+ */
 function checkVariantPool(props: NodeServiceProps, pool: NodePool, f: string, problems: ProblemCollector): void {
   const declared = props.pools ?? [];
   if (!declared.some((p) => p.name === pool.name))
@@ -145,8 +148,16 @@ function checkVariantPool(props: NodeServiceProps, pool: NodePool, f: string, pr
     );
   if ((props.excludePools ?? []).some((p) => p.name === pool.name))
     problems.add(`${f}.pool`, pool.name, 'is one of the excludePools', 'drop it from excludePools, or drop the variant');
-  if (pool.labels[WINDOWS_KEY] === 'windows')
+  const os = pool.labels[WINDOWS_KEY];
+  if (props.windows === undefined && os === 'windows')
     problems.add(`${f}.pool`, pool.name, 'is a pool of Windows nodes', 'use Variant.windows(name, options) for Windows nodes');
+  if (props.windows !== undefined && os !== undefined && os !== 'windows')
+    problems.add(
+      `${f}.pool`,
+      pool.name,
+      `is a pool of ${os} nodes, and the service runs only on Windows (windows)`,
+      'use a pool of Windows nodes, or drop the variant',
+    );
 }
 
 /** The label of the pool that selects its nodes: `poolLabel`, else its only one. */
@@ -196,6 +207,7 @@ function selectNodeLabel(v: Variant, f: string, problems: ProblemCollector): Sel
 
 /** The nodes of a Windows variant (`kubernetes.io/os In [windows]`), for a kind that may have one, once per service. */
 function selectWindows(
+  props: NodeServiceProps,
   kind: NodeServiceKind,
   v: Variant,
   f: string,
@@ -203,7 +215,14 @@ function selectWindows(
   claimed: Claimed,
   problems: ProblemCollector,
 ): Selection {
-  if (!Variant.WINDOWS_KINDS.includes(kind))
+  if (props.windows !== undefined)
+    problems.add(
+      f,
+      v.name,
+      'is a Windows variant of a Windows-only service (windows): every pod of the service already runs on Windows',
+      'drop the variant, or drop windows and keep the variant for the Windows nodes',
+    );
+  else if (!Variant.WINDOWS_KINDS.includes(kind))
     problems.add(
       f,
       v.name,

@@ -20,5 +20,6 @@ export * from './health-endpoint';
 export * from './service-port';
 export * from './state-dir';
 export * from './container-spec';
+export { WindowsPodOptions } from './windows';
 export * from './node-service';
 export * from './preset';

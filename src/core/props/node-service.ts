@@ -12,6 +12,7 @@ import { NetworkAccessOptions, NETWORK_ACCESS_SHAPE } from './network-access';
 import { PlacementOptions, PLACEMENT_SHAPE } from './placement';
 import { PodOptions, POD_SHAPE } from './pod';
 import { RolloutOptions, ROLLOUT_SHAPE } from './rollout';
+import { WindowsPodOptions, WINDOWS_POD_SHAPE } from './windows';
 
 /** DNS policy of the pods. */
 export enum DnsPolicy {
@@ -66,6 +67,18 @@ export interface NodeServiceProps extends MetadataOptions, PlacementOptions, Rol
    * @default the image's group
    */
   readonly runAsGroup?: number;
+  /**
+   * Run every pod on Windows nodes as a Windows HostProcess pod: `spec.os.name: windows`, the `kubernetes.io/os:
+   * windows` node selector, the host network and `windowsOptions { hostProcess: true, runAsUserName }` on the pod. Every
+   * container, init containers included, is a HostProcess container and keeps its image, command, args, env, mounts
+   * and host paths (Windows paths and commands as written); none of the Linux-only fields the API server rejects with
+   * `os.name: windows` is rendered, and the Linux-only props are refused with it (capabilities, seccomp, AppArmor,
+   * `privileged`, `readOnlyRootFilesystem`, `runAsUser`/`runAsGroup`/`runAsNonRoot`, `fsGroup`, `hostPID`, mount
+   * propagation). Only the kinds of `Variant.WINDOWS_KINDS` may use it. For a service that runs on Linux and Windows
+   * nodes, use a Windows variant (`Variant.windows`) instead.
+   * @default none (Linux pods)
+   */
+  readonly windows?: WindowsPodOptions;
 }
 
 /** Shape of the props of `NodeService` itself (besides the option groups). @internal */
@@ -79,6 +92,7 @@ const NODE_SERVICE_OWN_SHAPE: ShapeTable = {
   dnsPolicy: opt(oneOf('DnsPolicy', ['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None'])),
   runAsUser: opt(int),
   runAsGroup: opt(int),
+  ...WINDOWS_POD_SHAPE,
 };
 
 /** The option groups shared by `NodeService` and every preset. @internal */
