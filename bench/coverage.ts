@@ -17,6 +17,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { parseObjects } from '../src/cli/io';
 import { CoverageReport, analyzeCoverage } from '../src/coverage';
+// The judge of API validity the package index installs (the analysis refuses to judge DaemonSets without it).
+import '../src/policy/api-validity';
 import { bytes, load1, Measure, row, runStandalone } from './measure';
 
 /** The samples behind the medians of {@link CoverageBenchResult}. */
