@@ -27,8 +27,8 @@ export class ApiValidatorMissingError extends NodeServicesError {
   constructor() {
     const message =
       'cannot analyse coverage: no judge of API validity is installed, so a DaemonSet the API server would reject (and that ' +
-      "covers no node) cannot be told apart; import 'cdk8s-node-services' (or its policy/api-validity module) before the " +
-      'coverage or day2 modules';
+      "covers no node) cannot be told apart; use the analysis through 'cdk8s-node-services' (its index installs the judge), " +
+      'or, importing src/coverage or src/day2 alone, import src/policy/api-validity first';
     super(NodeServicesErrorCode.API_VALIDATOR_MISSING, message, [{ problem: message }]);
     this.name = 'ApiValidatorMissingError';
   }

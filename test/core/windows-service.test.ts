@@ -197,6 +197,15 @@ describe('bad input to a Windows-only service', () => {
   const linuxPool = NodePool.of({ name: 'general', labels: { 'kubernetes.io/os': 'linux' } });
   test.each<[string, Partial<NodeServiceProps>, string]>([
     ['a short reason', { windows: { reason: 'short' } }, 'windows.reason = "short"'],
+    // what a plain-JavaScript or jsii caller may pass
+    ['windows as a boolean', { windows: true as any }, 'windows = true: must be an object (WindowsPodOptions)'],
+    ['a reason of the wrong type', { windows: { reason: 5 as any } }, 'windows.reason = 5: must be a string'],
+    [
+      'a user name of the wrong type',
+      { windows: { reason: REASON, runAsUserName: 7 as any } },
+      'windows.runAsUserName = 7: must be a string',
+    ],
+    ['an unknown option', { windows: { reason: REASON, hostProcess: true } as any }, 'windows.hostProcess = true: is not an option here'],
     ['an invalid Windows user', { windows: { reason: REASON, runAsUserName: 'a\\b\\c' } }, 'windows.runAsUserName = "a\\\\b\\\\c"'],
     [
       'a kind without a Windows form',

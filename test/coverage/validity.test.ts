@@ -42,7 +42,8 @@ describe('the API-validity judge of the coverage analysis', () => {
     const e = thrown(() => analyzeCoverage([REJECTED], NODES));
     expect(e.name).toBe('ApiValidatorMissingError');
     expect((e as Error & { code?: string }).code).toBe('API_VALIDATOR_MISSING');
-    expect(e.message).toContain("import 'cdk8s-node-services' (or its policy/api-validity module)");
+    expect(e.message).toContain("use the analysis through 'cdk8s-node-services' (its index installs the judge)");
+    expect(e.message).toContain('import src/policy/api-validity first');
   });
 
   test('GIVEN the day2 diff alone (no judge) WHEN a changed DaemonSet is compared over nodes THEN it refuses', () => {
