@@ -45,6 +45,13 @@ function uniqueName(base: string, taken: Set<string>): string {
   return name;
 }
 
+/** An object with `apiVersion`, `kind` and `metadata` first, as cdk8s writes an `ApiObject` (the rest in its order). */
+function canonicalOrder(body: Record<string, unknown>): Record<string, unknown> {
+  const { apiVersion, kind, metadata, ...rest } = body;
+  const head = Object.entries({ apiVersion, kind, metadata }).filter(([, v]) => v !== undefined);
+  return { ...Object.fromEntries(head), ...rest };
+}
+
 /** Keeps objects as `ApiObject`s with unique variables and construct ids. */
 function keepObjects(objects: readonly InputObject[], comment: (o: InputObject) => string, taken = new Set<string>()): KeptObject[] {
   const ids = new Set<string>();
@@ -54,7 +61,7 @@ function keepObjects(objects: readonly InputObject[], comment: (o: InputObject) 
     return {
       variable: uniqueName(camelName(`${kind}-${name}`), taken),
       id: uniqueName(`${kind.toLowerCase()}-${name}`, ids),
-      body: o.object as Record<string, unknown>,
+      body: canonicalOrder(o.object as Record<string, unknown>),
       comment: comment(o),
     };
   });
@@ -141,7 +148,8 @@ export function buildService(input: ServiceInput, options: BuildOptions, taken: 
     typeof mapping === 'object'
       ? {
           permissions: mapping.permissions,
-          comment: `The permissions of ${replaced.map((o) => describeObject(o.object)).join(', ')} from ${file}: the library creates the ServiceAccount and its RBAC.`,
+          // The roles are not named: the library names its own, so a second import of the output says the same.
+          comment: `The permissions of ${describeObject(mapping.replaced[0].object)} from ${file} (by a ClusterRole and ClusterRoleBinding): the library creates the ServiceAccount and its RBAC.`,
         }
       : undefined;
   const mapped = serviceProps(

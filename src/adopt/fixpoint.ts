@@ -15,6 +15,9 @@ import { AdoptRuntime, CHART_ID, synthesizeApp } from './evaluate';
 import { identityOf } from './input';
 import { arr, lit, obj, ObjectExpr, PatchStatement, prop, Property, ServiceModule } from './model';
 import { expandChange, LeafChange, leafChanges } from './walk';
+import { withResources } from './map';
+import { asArray, asObject, isObject } from '../k8s/json';
+import { DERIVED_SUPPRESSIONS, readSuppressions } from '../policy/suppression';
 
 /** How many rounds of patches and suppressions the import tries before it gives up. */
 const MAX_ROUNDS = 6;
@@ -25,6 +28,8 @@ export interface CarriedFinding {
   readonly ruleId: string;
   /** The finding's message. */
   readonly message: string;
+  /** The suppression's reason as the input states it (a suppression annotation the input carries). @default `carried from <file>: <message>` */
+  readonly reason?: string;
 }
 
 /** A service with what the fixpoint added to it. */
@@ -65,7 +70,7 @@ function ordered(patches: PatchStatement[]): PatchStatement[] {
 function withSuppressions(props: ObjectExpr, carried: readonly CarriedFinding[], file: string): ObjectExpr {
   if (carried.length === 0) return props;
   const items = carried.map((c) =>
-    obj([prop('ruleId', lit(c.ruleId)), prop('reason', lit(`carried from ${file}: ${c.message}`.slice(0, 300)))]),
+    obj([prop('ruleId', lit(c.ruleId)), prop('reason', lit(c.reason ?? `carried from ${file}: ${c.message}`.slice(0, 300)))]),
   );
   const property: Property = {
     key: 'suppressions',
@@ -77,6 +82,9 @@ function withSuppressions(props: ObjectExpr, carried: readonly CarriedFinding[],
 
 /** Rules whose findings cannot be suppressed (the API server would reject the object). */
 const UNSUPPRESSIBLE = new Set(RULES.filter((r) => !r.suppressible).map((r) => r.id));
+
+/** Rules whose findings can be suppressed. */
+const SUPPRESSIBLE = new Set(RULES.filter((r) => r.suppressible).map((r) => r.id));
 
 /** The findings of a synthesis error, by the construct id of the service they belong to. */
 function findingsOf(message: string): Map<string, CarriedFinding[]> {
@@ -97,6 +105,67 @@ function rebuild(s: FixedService, patches: PatchStatement[], carried: CarriedFin
   return { ...s, module, carried };
 }
 
+/** The containers of a pod list (`containers`, `initContainers`) of a DaemonSet, by name. */
+function containersByName(ds: unknown, list: string): Map<string, Record<string, any>> {
+  const pod = asObject(asObject(asObject(asObject(ds).spec).template).spec);
+  return new Map(
+    asArray(pod[list])
+      .filter(isObject)
+      .map((c) => [String(c.name), c]),
+  );
+}
+
+/** A container's resources with `over`'s requests and limits laid over `under`'s. */
+function overlaid(under: unknown, over: unknown): Record<string, unknown> {
+  const u = asObject(under);
+  const o = asObject(over);
+  return {
+    requests: { ...asObject(u.requests), ...asObject(o.requests) },
+    limits: { ...asObject(u.limits), ...asObject(o.limits) },
+  };
+}
+
+/**
+ * The service with the typed `resources` prop on each container whose input states only some of its resources (a CPU
+ * request alone, say): the input's values laid over what the library synthesized for the rest, instead of a patch per
+ * value, so that importing the output again (which states them all) writes the same code. `undefined`: none to add.
+ */
+function completeResources(s: FixedService, out: unknown): FixedService | undefined {
+  const props = s.module.props as ObjectExpr;
+  let changed = false;
+  const properties = props.properties.map((p) => {
+    if ((p.key !== 'containers' && p.key !== 'initContainers') || p.value.type !== 'array') return p;
+    const inputs = containersByName(s.input.daemonSet.object, p.key);
+    const outputs = containersByName(out, p.key);
+    const items = p.value.items.map((item) => {
+      const name = item.type === 'object' ? item.properties.find((q) => q.key === 'name')?.value : undefined;
+      const key = name?.type === 'literal' ? String(name.value) : '';
+      const input = inputs.get(key);
+      if (input === undefined || !isObject(input.resources) || Object.keys(input.resources).length === 0) return item;
+      const completed = withResources(item, overlaid(outputs.get(key)?.resources, input.resources));
+      if (completed === undefined) return item;
+      changed = true;
+      return completed;
+    });
+    return { ...p, value: { ...p.value, items } };
+  });
+  return changed ? { ...s, module: { ...s.module, props: { ...props, properties } } } : undefined;
+}
+
+/** Rules whose suppression the library derives from reasons in the props (a stated one would be merged with it). */
+const DERIVED: ReadonlySet<string> = new Set(Object.values(DERIVED_SUPPRESSIONS));
+
+/**
+ * The suppressions the input states by annotation (`ignore-check.node-services.cdk8s.io/<rule>: <reason>`, as an app of
+ * this library writes them), as carried findings with the input's reason: they become the `suppressions` prop, not a
+ * patch of the annotation. Those of rules the library derives from reasons in the props are left to the props.
+ */
+function statedSuppressions(ds: unknown): CarriedFinding[] {
+  return readSuppressions(asObject(asObject(asObject(ds).metadata).annotations))
+    .filter((e) => SUPPRESSIBLE.has(e.ruleId) && !DERIVED.has(e.ruleId) && e.reason !== '')
+    .map((e) => ({ ruleId: e.ruleId, message: e.reason, reason: e.reason }));
+}
+
 /** One round: the patches each service needs after a successful synthesis (none: the fixpoint is reached). */
 function nextPatches(
   services: FixedService[],
@@ -108,6 +177,11 @@ function nextPatches(
   const next = services.map((s) => {
     const out = produced.get(identityOf(s.input.daemonSet.object));
     if (out === undefined) return s;
+    const completed = completeResources(s, out);
+    if (completed !== undefined) {
+      changed = true;
+      return completed;
+    }
     const classify = daemonSetClassifier(s.input.daemonSet.object, out, nodes);
     const added = leafChanges(s.input.daemonSet.object, out).flatMap((c) => patchOf(c, s.input.daemonSet.file ?? '-', classify));
     if (added.length === 0) return s;
@@ -124,7 +198,10 @@ export function fixpoint(
   runtime: AdoptRuntime,
   nodes?: readonly unknown[],
 ): FixpointResult {
-  let services: FixedService[] = built.map((b) => ({ ...b, carried: [] }));
+  let services: FixedService[] = built.map((b) => {
+    const stated = statedSuppressions(b.input.daemonSet.object);
+    return stated.length > 0 ? rebuild({ ...b, carried: [] }, b.module.patches as PatchStatement[], stated) : { ...b, carried: [] };
+  });
   let output: InputObject[] = [];
   for (let round = 0; round < MAX_ROUNDS; round++) {
     let yaml: string;

@@ -203,7 +203,7 @@ function mountProps(container: Record<string, any>, ctx: ContainerContext): Prop
   const hostPaths: Expr[] = [];
   const hostComments: (string | undefined)[] = [];
   const mounts: Expr[] = [];
-  asArray(container.volumeMounts).forEach((m, i) => {
+  asArray(container.volumeMounts).forEach((m) => {
     const mount = asObject(m);
     const volume = ctx.volumes.get(String(mount.name));
     if (volume === undefined || typeof mount.mountPath !== 'string') return;
@@ -214,7 +214,8 @@ function mountProps(container: Record<string, any>, ctx: ContainerContext): Prop
       mount.subPath === undefined &&
       mount.subPathExpr === undefined
     ) {
-      const { expr, comment } = hostPathExpr(mount, volume, `${ctx.path}.volumeMounts[${i}]`, ctx);
+      // A mount is cited by its mount path (the list's merge key), not its index: the library orders mounts itself.
+      const { expr, comment } = hostPathExpr(mount, volume, `${ctx.path}.volumeMounts[${mount.mountPath}]`, ctx);
       hostPaths.push(expr);
       hostComments.push(comment);
       return;

@@ -63,10 +63,16 @@ function libraryKey(key: string): boolean {
   return key.includes('/') && (prefix === ANNOTATION_PREFIX || prefix.endsWith(`.${ANNOTATION_PREFIX}`));
 }
 
+/**
+ * A string map (labels, annotations, a node selector) as an object literal, its keys sorted as cdk8s writes metadata
+ * maps: the order says nothing to the API server, and a second import of the output then writes the same code.
+ */
 function stringMap(value: unknown, skip: readonly string[] = []): Expr | undefined {
   if (!isObject(value)) return undefined;
   // The library writes its own keys itself (and refuses them as extra labels); they are never props.
-  const entries = Object.entries(value).filter(([k, v]) => typeof v === 'string' && !skip.includes(k) && !libraryKey(k));
+  const entries = Object.entries(value)
+    .filter(([k, v]) => typeof v === 'string' && !skip.includes(k) && !libraryKey(k))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return entries.length > 0 ? obj(entries.map(([k, v]) => ({ key: k, value: lit(v) }))) : undefined;
 }
 
@@ -92,6 +98,37 @@ function containerExpr(container: Record<string, any>, ctx: ContainerContext, ho
     ...(hostProcess ? [] : securityProps(container, ctx)),
   ];
   return obj(props);
+}
+
+/** The keys {@link containerExpr} writes after `resources`, in its order. */
+const AFTER_RESOURCES = new Set([
+  'readiness',
+  'liveness',
+  'startup',
+  'preStop',
+  'privileged',
+  'privilegedReason',
+  'capabilities',
+  'runAsUser',
+  'runAsGroup',
+  'runAsNonRoot',
+  'readOnlyRootFilesystem',
+  'seccompProfile',
+]);
+
+/**
+ * A container expression given the `resources` of `resources` (a container's `resources` field), where
+ * {@link containerExpr} writes it; `undefined` when the container already has the prop or the typed prop cannot carry
+ * the value.
+ */
+export function withResources(container: Expr, resources: unknown): Expr | undefined {
+  if (container.type !== 'object' || container.properties.some((p) => p.key === 'resources')) return undefined;
+  const value = resourcesExpr({ resources });
+  if (value === undefined) return undefined;
+  const at = container.properties.findIndex((p) => AFTER_RESOURCES.has(p.key));
+  const properties = [...container.properties];
+  properties.splice(at < 0 ? properties.length : at, 0, { key: 'resources', value });
+  return obj(properties);
 }
 
 function tolerationExpr(value: unknown, numbers: Constants): Expr | undefined {
@@ -178,8 +215,10 @@ function podProps(pod: Record<string, any>, ctx: ServiceContext): Array<Property
     prop(
       'dnsPolicy',
       dnsMember !== undefined ? member('DnsPolicy', dnsMember) : undefined,
-      pod.dnsPolicy === undefined && pod.hostNetwork === true
-        ? 'The input leaves dnsPolicy unset: on the host network that resolves like Default.'
+      // Stated whether the input sets Default or leaves it unset (which resolves so on the host network), so that a
+      // second import of the output writes the same comment.
+      pod.hostNetwork === true && dns === 'Default'
+        ? "Default: names resolve as on the node, as in the input (the library's host-network default is ClusterFirstWithHostNet)."
         : undefined,
     ),
     prop('runAsUser', typeof sc.runAsUser === 'number' ? lit(sc.runAsUser) : undefined),

@@ -15,7 +15,7 @@ import { arr, call, Expr, lit } from './model';
 export interface ApiAccessMapping {
   /** `ApiPermission` expressions, one per rule. */
   readonly permissions: Expr;
-  /** The input's ServiceAccount, ClusterRole and ClusterRoleBinding the library creates instead. */
+  /** The input's ServiceAccount, ClusterRole and ClusterRoleBinding (in this order) the library creates instead. */
   readonly replaced: readonly InputObject[];
 }
 

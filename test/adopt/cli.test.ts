@@ -6,19 +6,19 @@ import { strictDiagnostics } from './support';
 const ROOT = path.join(__dirname, '..', '..');
 const OUT = path.join(ROOT, 'test', '.adopt', 'cli');
 const FIXTURE = 'test/fixtures/import/log-agent-chart.yaml';
-const DOC = fs.readFileSync(path.join(ROOT, 'docs', 'import.md'), 'utf8');
+const DOC = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 
-/** The fenced block that follows `label` in docs/import.md. */
+/** The fenced block that follows `label` in the README's import walkthrough. */
 function blockAfter(label: string): string {
   const start = DOC.indexOf(label);
-  if (start < 0) throw new Error(`docs/import.md has no ${label}`);
+  if (start < 0) throw new Error(`README.md has no ${label}`);
   const m = /```[a-z]*\n([\s\S]*?)```/.exec(DOC.slice(start + label.length));
-  if (m === null) throw new Error(`docs/import.md has no block after ${label}`);
+  if (m === null) throw new Error(`README.md has no block after ${label}`);
   return m[1];
 }
 
 describe('node-services import', () => {
-  test('GIVEN the chart render of docs/import.md WHEN imported with --check THEN the files and the summary are the ones the page shows, byte for byte', async () => {
+  test('GIVEN the chart render of the README walkthrough WHEN imported with --check THEN the files and the summary are the ones the page shows, byte for byte', async () => {
     fs.rmSync(OUT, { recursive: true, force: true });
     const run = await runCli(['import', FIXTURE, '--out', OUT, '--check']);
     expect(run.err).toBe('');
@@ -33,7 +33,7 @@ describe('node-services import', () => {
     expect(fs.readdirSync(OUT).sort()).toEqual(['IMPORT-REPORT.md', 'log-agent.ts', 'main.ts']);
   }, 60_000);
 
-  test('GIVEN the generated app docs/import.md shows WHEN compiled (strict) and run THEN it synthesizes the DaemonSet', () => {
+  test('GIVEN the generated app the README shows WHEN compiled (strict) and run THEN it synthesizes the DaemonSet', () => {
     // GIVEN the page's main.ts and module, as a reader copies them
     // (inside the repository, so that cdk8s and constructs resolve from its node_modules)
     const dir = path.join(ROOT, 'test', '.adopt', 'doc-app');
