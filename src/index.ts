@@ -111,13 +111,14 @@ export {
 // The constants of the presets' helper modules, named here once, from the module that defines each.
 export { CNI_PLUGIN_CAPABILITIES, CNI_PLUGIN_RESOURCES } from './presets/cni-agent';
 export { CNI_BIN_MOUNT_PATH, CNI_CONF_MOUNT_PATH, CNI_INSTALLER_RESOURCES, CniInstaller } from './presets/cni-installer';
+// In the order of CsiNode's static twins: the images, the resources, then the socket directory and the ports.
 export {
-  CSI_HEALTH_PORT,
-  CSI_LIVENESS_PROBE_IMAGE,
   CSI_NODE_DRIVER_REGISTRAR_IMAGE,
-  CSI_REGISTRAR_HEALTH_PORT,
+  CSI_LIVENESS_PROBE_IMAGE,
   CSI_SIDECAR_RESOURCES,
   CSI_SOCKET_DIR,
+  CSI_HEALTH_PORT,
+  CSI_REGISTRAR_HEALTH_PORT,
 } from './presets/csi-sidecars';
 export { CSI_DRIVER_RESOURCES } from './presets/csi-driver';
 export {

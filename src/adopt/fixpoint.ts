@@ -17,7 +17,7 @@ import { arr, lit, obj, ObjectExpr, PatchStatement, prop, Property, ServiceModul
 import { expandChange, LeafChange, leafChanges } from './walk';
 import { withResources } from './map';
 import { asArray, asObject, isObject } from '../k8s/json';
-import { DERIVED_SUPPRESSIONS, readSuppressions } from '../policy/suppression';
+import { readSuppressions } from '../policy/suppression';
 
 /** How many rounds of patches and suppressions the import tries before it gives up. */
 const MAX_ROUNDS = 6;
@@ -152,17 +152,18 @@ function completeResources(s: FixedService, out: unknown): FixedService | undefi
   return changed ? { ...s, module: { ...s.module, props: { ...props, properties } } } : undefined;
 }
 
-/** Rules whose suppression the library derives from reasons in the props (a stated one would be merged with it). */
-const DERIVED: ReadonlySet<string> = new Set(Object.values(DERIVED_SUPPRESSIONS));
-
 /**
  * The suppressions the input states by annotation (`ignore-check.node-services.cdk8s.io/<rule>: <reason>`, as an app of
- * this library writes them), as carried findings with the input's reason: they become the `suppressions` prop, not a
- * patch of the annotation. Those of rules the library derives from reasons in the props are left to the props.
+ * this library writes them) that the output lacks, as carried findings with the input's reason: they become the
+ * `suppressions` prop, not a patch of the annotation. (One the output has, the library wrote: a derived or carried
+ * suppression, whose value a patch keeps.)
  */
-function statedSuppressions(ds: unknown): CarriedFinding[] {
-  return readSuppressions(asObject(asObject(asObject(ds).metadata).annotations))
-    .filter((e) => SUPPRESSIBLE.has(e.ruleId) && !DERIVED.has(e.ruleId) && e.reason !== '')
+function statedSuppressions(s: FixedService, out: unknown): CarriedFinding[] {
+  const made = asObject(asObject(asObject(out).metadata).annotations);
+  return readSuppressions(asObject(asObject(asObject(s.input.daemonSet.object).metadata).annotations))
+    .filter(
+      (e) => made[e.key] === undefined && SUPPRESSIBLE.has(e.ruleId) && e.reason !== '' && !s.carried.some((c) => c.ruleId === e.ruleId),
+    )
     .map((e) => ({ ruleId: e.ruleId, message: e.reason, reason: e.reason }));
 }
 
@@ -177,6 +178,11 @@ function nextPatches(
   const next = services.map((s) => {
     const out = produced.get(identityOf(s.input.daemonSet.object));
     if (out === undefined) return s;
+    const stated = statedSuppressions(s, out);
+    if (stated.length > 0) {
+      changed = true;
+      return rebuild(s, s.module.patches as PatchStatement[], [...s.carried, ...stated]);
+    }
     const completed = completeResources(s, out);
     if (completed !== undefined) {
       changed = true;
@@ -198,10 +204,7 @@ export function fixpoint(
   runtime: AdoptRuntime,
   nodes?: readonly unknown[],
 ): FixpointResult {
-  let services: FixedService[] = built.map((b) => {
-    const stated = statedSuppressions(b.input.daemonSet.object);
-    return stated.length > 0 ? rebuild({ ...b, carried: [] }, b.module.patches as PatchStatement[], stated) : { ...b, carried: [] };
-  });
+  let services: FixedService[] = built.map((b) => ({ ...b, carried: [] }));
   let output: InputObject[] = [];
   for (let round = 0; round < MAX_ROUNDS; round++) {
     let yaml: string;
@@ -214,9 +217,11 @@ export function fixpoint(
       const fresh = services.some((s) => (findings.get(s.module.id) ?? []).some((f) => !known(s, f)));
       if (!fresh) return { services, output: [], failure: message };
       services = services.map((s) => {
-        const more = (findings.get(s.module.id) ?? []).filter(
-          (f, i, all) => !known(s, f) && all.findIndex((g) => g.ruleId === f.ruleId) === i,
-        );
+        // A finding the input states a suppression for keeps the input's reason.
+        const stated = new Map(statedSuppressions(s, {}).map((c) => [c.ruleId, c.reason]));
+        const more = (findings.get(s.module.id) ?? [])
+          .filter((f, i, all) => !known(s, f) && all.findIndex((g) => g.ruleId === f.ruleId) === i)
+          .map((f) => (stated.has(f.ruleId) ? { ...f, reason: stated.get(f.ruleId) } : f));
         return more.length > 0 ? rebuild(s, s.module.patches as PatchStatement[], [...s.carried, ...more]) : s;
       });
       continue;

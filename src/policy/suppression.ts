@@ -17,18 +17,6 @@ export function suppressionAnnotationKey(ruleId: string): string {
   return SUPPRESSION_ANNOTATION_PREFIX + ruleId;
 }
 
-/**
- * The rules whose suppressions a node service derives from reasons written in code (a writable host path's reason,
- * `privilegedReason` or the Windows reason, an unconfined seccomp profile's reason, an `OnDelete` rollout's reason);
- * a suppression given for one of them is merged with the derived one.
- */
-export const DERIVED_SUPPRESSIONS = {
-  HOST_PATH_WRITABLE: 'host-path-writable',
-  PRIVILEGED: 'privileged-container',
-  SECCOMP_UNCONFINED: 'seccomp-unconfined',
-  ON_DELETE: 'on-delete-without-reason',
-} as const;
-
 /** One suppression annotation found on an object. */
 export interface SuppressionEntry {
   /** The rule id after the prefix. */

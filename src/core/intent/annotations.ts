@@ -6,7 +6,7 @@
 import { reasonError } from '../../k8s';
 import { findRule, unknownRuleMessage } from '../../policy/config';
 import { KIND_ANNOTATION, NodeServiceKind } from '../../policy/kinds';
-import { DERIVED_SUPPRESSIONS, suppressionAnnotationKey } from '../../policy/suppression';
+import { suppressionAnnotationKey } from '../../policy/suppression';
 import { ProblemCollector } from '../../k8s/problems';
 import type { NodeServiceProps, RuleSuppression } from '../props';
 import { Rollout } from '../rollout';
@@ -37,23 +37,23 @@ function derivedSuppressions(props: NodeServiceProps, rollout: Rollout): RuleSup
     if (reasons.length > 0) suppressions.push({ ruleId, reason: [...new Set(reasons)].join('; ') });
   };
   derived(
-    DERIVED_SUPPRESSIONS.HOST_PATH_WRITABLE,
+    'host-path-writable',
     all
       .flatMap((c) => c.hostPaths ?? [])
       .filter((h) => h.isWritable && h.reason)
       .map((h) => `${h.path}: ${h.reason}`),
   );
-  derived(DERIVED_SUPPRESSIONS.PRIVILEGED, [
+  derived('privileged-container', [
     ...all.filter((c) => c.privileged && c.privilegedReason).map((c) => `${c.name}: ${c.privilegedReason}`),
     ...(props.windows?.reason ? [hostProcessReason(props.windows.reason)] : []),
   ]);
   derived(
-    DERIVED_SUPPRESSIONS.SECCOMP_UNCONFINED,
+    'seccomp-unconfined',
     all
       .filter((c) => c.seccompProfile?.type === 'Unconfined' && c.seccompProfile.reason)
       .map((c) => `${c.name}: ${c.seccompProfile!.reason}`),
   );
-  if (rollout.type === 'OnDelete' && rollout.reason) suppressions.push({ ruleId: DERIVED_SUPPRESSIONS.ON_DELETE, reason: rollout.reason });
+  if (rollout.type === 'OnDelete' && rollout.reason) suppressions.push({ ruleId: 'on-delete-without-reason', reason: rollout.reason });
   return suppressions;
 }
 
