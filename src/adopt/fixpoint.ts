@@ -17,7 +17,7 @@ import { arr, lit, obj, ObjectExpr, PatchStatement, prop, Property, ServiceModul
 import { expandChange, LeafChange, leafChanges } from './walk';
 import { withResources } from './map';
 import { asArray, asObject, isObject } from '../k8s/json';
-import { readSuppressions } from '../policy/suppression';
+import { readSuppressions, suppressionAnnotationKey } from '../policy/suppression';
 
 /** How many rounds of patches and suppressions the import tries before it gives up. */
 const MAX_ROUNDS = 6;
@@ -80,10 +80,7 @@ function withSuppressions(props: ObjectExpr, carried: readonly CarriedFinding[],
   return { type: 'object', properties: [...props.properties.filter((p) => p.key !== 'suppressions'), property] };
 }
 
-/** Rules whose findings cannot be suppressed (the API server would reject the object). */
-const UNSUPPRESSIBLE = new Set(RULES.filter((r) => !r.suppressible).map((r) => r.id));
-
-/** Rules whose findings can be suppressed. */
+/** Rules whose findings can be suppressed (not the API-validity ones: the API server would reject the object). */
 const SUPPRESSIBLE = new Set(RULES.filter((r) => r.suppressible).map((r) => r.id));
 
 /** The findings of a synthesis error, by the construct id of the service they belong to. */
@@ -91,7 +88,7 @@ function findingsOf(message: string): Map<string, CarriedFinding[]> {
   const out = new Map<string, CarriedFinding[]>();
   const re = new RegExp(`^\\s*\\[${CHART_ID}/([^/\\]]+)/[^\\]]*\\] ([a-z0-9-]+): (.*)$`, 'gm');
   for (const m of message.matchAll(re)) {
-    if (UNSUPPRESSIBLE.has(m[2])) continue;
+    if (!SUPPRESSIBLE.has(m[2])) continue;
     const list = out.get(m[1]) ?? [];
     list.push({ ruleId: m[2], message: m[3].trim() });
     out.set(m[1], list);
@@ -154,17 +151,27 @@ function completeResources(s: FixedService, out: unknown): FixedService | undefi
 
 /**
  * The suppressions the input states by annotation (`ignore-check.node-services.cdk8s.io/<rule>: <reason>`, as an app of
- * this library writes them) that the output lacks, as carried findings with the input's reason: they become the
- * `suppressions` prop, not a patch of the annotation. (One the output has, the library wrote: a derived or carried
- * suppression, whose value a patch keeps.)
+ * this library writes them), reason by rule id: they become the `suppressions` prop with that reason, not a patch of
+ * the annotation.
  */
-function statedSuppressions(s: FixedService, out: unknown): CarriedFinding[] {
+function statedSuppressions(s: FixedService): Map<string, string> {
+  const annotations = asObject(asObject(asObject(s.input.daemonSet.object).metadata).annotations);
+  return new Map(
+    readSuppressions(annotations)
+      .filter((e) => SUPPRESSIBLE.has(e.ruleId) && e.reason !== '')
+      .map((e) => [e.ruleId, e.reason]),
+  );
+}
+
+/**
+ * The stated suppressions the output lacks and the service does not carry yet, as carried findings. (One the output
+ * has, the library wrote: a derived or carried suppression, whose value a patch keeps.)
+ */
+function missingSuppressions(s: FixedService, out: unknown): CarriedFinding[] {
   const made = asObject(asObject(asObject(out).metadata).annotations);
-  return readSuppressions(asObject(asObject(asObject(s.input.daemonSet.object).metadata).annotations))
-    .filter(
-      (e) => made[e.key] === undefined && SUPPRESSIBLE.has(e.ruleId) && e.reason !== '' && !s.carried.some((c) => c.ruleId === e.ruleId),
-    )
-    .map((e) => ({ ruleId: e.ruleId, message: e.reason, reason: e.reason }));
+  return [...statedSuppressions(s)]
+    .filter(([ruleId]) => made[suppressionAnnotationKey(ruleId)] === undefined && !s.carried.some((c) => c.ruleId === ruleId))
+    .map(([ruleId, reason]) => ({ ruleId, message: reason, reason }));
 }
 
 /** One round: the patches each service needs after a successful synthesis (none: the fixpoint is reached). */
@@ -178,10 +185,10 @@ function nextPatches(
   const next = services.map((s) => {
     const out = produced.get(identityOf(s.input.daemonSet.object));
     if (out === undefined) return s;
-    const stated = statedSuppressions(s, out);
-    if (stated.length > 0) {
+    const missing = missingSuppressions(s, out);
+    if (missing.length > 0) {
       changed = true;
-      return rebuild(s, s.module.patches as PatchStatement[], [...s.carried, ...stated]);
+      return rebuild(s, s.module.patches as PatchStatement[], [...s.carried, ...missing]);
     }
     const completed = completeResources(s, out);
     if (completed !== undefined) {
@@ -218,7 +225,7 @@ export function fixpoint(
       if (!fresh) return { services, output: [], failure: message };
       services = services.map((s) => {
         // A finding the input states a suppression for keeps the input's reason.
-        const stated = new Map(statedSuppressions(s, {}).map((c) => [c.ruleId, c.reason]));
+        const stated = statedSuppressions(s);
         const more = (findings.get(s.module.id) ?? [])
           .filter((f, i, all) => !known(s, f) && all.findIndex((g) => g.ruleId === f.ruleId) === i)
           .map((f) => (stated.has(f.ruleId) ? { ...f, reason: stated.get(f.ruleId) } : f));

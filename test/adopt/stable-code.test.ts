@@ -1,5 +1,8 @@
 import { importManifests, ImportResult } from '../../src/adopt';
 import { parseObjects } from '../../src/manifests';
+import { Constants, serviceProps, withResources } from '../../src/adopt/map';
+import { ArrayExpr, Expr, ObjectExpr } from '../../src/adopt/model';
+import { NodeServiceKind } from '../../src/policy/kinds';
 import { RUNTIME } from './support';
 
 const FILE = 'agents/node-agent.yaml';
@@ -122,4 +125,38 @@ describe('an import writes the code a second import of its output writes', () =>
       code.replace(/^ \* (Built with|Chose) .*$/gm, ''),
     );
   }, 60_000);
+});
+
+describe('withResources', () => {
+  /** A container with a prop of every group containerExpr writes: before resources and after it. */
+  const CONTAINER = {
+    name: 'agent',
+    image: 'registry.example.com/node-agent:1.0.0',
+    command: ['/agent'],
+    env: [{ name: 'MODE', value: 'node' }],
+    ports: [{ name: 'metrics', containerPort: 9100 }],
+    volumeMounts: [{ name: 'logs', mountPath: '/var/log', readOnly: true }],
+    readinessProbe: { httpGet: { path: '/ready', port: 9100 } },
+    livenessProbe: { httpGet: { path: '/healthz', port: 9100 } },
+    lifecycle: { preStop: { exec: { command: ['/agent', 'stop'] } } },
+    securityContext: { privileged: true, capabilities: { add: ['SYS_ADMIN'] }, runAsUser: 0, runAsNonRoot: false },
+  };
+  const RESOURCES = { requests: { cpu: '250m', memory: '64Mi' }, limits: { memory: '128Mi' } };
+
+  function containerOf(container: object): Expr {
+    const ds = JSON.parse(daemonSet({ container, volumes: [{ name: 'logs', hostPath: { path: '/var/log' } }] }));
+    const ctx = { file: FILE, kind: NodeServiceKind.GENERIC, kept: new Map(), numbers: new Constants() };
+    const props = serviceProps(ds, ctx) as ObjectExpr;
+    const containers = props.properties.find((p) => p.key === 'containers')!.value;
+    return (containers as ArrayExpr).items[0];
+  }
+
+  test('GIVEN a mapped container without resources WHEN given them THEN the prop stands where the mapping writes it', () => {
+    expect(withResources(containerOf(CONTAINER), RESOURCES)).toEqual(containerOf({ ...CONTAINER, resources: RESOURCES }));
+  });
+
+  test('GIVEN a container that has resources, or resources the typed prop cannot carry WHEN given them THEN nothing is added', () => {
+    expect(withResources(containerOf({ ...CONTAINER, resources: RESOURCES }), RESOURCES)).toBeUndefined();
+    expect(withResources(containerOf(CONTAINER), { requests: { cpu: '1' } })).toBeUndefined();
+  });
 });
