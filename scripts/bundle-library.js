@@ -11,6 +11,10 @@
 // as `k8s`, so the classes are the ones a user's `import { k8s } from 'cdk8s-plus-28'` sees) and not the L2
 // constructs. Should a compiled module use anything else of cdk8s-plus-28, the build fails and says where.
 // cdk8s, constructs and js-yaml stay external (peer and runtime dependencies).
+//
+// The bundle is lib/library.js; lib/index.js (the package's main) loads it with a V8 code cache kept beside it
+// (lib/library.js.cache, written by the first process that loaded the library, when it exits, so that it holds every
+// function that process compiled: see scripts/code-cache.js, copied to lib/code-cache.js).
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -59,9 +63,21 @@ function plusK8sOnly(problems) {
   };
 }
 
+/** lib/index.js: loads the bundle (lib/library.js) with its code cache, and saves the cache when the process exits. */
+const INDEX = `'use strict';
+// cdk8s-node-services: the library is one bundle, library.js, loaded with a V8 code cache kept beside it
+// (library.js.cache; see code-cache.js). The cache is written when the first process that loaded the library exits,
+// and again by the first that ran the library's checks (a synthesis) if the one before had only loaded it.
+const bundle = require('path').join(__dirname, 'library.js');
+const checksRan = () => globalThis[Symbol.for('cdk8s-node-services.checks-ran')] === true;
+const { save } = require('./code-cache.js').load(bundle, 'cdk8s-node-services code cache', module, require, checksRan);
+process.once('exit', save);
+`;
+
 /** Bundles `lib` (a folder of compiled modules with its index.js) in place; see the file comment. */
 async function bundleLibrary(lib) {
   const entry = path.join(lib, 'index.js');
+  const bundle = path.join(lib, 'library.js');
   const problems = [];
   const result = await esbuild.build({
     entryPoints: [entry],
@@ -76,19 +92,20 @@ async function bundleLibrary(lib) {
     logLevel: 'warning',
     metafile: true,
     write: false,
-    outfile: entry,
-    allowOverwrite: true,
+    outfile: bundle,
   });
   if (problems.length > 0) {
     throw new Error(
       `the library uses cdk8s-plus-28 beyond its generated API (k8s); use k8s only, or bundle the whole package:\n  ${problems.join('\n  ')}`,
     );
   }
-  fs.writeFileSync(entry, result.outputFiles[0].text);
   for (const file of compiledModules(lib, lib)) fs.rmSync(file);
+  fs.writeFileSync(bundle, result.outputFiles[0].text);
+  fs.copyFileSync(path.join(__dirname, 'code-cache.js'), path.join(lib, 'code-cache.js'));
+  fs.writeFileSync(entry, INDEX);
 }
 
-/** The compiled modules under `dir` but the bundle (`lib`/index.js) and the CLI (`lib`/cli/). */
+/** The compiled modules under `dir` but the entry (`lib`/index.js) and the CLI (`lib`/cli/). */
 function compiledModules(dir, lib) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const full = path.join(dir, e.name);

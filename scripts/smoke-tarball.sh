@@ -28,6 +28,8 @@ for (const t of ["python", "java", "dotnet", "go"]) if (!a.targets || !a.targets
 console.log(`jsii assembly: ${Object.keys(a.types).length} types`);
 ' "$pkgdir/package/.jsii" "$pkgdir/package/package.json"
 [ ! -e "$pkgdir/package/lib/cli/main.js" ] || { echo "the tarball ships the unbundled CLI (lib/cli/main.js)" >&2; exit 1; }
+[ -z "$(find "$pkgdir/package" -name '*.cache')" ] || { echo "the tarball ships a V8 code cache (it belongs to the machine that wrote it)" >&2; exit 1; }
+[ -f "$pkgdir/package/lib/code-cache.js" ] && [ -f "$pkgdir/package/lib/library.js" ] || { echo "the tarball lacks the library bundle or its loader (lib/library.js, lib/code-cache.js)" >&2; exit 1; }
 node -e '
 const fs = require("fs"), path = require("path");
 const dir = process.argv[1];

@@ -93,7 +93,99 @@ describe('the library bundle', () => {
   });
 
   test('GIVEN the bundle THEN no compiled module is left beside it (the package holds each module once)', () => {
-    expect(leftOver).toEqual(['index.js']);
+    expect(leftOver.sort()).toEqual(['code-cache.js', 'index.js', 'library.js']);
+  });
+});
+
+describe('the library code cache (lib/library.js.cache)', () => {
+  const cache = () => path.join(LIB, 'library.js.cache');
+  const requireInChild = (extra = '') =>
+    spawnSync(
+      process.execPath,
+      ['-e', `const lib = require(${JSON.stringify(path.join(LIB, 'index.js'))}); ${extra} process.stdout.write(typeof lib.LogAgent);`],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+      },
+    );
+
+  test('GIVEN no cache WHEN a process loads the library and exits THEN it writes the cache, and a later process keeps it', () => {
+    fs.rmSync(cache(), { force: true });
+    expect(requireInChild()).toMatchObject({ status: 0, stdout: 'function', stderr: '' });
+    const written = fs.readFileSync(cache());
+    expect(written.subarray(0, 32).toString()).toBe('cdk8s-node-services code cache v');
+    expect(written.length).toBeGreaterThan(10_000);
+    const mtime = fs.statSync(cache()).mtimeMs;
+    expect(requireInChild()).toMatchObject({ status: 0, stdout: 'function', stderr: '' });
+    expect(fs.statSync(cache()).mtimeMs).toBe(mtime);
+  });
+
+  test('GIVEN a cache written by a process that only loaded the library WHEN a process synthesizes THEN it replaces the cache once, and a later load keeps the complete one', () => {
+    fs.rmSync(cache(), { force: true });
+    const headerLine = () => fs.readFileSync(cache()).subarray(0, fs.readFileSync(cache()).indexOf(10)).toString();
+    requireInChild();
+    expect(headerLine()).toMatch(/ partial$/);
+    const partialSize = fs.statSync(cache()).size;
+    const synth = `const { App, Chart } = require('cdk8s'); const app = new App({ outdir: ${JSON.stringify(path.join(WORK, 'out'))} });
+      new lib.LogAgent(new Chart(app, 'c', { namespace: 'logs' }), 'logs', { image: 'cr.fluentbit.io/fluent/fluent-bit:3.1.9' }); app.synthYaml();`;
+    expect(requireInChild(synth)).toMatchObject({ status: 0, stdout: 'function', stderr: '' });
+    expect(headerLine()).toMatch(/ complete$/);
+    expect(fs.statSync(cache()).size).toBeGreaterThan(partialSize);
+    const mtime = fs.statSync(cache()).mtimeMs;
+    requireInChild();
+    requireInChild(synth);
+    expect(fs.statSync(cache()).mtimeMs).toBe(mtime);
+  });
+
+  test('GIVEN a cache V8 rejects (other flags) WHEN a process loads the library THEN it behaves alike and writes the cache again', () => {
+    requireInChild();
+    const before = fs.readFileSync(cache());
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--max-old-space-size=1000',
+        '-e',
+        `process.stdout.write(typeof require(${JSON.stringify(path.join(LIB, 'index.js'))}).NodeService)`,
+      ],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+      },
+    );
+    expect(r).toMatchObject({ status: 0, stdout: 'function', stderr: '' });
+    expect(fs.readFileSync(cache()).equals(before)).toBe(false);
+  });
+
+  test('GIVEN a corrupt cache WHEN a process loads the library THEN it loads normally and replaces the cache', () => {
+    requireInChild();
+    const header = fs.readFileSync(cache()).subarray(0, fs.readFileSync(cache()).indexOf(10) + 1);
+    fs.writeFileSync(cache(), Buffer.concat([header, Buffer.from('not a V8 code cache')]));
+    expect(requireInChild()).toMatchObject({ status: 0, stdout: 'function', stderr: '' });
+    expect(fs.readFileSync(cache()).length).toBeGreaterThan(header.length + 100);
+  });
+
+  test('GIVEN a read-only cache location WHEN a process loads the library THEN it loads normally and writes nothing', () => {
+    fs.rmSync(cache(), { force: true });
+    fs.mkdirSync(cache()); // a directory where the file would go: the rename fails
+    try {
+      expect(requireInChild()).toMatchObject({ status: 0, stdout: 'function', stderr: '' });
+      expect(fs.statSync(cache()).isDirectory()).toBe(true);
+      expect(fs.readdirSync(LIB).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    } finally {
+      fs.rmSync(cache(), { recursive: true, force: true });
+    }
+  });
+
+  test('GIVEN a process that exits early (process.exit) THEN the cache is still written', () => {
+    fs.rmSync(cache(), { force: true });
+    expect(requireInChild('process.exit(0);')).toMatchObject({ status: 0, stdout: '', stderr: '' });
+    expect(fs.existsSync(cache())).toBe(true);
+  });
+
+  test("GIVEN a sandbox of its own (a jest test environment, another realm) WHEN the library is loaded there THEN it is loaded with the sandbox's require and its classes are of that realm", () => {
+    // This test runs in jest's environment: requiring the built library here goes through jest's module registry.
+    const lib = require(path.join(LIB, 'index.js')) as { NodeServicesError: new (...a: unknown[]) => Error };
+    expect(Object.getPrototypeOf(lib.NodeServicesError.prototype)).toBe(Error.prototype);
   });
 });
 

@@ -126,6 +126,13 @@ function copyReport(report: PolicyReport): PolicyReport {
 /** The App methods that run one synthesis each (and, inside it, the App's validations once per chart plus once). */
 const SYNTHESIS_METHODS = ['synth', 'synthYaml'] as const;
 
+/**
+ * Set on `globalThis` once the checks have run in this process: the loader of the library's bundle
+ * (scripts/code-cache.js) then knows that the code cache it saves at exit holds the code a synthesis runs, not only
+ * what loading the library compiled, and replaces a cache saved by a process that only loaded it.
+ */
+const CHECKS_RAN = Symbol.for('cdk8s-node-services.checks-ran');
+
 /** How cdk8s starts the error that lists the validation errors of an App. */
 const VALIDATION_HEADER = 'Validation failed with the following errors:';
 
@@ -271,6 +278,7 @@ export class NodeServiceChecks {
     const inputs = { manifests, config: this.ruleConfig, fingerprint: undefined as string | null | undefined };
     let report = this.report;
     if (report === undefined || !this.sameInputs(inputs)) report = checkManifests(manifests, this.ruleConfig);
+    (globalThis as Record<symbol, unknown>)[CHECKS_RAN] = true;
     this.report = report;
     this.reportInputs = inputs;
     this.publishedReport = undefined;

@@ -4,13 +4,16 @@ import * as os from 'os';
 import * as path from 'path';
 
 const BIN = path.join(__dirname, '..', '..', 'bin', 'node-services');
+/** The loader bin/node-services uses; `npm run build` copies it to lib/code-cache.js. */
+const CODE_CACHE = path.join(__dirname, '..', '..', 'scripts', 'code-cache.js');
 
-/** A copy of bin/node-services beside a stand-in bundle whose `main` prints `label` and its arguments. */
+/** A copy of bin/node-services (and its loader) beside a stand-in bundle whose `main` prints `label` and its arguments. */
 function install(label: string): { dir: string; bundle: string; cache: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bin-test-'));
   fs.mkdirSync(path.join(dir, 'bin'));
   fs.mkdirSync(path.join(dir, 'lib', 'cli'), { recursive: true });
   fs.copyFileSync(BIN, path.join(dir, 'bin', 'node-services'));
+  fs.copyFileSync(CODE_CACHE, path.join(dir, 'lib', 'code-cache.js'));
   const bundle = path.join(dir, 'lib', 'cli', 'node-services.js');
   writeBundle(bundle, label);
   return { dir, bundle, cache: `${bundle}.cache` };
