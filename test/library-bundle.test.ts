@@ -13,14 +13,17 @@ import { filesUnder } from './support/imports';
 const ROOT = path.join(__dirname, '..');
 const WORK = path.join(ROOT, 'test', '.library-bundle');
 const LIB = path.join(WORK, 'lib');
-const { bundleLibrary, nonK8sUses } = require('../scripts/bundle-library.js') as {
+const { bundleLibrary, nonK8sUses, restoreClassNames } = require('../scripts/bundle-library.js') as {
   bundleLibrary(lib: string): Promise<void>;
   nonK8sUses(file: string, text: string): string[];
+  restoreClassNames(code: string): string;
 };
 
 /** What a fresh process sees when it requires `entry`: its export names and types, the cdk8s-plus-28 modules loaded, a synth. */
 interface Loaded {
   readonly exports: Record<string, string>;
+  /** The `name` of each exported class and function. */
+  readonly names: Record<string, string>;
   readonly plusModules: string[];
   readonly manifests: unknown[];
 }
@@ -30,6 +33,7 @@ function load(entry: string): Loaded {
     const lib = require(${JSON.stringify(entry)});
     const { Chart, Testing } = require('cdk8s');
     const exports = Object.fromEntries(Object.keys(lib).sort().map((k) => [k, typeof lib[k]]));
+    const names = Object.fromEntries(Object.keys(lib).sort().filter((k) => typeof lib[k] === 'function').map((k) => [k, lib[k].name]));
     const plusModules = Object.keys(require.cache).filter((f) => f.includes('/node_modules/cdk8s-plus-28/')).map((f) => f.split('/node_modules/')[1]);
     const chart = new Chart(Testing.app(), 'agents', { namespace: 'node-services' });
     new lib.LogAgent(chart, 'logs', {
@@ -39,7 +43,7 @@ function load(entry: string): Loaded {
       priorityClass: lib.PriorityClassSpec.create({ name: 'node-logs', value: 1000 }),
     });
     new lib.NodeServiceNamespace(chart, 'ns', {});
-    process.stdout.write(JSON.stringify({ exports, plusModules, manifests: Testing.synth(chart) }));`;
+    process.stdout.write(JSON.stringify({ exports, names, plusModules, manifests: Testing.synth(chart) }));`;
   const r = spawnSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`requiring ${entry} failed: ${r.stderr}`);
   return JSON.parse(r.stdout) as Loaded;
@@ -71,6 +75,20 @@ describe('the library bundle', () => {
   test('GIVEN the compiled modules WHEN bundled THEN the bundle exports the same names, of the same types', () => {
     expect(Object.keys(bundled.exports).length).toBeGreaterThan(100);
     expect(bundled.exports).toEqual(modules.exports);
+  });
+
+  test('GIVEN the compiled modules WHEN bundled THEN every exported class and function keeps its name (a class that refers to itself too)', () => {
+    expect(bundled.names.HostPath).toBe('HostPath');
+    expect(bundled.names).toEqual(modules.names);
+  });
+
+  test('GIVEN a class esbuild renamed to refer to itself WHEN its name is restored THEN the class and its own references take the name, and members named alike keep theirs', () => {
+    const code = 'var X = class _X { static make() { return new _X(); } _X() { return this._X; } };\nvar _X = 1;';
+    expect(restoreClassNames(code)).toBe('var X = class X { static make() { return new X(); } _X() { return this._X; } };\nvar _X = 1;');
+    const X = new Function(`${restoreClassNames(code)}; return X;`)() as { name: string; make(): object };
+    expect(X.name).toBe('X');
+    expect(X.make()).toBeInstanceOf(X);
+    expect(() => restoreClassNames('var Y = class _Y { static f() { return { _Y }; } };')).toThrow('shorthand property');
   });
 
   test('GIVEN a chart of a log agent (with every object kind it makes) and a namespace WHEN synthesized with the bundle THEN the manifests are those of the modules', () => {
