@@ -52,16 +52,18 @@ function readCache(cacheFile, key) {
 }
 
 /**
- * Runs `bundle` as the module `mod` (its exports become `mod.exports`), compiled with the code cache beside it.
- * `requireFn` resolves the bundle's own `require`s: the caller's, so that they resolve from the caller's folder
- * through the caller's module system. Returns `save`, which writes the cache when it was missing or rejected, or
- * when `complete()` (called at save; by default always true) says this run did what the cache's writer did not.
+ * Runs `bundle` as the module `mod` (its exports become `mod.exports`), compiled with the code cache beside it
+ * (`cacheFile`, by default `<bundle>.cache`; V8 keys a cache by the process's V8 flags, so a caller that sets flags for
+ * some runs gives those runs a file of their own). `requireFn` resolves the bundle's own `require`s: the caller's, so
+ * that they resolve from the caller's folder through the caller's module system. Returns `save`, which writes the
+ * cache when it was missing or rejected, or when `complete()` (called at save; by default always true) says this run
+ * did what the cache's writer did not.
  *
  * When this module does not run in Node's main context (a test runner's sandbox, where `vm.Script` would run the
  * bundle in another realm, with other built-in classes), or the bundle cannot be read, the bundle is loaded with
  * `requireFn` alone and `save` does nothing.
  */
-function load(bundle, label, mod, requireFn, complete = () => true) {
+function load(bundle, label, mod, requireFn, complete = () => true, cacheFile = `${bundle}.cache`) {
   const plain = () => {
     mod.exports = requireFn(bundle);
     return { save() {} };
@@ -74,7 +76,6 @@ function load(bundle, label, mod, requireFn, complete = () => true) {
     return plain();
   }
   if (read === undefined) return plain();
-  const cacheFile = `${bundle}.cache`;
   const cached = readCache(cacheFile, read.key);
   const script = new vm.Script(Module.wrap(read.source), { filename: bundle, cachedData: cached?.data });
   const dirname = path.dirname(bundle);

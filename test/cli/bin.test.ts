@@ -26,8 +26,8 @@ function writeBundle(file: string, label: string): void {
   );
 }
 
-function run(dir: string): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [path.join(dir, 'bin', 'node-services'), 'lint', 'x.yaml'], { encoding: 'utf8' });
+function run(dir: string, command = 'diff'): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [path.join(dir, 'bin', 'node-services'), command, 'x.yaml'], { encoding: 'utf8' });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -38,11 +38,11 @@ describe('bin/node-services start-up code cache', () => {
   test('GIVEN no cache WHEN run twice THEN both runs behave alike, the first writes the cache and the second keeps it', () => {
     const { dir, cache } = install('first');
     dirs.push(dir);
-    expect(run(dir)).toEqual({ status: 3, stdout: 'first lint,x.yaml', stderr: '' });
+    expect(run(dir)).toEqual({ status: 3, stdout: 'first diff,x.yaml', stderr: '' });
     expect(fs.existsSync(cache)).toBe(true);
     expect(fs.readFileSync(cache).subarray(0, 25).toString()).toBe('node-services code cache ');
     const written = fs.statSync(cache).mtimeMs;
-    expect(run(dir)).toEqual({ status: 3, stdout: 'first lint,x.yaml', stderr: '' });
+    expect(run(dir)).toEqual({ status: 3, stdout: 'first diff,x.yaml', stderr: '' });
     expect(fs.statSync(cache).mtimeMs).toBe(written);
   });
 
@@ -59,9 +59,9 @@ describe('bin/node-services start-up code cache', () => {
     fs.utimesSync(bundle, time, time);
     expect([fs.statSync(bundle).size, fs.statSync(bundle).mtimeMs]).toEqual([stat.size, stat.mtimeMs]);
     // THEN the new code runs, and the cache is written again
-    expect(run(dir).stdout).toBe('new lint,x.yaml');
+    expect(run(dir).stdout).toBe('new diff,x.yaml');
     expect(fs.readFileSync(cache).equals(before)).toBe(false);
-    expect(run(dir).stdout).toBe('new lint,x.yaml');
+    expect(run(dir).stdout).toBe('new diff,x.yaml');
   });
 
   test('GIVEN a corrupt cache file THEN the CLI runs normally and replaces it', () => {
@@ -70,8 +70,20 @@ describe('bin/node-services start-up code cache', () => {
     run(dir);
     const header = fs.readFileSync(cache).subarray(0, fs.readFileSync(cache).indexOf(10) + 1);
     fs.writeFileSync(cache, Buffer.concat([header, Buffer.from('not a V8 code cache')]));
-    expect(run(dir)).toEqual({ status: 3, stdout: 'fine lint,x.yaml', stderr: '' });
+    expect(run(dir)).toEqual({ status: 3, stdout: 'fine diff,x.yaml', stderr: '' });
     expect(fs.readFileSync(cache).length).toBeGreaterThan(header.length + 'not a V8 code cache'.length);
+  });
+
+  test('GIVEN lint (run with other V8 flags) and another command WHEN run in turns THEN each keeps a cache file of its own, written once', () => {
+    const { dir, cache } = install('both');
+    dirs.push(dir);
+    const lintCache = cache.replace(/\.cache$/, '.lint.cache');
+    expect(run(dir, 'lint')).toEqual({ status: 3, stdout: 'both lint,x.yaml', stderr: '' });
+    expect(run(dir)).toEqual({ status: 3, stdout: 'both diff,x.yaml', stderr: '' });
+    const written = [fs.statSync(lintCache).mtimeMs, fs.statSync(cache).mtimeMs];
+    expect(run(dir, 'lint')).toEqual({ status: 3, stdout: 'both lint,x.yaml', stderr: '' });
+    expect(run(dir)).toEqual({ status: 3, stdout: 'both diff,x.yaml', stderr: '' });
+    expect([fs.statSync(lintCache).mtimeMs, fs.statSync(cache).mtimeMs]).toEqual(written);
   });
 
   test('GIVEN a bundle that fails THEN the error is reported as an internal error with exit code 2', () => {
@@ -91,7 +103,7 @@ describe('bin/node-services start-up code cache', () => {
       'exports.main = async () => { for (let i = 0; i < 20000; i++) process.stdout.write(`line ${i} ${"x".repeat(60)}\\n`);' +
         ' await new Promise((r) => setTimeout(r, 20)); process.stdout.write("after\\n"); return 3; };\n',
     );
-    const script = `"${process.execPath}" "${path.join(dir, 'bin', 'node-services')}" lint x.yaml | head -n 1; echo "status=\${PIPESTATUS[0]}" >&2`;
+    const script = `"${process.execPath}" "${path.join(dir, 'bin', 'node-services')}" diff x.yaml | head -n 1; echo "status=\${PIPESTATUS[0]}" >&2`;
     const r = spawnSync('bash', ['-c', script], { encoding: 'utf8' });
     expect(r.stdout).toBe(`line 0 ${'x'.repeat(60)}\n`);
     expect(r.stderr).toBe('status=3\n');
