@@ -26,8 +26,8 @@ function writeBundle(file: string, label: string): void {
   );
 }
 
-function run(dir: string, command = 'diff'): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [path.join(dir, 'bin', 'node-services'), command, 'x.yaml'], { encoding: 'utf8' });
+function run(dir: string, command = 'diff', input = 'x.yaml'): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [path.join(dir, 'bin', 'node-services'), command, input], { encoding: 'utf8' });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -74,16 +74,31 @@ describe('bin/node-services start-up code cache', () => {
     expect(fs.readFileSync(cache).length).toBeGreaterThan(header.length + 'not a V8 code cache'.length);
   });
 
-  test('GIVEN lint (run with other V8 flags) and another command WHEN run in turns THEN each keeps a cache file of its own, written once', () => {
+  test('GIVEN lint of a large input (run with other V8 flags) and another command WHEN run in turns THEN each keeps a cache file of its own, written once', () => {
     const { dir, cache } = install('both');
     dirs.push(dir);
     const lintCache = cache.replace(/\.cache$/, '.lint.cache');
-    expect(run(dir, 'lint')).toEqual({ status: 3, stdout: 'both lint,x.yaml', stderr: '' });
+    // A folder is a large input (as are standard input and files of 4 MiB or more together).
+    expect(run(dir, 'lint', dir)).toEqual({ status: 3, stdout: `both lint,${dir}`, stderr: '' });
     expect(run(dir)).toEqual({ status: 3, stdout: 'both diff,x.yaml', stderr: '' });
     const written = [fs.statSync(lintCache).mtimeMs, fs.statSync(cache).mtimeMs];
-    expect(run(dir, 'lint')).toEqual({ status: 3, stdout: 'both lint,x.yaml', stderr: '' });
+    expect(run(dir, 'lint', dir)).toEqual({ status: 3, stdout: `both lint,${dir}`, stderr: '' });
     expect(run(dir)).toEqual({ status: 3, stdout: 'both diff,x.yaml', stderr: '' });
     expect([fs.statSync(lintCache).mtimeMs, fs.statSync(cache).mtimeMs]).toEqual(written);
+  });
+
+  test('GIVEN lint of small files WHEN run THEN it runs with the default flags and cache; 4 MiB of files make a large input', () => {
+    const { dir, cache } = install('sizes');
+    dirs.push(dir);
+    const lintCache = cache.replace(/\.cache$/, '.lint.cache');
+    const small = path.join(dir, 'small.yaml');
+    fs.writeFileSync(small, 'kind: DaemonSet\n');
+    expect(run(dir, 'lint', small)).toEqual({ status: 3, stdout: `sizes lint,${small}`, stderr: '' });
+    expect([fs.existsSync(cache), fs.existsSync(lintCache)]).toEqual([true, false]);
+    const large = path.join(dir, 'large.yaml');
+    fs.writeFileSync(large, '#'.repeat(4 << 20));
+    expect(run(dir, 'lint', large)).toEqual({ status: 3, stdout: `sizes lint,${large}`, stderr: '' });
+    expect(fs.existsSync(lintCache)).toBe(true);
   });
 
   test('GIVEN a bundle that fails THEN the error is reported as an internal error with exit code 2', () => {
