@@ -362,7 +362,29 @@ function allowanceMatches(allowance: HostPathAllowance, path: string): boolean {
  */
 export function isHostPathAllowed(profile: KindProfile, path: string, writable: boolean): boolean {
   if (!profile.hostPaths) return true;
-  return profile.hostPaths.some((a) => (!writable || a.writable) && allowanceMatches(a, path));
+  // Only a frozen allowlist (the kinds' own) is known not to change between questions.
+  if (!Object.isFrozen(profile) || !Object.isFrozen(profile.hostPaths)) return allowedBy(profile.hostPaths, path, writable);
+  let answers = HOST_PATH_ANSWERS.get(profile);
+  if (answers === undefined) HOST_PATH_ANSWERS.set(profile, (answers = new Map()));
+  const key = `${writable ? 'w' : 'r'}${path}`;
+  const known = answers.get(key);
+  if (known !== undefined) return known;
+  const allowed = allowedBy(profile.hostPaths, path, writable);
+  if (answers.size >= HOST_PATH_ANSWERS_LIMIT) answers.clear();
+  answers.set(key, allowed);
+  return allowed;
+}
+
+/**
+ * The answers of {@link isHostPathAllowed} so far, by profile and access + path: a lint or a synthesis asks the same
+ * few paths (`/var/log`, `/proc`) of the same profiles for every DaemonSet, and each answer walks the allowlist. A
+ * frozen allowlist does not change, so an answer stays true; emptied when full.
+ */
+const HOST_PATH_ANSWERS = new WeakMap<KindProfile, Map<string, boolean>>();
+const HOST_PATH_ANSWERS_LIMIT = 4096;
+
+function allowedBy(allowances: readonly HostPathAllowance[], path: string, writable: boolean): boolean {
+  return allowances.some((a) => (!writable || a.writable) && allowanceMatches(a, path));
 }
 
 /** Whether the kind has an allowlist entry that grants writing `path` (a write the kind needs). */

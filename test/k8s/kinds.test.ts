@@ -23,6 +23,19 @@ describe('kind profiles', () => {
     expect(isHostPathAllowed(p, '/etc', false)).toBe(false);
   });
 
+  test('GIVEN the same question asked again THEN the answer is the same, per access; a profile whose allowlist can change is asked afresh', () => {
+    const p = kindProfile(NodeServiceKind.LOG_AGENT);
+    for (let i = 0; i < 3; i++) {
+      expect(isHostPathAllowed(p, '/var/lib/fluent-bit', true)).toBe(true);
+      expect(isHostPathAllowed(p, '/var/log', true)).toBe(false);
+      expect(isHostPathAllowed(p, '/var/log', false)).toBe(true);
+    }
+    const own = { ...p, hostPaths: [{ path: '/data', writable: false }] as HostPathAllowance[] };
+    expect(isHostPathAllowed(own, '/data', true)).toBe(false);
+    own.hostPaths[0] = { path: '/data', writable: true };
+    expect(isHostPathAllowed(own, '/data', true)).toBe(true);
+  });
+
   test('GIVEN the generic or an unknown kind THEN there is no allowlist', () => {
     expect(isHostPathAllowed(kindProfile(undefined), '/etc', true)).toBe(true);
     expect(kindProfile('something-else').kind).toBe(NodeServiceKind.GENERIC);
