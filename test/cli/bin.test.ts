@@ -101,6 +101,20 @@ describe('bin/node-services start-up code cache', () => {
     expect(fs.existsSync(lintCache)).toBe(true);
   });
 
+  test('GIVEN a cache written by a help run WHEN a command runs THEN it replaces the cache once, and a later help run keeps it', () => {
+    const { dir, cache } = install('help');
+    dirs.push(dir);
+    const headerLine = () => fs.readFileSync(cache).subarray(0, fs.readFileSync(cache).indexOf(10)).toString();
+    run(dir, '--help');
+    expect(headerLine()).toMatch(/ partial$/);
+    expect(run(dir)).toEqual({ status: 3, stdout: 'help diff,x.yaml', stderr: '' });
+    expect(headerLine()).toMatch(/ complete$/);
+    const written = fs.statSync(cache).mtimeMs;
+    run(dir, '--help');
+    run(dir);
+    expect(fs.statSync(cache).mtimeMs).toBe(written);
+  });
+
   test('GIVEN a bundle that fails THEN the error is reported as an internal error with exit code 2', () => {
     const { dir, bundle } = install('unused');
     dirs.push(dir);
