@@ -63,8 +63,15 @@ function plusK8sOnly(problems) {
   };
 }
 
-/** lib/index.js: loads the bundle (lib/library.js) with its code cache, and saves the cache when the process exits. */
-const INDEX = `'use strict';
+/**
+ * lib/index.js: loads the bundle (lib/library.js) with its code cache, and saves the cache when the process exits.
+ * `names` are the bundle's exports: Node.js finds the named exports of a CommonJS module that an ES module imports
+ * (`import { LogAgent } from 'cdk8s-node-services'`) by reading its text, and the loaded exports are not in it; the
+ * line that is never run (`0 && …`, as esbuild writes for the same reader) names them.
+ */
+function indexText(names) {
+  for (const n of names) if (!/^[A-Za-z_$][\w$]*$/.test(n)) throw new Error(`the library exports a name that is not an identifier: ${n}`);
+  return `'use strict';
 // cdk8s-node-services: the library is one bundle, library.js, loaded with a V8 code cache kept beside it
 // (library.js.cache; see code-cache.js). The cache is written when the first process that loaded the library exits,
 // and again by the first that ran the library's checks (a synthesis) if the one before had only loaded it.
@@ -72,7 +79,25 @@ const bundle = require('path').join(__dirname, 'library.js');
 const checksRan = () => globalThis[Symbol.for('cdk8s-node-services.checks-ran')] === true;
 const { save } = require('./code-cache.js').load(bundle, 'cdk8s-node-services code cache', module, require, checksRan);
 process.once('exit', save);
+// The named exports, for ES modules that import this one (never run):
+0 && (module.exports = {
+${names.map((n) => `  ${n},`).join('\n')}
+});
 `;
+}
+
+/** The export names of the bundle at `file`, read in a process of its own (the build's own module cache stays clean). */
+function exportNames(file) {
+  const { execFileSync } = require('child_process');
+  const out = execFileSync(
+    process.execPath,
+    ['-e', `process.stdout.write(JSON.stringify(Object.keys(require(${JSON.stringify(file)}))))`],
+    {
+      encoding: 'utf8',
+    },
+  );
+  return JSON.parse(out);
+}
 
 /** Bundles `lib` (a folder of compiled modules with its index.js) in place; see the file comment. */
 async function bundleLibrary(lib) {
@@ -104,7 +129,7 @@ async function bundleLibrary(lib) {
   for (const file of compiledModules(lib, lib)) fs.rmSync(file);
   fs.writeFileSync(bundle, restoreClassNames(result.outputFiles[0].text));
   fs.copyFileSync(path.join(__dirname, 'code-cache.js'), path.join(lib, 'code-cache.js'));
-  fs.writeFileSync(entry, INDEX);
+  fs.writeFileSync(entry, indexText(exportNames(bundle)));
 }
 
 /**

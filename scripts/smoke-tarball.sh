@@ -86,6 +86,9 @@ node out/main.js
 count="$(cat dist/*.yaml | grep -c '^kind: DaemonSet$')"
 echo "synthesized $count DaemonSets"
 [ "$count" -eq 6 ] || { echo "expected 6 DaemonSets, got $count" >&2; exit 1; }
+# An ES module imports the package by name, too (Node.js reads the names from the text of its CommonJS index).
+node --input-type=module -e "import { LogAgent, NodePool } from 'cdk8s-node-services'; if (typeof LogAgent !== 'function' || typeof NodePool.all !== 'function') process.exit(1);" \
+  || { echo "an ES module cannot import the package's named exports" >&2; exit 1; }
 
 # The bin: lint must pass on the synthesized output; coverage must explain the nodes.
 npx --no-install node-services --version

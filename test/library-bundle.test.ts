@@ -110,6 +110,15 @@ describe('the library bundle', () => {
     expect(bundled.plusModules).toEqual(['cdk8s-plus-28/lib/imports/k8s.js']);
   });
 
+  test('GIVEN an ES module WHEN it imports the library by name THEN every export is found (Node.js reads the names from the text of index.js)', () => {
+    const names = Object.keys(bundled.exports);
+    const script = `import * as lib from ${JSON.stringify(path.join(LIB, 'index.js'))}; import { LogAgent, HostPath } from ${JSON.stringify(path.join(LIB, 'index.js'))};
+      process.stdout.write(JSON.stringify({ named: Object.keys(lib).filter((k) => k !== 'default').sort(), logAgent: typeof LogAgent, hostPath: HostPath.name }));`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({ named: [...names].sort(), logAgent: 'function', hostPath: 'HostPath' });
+  });
+
   test('GIVEN the bundle THEN no compiled module is left beside it (the package holds each module once)', () => {
     expect(leftOver.sort()).toEqual(['code-cache.js', 'index.js', 'library.js']);
   });
