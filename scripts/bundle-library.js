@@ -77,7 +77,9 @@ function indexText(names) {
 // and again by the first that ran the library's checks (a synthesis) if the one before had only loaded it.
 const bundle = require('path').join(__dirname, 'library.js');
 const checksRan = () => globalThis[Symbol.for('cdk8s-node-services.checks-ran')] === true;
-const { save } = require('./code-cache.js').load(bundle, 'cdk8s-node-services code cache', module, require, checksRan);
+// Where library.js cannot be read beside this file (a bundler inlined this one), it is required as written here.
+const plain = () => require('./library.js');
+const { save } = require('./code-cache.js').load(bundle, 'cdk8s-node-services code cache', module, require, checksRan, undefined, plain);
 process.once('exit', save);
 // The named exports, for ES modules that import this one (never run):
 0 && (module.exports = {

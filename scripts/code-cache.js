@@ -60,12 +60,13 @@ function readCache(cacheFile, key) {
  * did what the cache's writer did not.
  *
  * When this module does not run in Node's main context (a test runner's sandbox, where `vm.Script` would run the
- * bundle in another realm, with other built-in classes), or the bundle cannot be read, the bundle is loaded with
- * `requireFn` alone and `save` does nothing.
+ * bundle in another realm, with other built-in classes), or the bundle cannot be read (the caller was bundled into
+ * another file, say), the bundle is loaded by `requirePlain` (by default `requireFn(bundle)`; a caller that may be
+ * bundled passes a function with a literal `require('./…')`, which a bundler then includes) and `save` does nothing.
  */
-function load(bundle, label, mod, requireFn, complete = () => true, cacheFile = `${bundle}.cache`) {
+function load(bundle, label, mod, requireFn, complete = () => true, cacheFile = `${bundle}.cache`, requirePlain = () => requireFn(bundle)) {
   const plain = () => {
-    mod.exports = requireFn(bundle);
+    mod.exports = requirePlain();
     return { save() {} };
   };
   if (vm.runInThisContext('globalThis') !== globalThis) return plain();

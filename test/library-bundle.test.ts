@@ -119,6 +119,29 @@ describe('the library bundle', () => {
     expect(JSON.parse(r.stdout)).toEqual({ named: [...names].sort(), logAgent: 'function', hostPath: 'HostPath' });
   });
 
+  test('GIVEN an app bundled into one file with the library (esbuild) WHEN it runs elsewhere THEN the library loads from the bundle', async () => {
+    const esbuild = require('esbuild') as typeof import('esbuild');
+    const entry = path.join(WORK, 'app', 'main.js');
+    fs.mkdirSync(path.dirname(entry), { recursive: true });
+    fs.writeFileSync(
+      entry,
+      `const lib = require(${JSON.stringify(path.join(LIB, 'index.js'))}); process.stdout.write(typeof lib.LogAgent + ' ' + lib.HostPath.readOnly('/var/log').path);\n`,
+    );
+    const outfile = path.join(WORK, 'app', 'out', 'app.js');
+    await esbuild.build({
+      entryPoints: [entry],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      external: ['cdk8s', 'constructs', 'js-yaml', 'cdk8s-plus-28'],
+      logLevel: 'silent',
+    });
+    const r = spawnSync(process.execPath, [outfile], { cwd: ROOT, encoding: 'utf8' });
+    expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: 0, stdout: 'function /var/log', stderr: '' });
+    expect(fs.readdirSync(path.dirname(outfile))).toEqual(['app.js']);
+  });
+
   test('GIVEN the bundle THEN no compiled module is left beside it (the package holds each module once)', () => {
     expect(leftOver.sort()).toEqual(['code-cache.js', 'index.js', 'library.js']);
   });
