@@ -69,7 +69,8 @@ function load(bundle, label, mod, requireFn, complete = () => true, cacheFile = 
     mod.exports = requirePlain();
     return { save() {} };
   };
-  if (vm.runInThisContext('globalThis') !== globalThis) return plain();
+  // Node's own objects belong to its main context: here, in another realm, their prototypes are not this realm's.
+  if (Object.getPrototypeOf(Module.prototype) !== Object.prototype) return plain();
   let read;
   try {
     read = readBundle(bundle, label);
