@@ -76,10 +76,15 @@ function indexText(names) {
 // (library.js.cache; see code-cache.js). The cache is written when the first process that loaded the library exits,
 // and again by the first that ran the library's checks (a synthesis) if the one before had only loaded it.
 const bundle = require('path').join(__dirname, 'library.js');
-const checksRan = () => globalThis[Symbol.for('cdk8s-node-services.checks-ran')] === true;
-// Where library.js cannot be read beside this file (a bundler inlined this one), it is required as written here.
-const plain = () => require('./library.js');
-const { save } = require('./code-cache.js').load(bundle, 'cdk8s-node-services code cache', module, require, checksRan, undefined, plain);
+// A run is complete once the library's checks ran (a synthesis). Where library.js cannot be read beside this file
+// (a bundler inlined this one), it is required as written here.
+const { save } = require('./code-cache.js').load(bundle, {
+  label: 'cdk8s-node-services code cache',
+  module,
+  require,
+  complete: () => globalThis[Symbol.for('cdk8s-node-services.checks-ran')] === true,
+  requirePlain: () => require('./library.js'),
+});
 process.once('exit', save);
 // The named exports, for ES modules that import this one (never run):
 0 && (module.exports = {

@@ -52,19 +52,26 @@ function readCache(cacheFile, key) {
 }
 
 /**
- * Runs `bundle` as the module `mod` (its exports become `mod.exports`), compiled with the code cache beside it
- * (`cacheFile`, by default `<bundle>.cache`; V8 keys a cache by the process's V8 flags, so a caller that sets flags for
- * some runs gives those runs a file of their own). `requireFn` resolves the bundle's own `require`s: the caller's, so
- * that they resolve from the caller's folder through the caller's module system. Returns `save`, which writes the
- * cache when it was missing or rejected, or when `complete()` (called at save; by default always true) says this run
- * did what the cache's writer did not.
+ * Runs `bundle` as the module `module` (its exports become `module.exports`), compiled with the code cache beside it.
+ * Options:
+ * - `label`: the first words of the cache's header line (what the cache is of);
+ * - `require`: resolves the bundle's own `require`s: the caller's, so that they resolve from the caller's folder
+ *   through the caller's module system;
+ * - `complete` (called at save; by default always true): whether this run did the bundle's main work;
+ * - `cacheFile` (by default `<bundle>.cache`): V8 keys a cache by the process's V8 flags, so a caller that sets flags
+ *   for some runs gives those runs a file of their own;
+ * - `requirePlain` (by default `require(bundle)`): loads the bundle without the cache (see below); a caller that may be
+ *   bundled itself passes a function with a literal `require('./…')`, which a bundler then includes.
+ * Returns `save`, which writes the cache when it was missing or rejected, or when this run was complete and the
+ * cache's writer was not.
  *
  * When this module does not run in Node's main context (a test runner's sandbox, where `vm.Script` would run the
  * bundle in another realm, with other built-in classes), or the bundle cannot be read (the caller was bundled into
- * another file, say), the bundle is loaded by `requirePlain` (by default `requireFn(bundle)`; a caller that may be
- * bundled passes a function with a literal `require('./…')`, which a bundler then includes) and `save` does nothing.
+ * another file, say), the bundle is loaded by `requirePlain` and `save` does nothing.
  */
-function load(bundle, label, mod, requireFn, complete = () => true, cacheFile = `${bundle}.cache`, requirePlain = () => requireFn(bundle)) {
+function load(bundle, options) {
+  const { label, module: mod, require: requireFn, complete = () => true, cacheFile = `${bundle}.cache` } = options;
+  const requirePlain = options.requirePlain ?? (() => requireFn(bundle));
   const plain = () => {
     mod.exports = requirePlain();
     return { save() {} };
