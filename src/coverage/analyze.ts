@@ -143,7 +143,7 @@ function groupNodes(
   const representatives: CompiledNode[] = [];
   const withPods = new Map<number, CompiledNode>();
   nodes.forEach((node, i) => {
-    const bound = pods.get(text(node?.metadata?.name));
+    const bound = pods.size > 0 ? pods.get(text(node?.metadata?.name)) : undefined;
     if (bound !== undefined) {
       const compiled = compileNode(node, bound, options);
       withPods.set(i, compiled);

@@ -418,6 +418,9 @@ export class CompiledNode {
   }
 }
 
+/** A Ready condition's reason or message that blames the node's network (e.g. `NetworkPluginNotReady`). */
+const NETWORK = /network/i;
+
 /** What a node's conditions say: `Ready` status (and whether it blames the network) and `DiskPressure`. */
 export function nodeConditions(node: WireNode | undefined): { ready: string; networkNotReady: boolean; diskPressure: boolean } {
   let ready = '';
@@ -428,7 +431,7 @@ export function nodeConditions(node: WireNode | undefined): { ready: string; net
     for (const c of conditions) {
       if (c?.type === 'Ready' && typeof c.status === 'string') {
         ready = c.status;
-        networkNotReady = /network/i.test(`${jsonText(c.reason ?? '')} ${jsonText(c.message ?? '')}`);
+        networkNotReady = NETWORK.test(jsonText(c.reason ?? '')) || NETWORK.test(jsonText(c.message ?? ''));
       } else if (c?.type === 'DiskPressure' && c.status === 'True') {
         diskPressure = true;
       }

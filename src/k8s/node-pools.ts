@@ -61,26 +61,30 @@ function fromRole(label: string): NodePool {
  */
 export function nodePoolOf(labels: unknown, poolLabel?: string): NodePool {
   const map: Record<string, unknown> = labels !== null && typeof labels === 'object' ? (labels as Record<string, unknown>) : {};
-  const value = (key: string) => (typeof map[key] === 'string' ? (map[key] as string) : undefined);
   if (poolLabel !== undefined) {
-    const v = value(poolLabel);
-    if (v !== undefined) return fromLabel(poolLabel, v);
+    const v = map[poolLabel];
+    if (typeof v === 'string') return fromLabel(poolLabel, v);
     const none = `(no ${poolLabel} label)`;
     return { name: none, qualified: none };
   }
-  const controlPlane = CONTROL_PLANE_ROLE_LABELS.find((k) => value(k) !== undefined);
-  if (controlPlane !== undefined) return fromRole(controlPlane);
+  for (const key of CONTROL_PLANE_ROLE_LABELS) if (typeof map[key] === 'string') return fromRole(key);
   for (const key of POOL_LABELS) {
-    const v = value(key);
-    if (v !== undefined) return fromLabel(key, v);
+    const v = map[key];
+    if (typeof v === 'string') return fromLabel(key, v);
   }
-  const keys = Object.keys(map).sort();
-  const named = keys.find((k) => k.includes('/') && POOL_NAMES.has(k.slice(k.indexOf('/') + 1)) && value(k) !== undefined);
-  if (named !== undefined) return fromLabel(named, value(named)!);
-  const role = keys.find((k) => k.startsWith(NODE_ROLE_PREFIX) && value(k) !== undefined);
+  // The first in key order (code units, as a sort orders them) of a prefixed pool name, and of a role.
+  let named: string | undefined;
+  let role: string | undefined;
+  for (const key of Object.keys(map)) {
+    if (typeof map[key] !== 'string') continue;
+    const slash = key.indexOf('/');
+    if (slash !== -1 && (named === undefined || key < named) && POOL_NAMES.has(key.slice(slash + 1))) named = key;
+    if (key.startsWith(NODE_ROLE_PREFIX) && (role === undefined || key < role)) role = key;
+  }
+  if (named !== undefined) return fromLabel(named, map[named] as string);
   if (role !== undefined) return fromRole(role);
-  const type = value(INSTANCE_TYPE_LABEL);
-  if (type !== undefined) return fromLabel(INSTANCE_TYPE_LABEL, type);
+  const type = map[INSTANCE_TYPE_LABEL];
+  if (typeof type === 'string') return fromLabel(INSTANCE_TYPE_LABEL, type);
   return { name: NO_POOL, qualified: NO_POOL };
 }
 
