@@ -71,6 +71,15 @@ describe('kubelet-stage reasons (table)', () => {
       desired: true,
     },
     {
+      name: 'Ready=False (only the reason names the network), host network: starts',
+      spec: hostNetwork,
+      node: node('n', {
+        conditions: [{ type: 'Ready', status: 'False', reason: 'NetworkPluginNotReady', message: 'cni config uninitialized' } as any],
+      }),
+      reason: CoverageReason.OK,
+      desired: true,
+    },
+    {
       name: 'Ready=False (pod network not ready), pod network',
       spec: {},
       node: node('n', { conditions: [{ type: 'Ready', status: 'False', message: 'container runtime network not ready' } as any] }),

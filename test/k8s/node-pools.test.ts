@@ -56,35 +56,37 @@ describe('nodePoolOf', () => {
     const prefixes = ['a.io/', 'B.io/', 'node-role.kubernetes.io/', 'node.kubernetes.io/', 'z.example.com/', 'é.io/', ''];
     let seed = 7;
     const random = (n: number) => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed % n;
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 16) % n;
     };
     // The rule as first written: every key sorted, then the first that matches.
-    const reference = (labels: Record<string, unknown>): string | undefined => {
+    // `byOrder` says when key order chose among several matching labels.
+    const reference = (labels: Record<string, unknown>): { label: string | undefined; byOrder: boolean } => {
       const value = (k: string) => (typeof labels[k] === 'string' ? (labels[k] as string) : undefined);
       const controlPlane = ['node-role.kubernetes.io/control-plane', 'node-role.kubernetes.io/master'].find((k) => value(k) !== undefined);
-      if (controlPlane !== undefined) return controlPlane;
+      if (controlPlane !== undefined) return { label: controlPlane, byOrder: false };
       const pool = POOL_LABELS.find((k) => value(k) !== undefined);
-      if (pool !== undefined) return pool;
+      if (pool !== undefined) return { label: pool, byOrder: false };
       const keys = Object.keys(labels).sort();
       const poolNames = ['pool', 'nodepool', 'node-pool', 'nodegroup', 'node-group', 'agentpool'];
-      const named = keys.find((k) => k.includes('/') && poolNames.includes(k.slice(k.indexOf('/') + 1)) && value(k) !== undefined);
-      if (named !== undefined) return named;
-      const role = keys.find((k) => k.startsWith('node-role.kubernetes.io/') && value(k) !== undefined);
-      if (role !== undefined) return role;
-      return value('node.kubernetes.io/instance-type') !== undefined ? 'node.kubernetes.io/instance-type' : undefined;
+      const named = keys.filter((k) => k.includes('/') && poolNames.includes(k.slice(k.indexOf('/') + 1)) && value(k) !== undefined);
+      if (named.length > 0) return { label: named[0], byOrder: named.length > 1 };
+      const roles = keys.filter((k) => k.startsWith('node-role.kubernetes.io/') && value(k) !== undefined);
+      if (roles.length > 0) return { label: roles[0], byOrder: roles.length > 1 };
+      const type = value('node.kubernetes.io/instance-type') !== undefined ? 'node.kubernetes.io/instance-type' : undefined;
+      return { label: type, byOrder: false };
     };
-    let named = 0;
+    let byOrder = 0;
     for (let i = 0; i < 4000; i++) {
       const labels: Record<string, unknown> = {};
       const count = random(6);
       for (let k = 0; k < count; k++)
         labels[`${prefixes[random(prefixes.length)]}${names[random(names.length)]}`] = random(5) === 0 ? 3 : `v${k}`;
       const expected = reference(labels);
-      expect(nodePoolOf(labels).label).toBe(expected);
-      if (expected !== undefined && !POOL_LABELS.includes(expected)) named++;
+      expect(nodePoolOf(labels).label).toBe(expected.label);
+      if (expected.byOrder) byOrder++;
     }
-    // The generated sets reach the key-order rules, not only the fixed labels.
-    expect(named).toBeGreaterThan(500);
+    // Many of the generated sets have several candidates, so that key order decides.
+    expect(byOrder).toBeGreaterThan(300);
   });
 });
