@@ -7,7 +7,7 @@
 
 import { CompiledNode, CompiledWorkload, compileNode, compileWorkload, isActivePodOn, nodeConditions, nodeOs } from './compile';
 import { NodeGroup, OwnShare, SharedRows, coverageRows } from './evaluate';
-import { addVector, emptyVector } from './resources';
+import { ResourceVector, addVector, emptyVector } from './resources';
 import { jsonText, labelValue } from './selector';
 import { CoverageOptions, CoverageReason, CoverageReport, CoverageStatus, NodeCoverage, WorkloadCoverage, WorkloadStatus } from './types';
 import { apiRejections } from './validity';
@@ -247,7 +247,27 @@ export function analyzeCoverage(
   });
   const report: CoverageReport = { nodes: nodes.length, workloads: results, skipped: workloads.length - entries.length, warnings };
   layouts.set(report, groupLayout(groups, nodes.length));
+  if (options?.runtimeClasses === undefined) {
+    compiled.set(report, { inputs, minor: options?.kubernetesMinor, requests: daemonSets.map((w) => w.requests) });
+  }
   return report;
+}
+
+/**
+ * The pod requests of a report's analysed DaemonSets (its workloads that are not `invalid`, in order), as
+ * {@link analyzeCoverage} compiled them, kept for a report made with no `runtimeClasses` option: the workloads' own
+ * RuntimeClass objects then decide the pod overhead, so the requests depend on the inputs and the minor only.
+ */
+const compiled = new WeakMap<CoverageReport, { readonly inputs: readonly unknown[]; readonly minor?: number; readonly requests: readonly ResourceVector[] }>();
+
+/**
+ * The pod requests of the analysed (not `invalid`) DaemonSets of `report`, in order, when {@link analyzeCoverage} made
+ * it from exactly `inputs` (the same array) for Kubernetes `1.<minor>` with no `runtimeClasses` option; else
+ * `undefined` (compile them again). The vectors are the analysis' own: read them, do not change them.
+ */
+export function analysedRequests(report: CoverageReport, inputs: readonly unknown[], minor: number | undefined): readonly ResourceVector[] | undefined {
+  const known = compiled.get(report);
+  return known !== undefined && known.inputs === inputs && known.minor === minor ? known.requests : undefined;
 }
 
 /**

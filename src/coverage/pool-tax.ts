@@ -3,7 +3,7 @@
  * there, against its allocatable and an optional budget; and the verdicts the CLI's gates read from a report.
  */
 
-import { NodeLayout, nodeLayout } from './analyze';
+import { NodeLayout, analysedRequests, nodeLayout } from './analyze';
 import { compileWorkload } from './compile';
 import { daemonSetsByName } from './daemon-sets';
 import { NodeTax, TaxBudget, nodeTax } from './node-tax';
@@ -57,9 +57,10 @@ export function poolTaxes(
   const analysed = report.workloads.filter((w) => w.status !== WorkloadStatus.INVALID);
   const objects = daemonSetsByName(manifests);
   const runtimeClasses = manifests.filter((m) => m?.kind === 'RuntimeClass');
-  const requests = analysed.map(
-    (w) => compileWorkload(objects.get(`${w.namespace}/${w.name}`), { kubernetesMinor: minor, runtimeClasses }).requests,
-  );
+  // The analysis compiled these DaemonSets already (from the same manifests): its requests serve when it kept them.
+  const requests =
+    analysedRequests(report, manifests, minor) ??
+    analysed.map((w) => compileWorkload(objects.get(`${w.namespace}/${w.name}`), { kubernetesMinor: minor, runtimeClasses }).requests);
   const layout = nodeLayout(report);
   const { cpu, memory } = groupRequests(analysed, requests, layout);
   const allocatables = new Map<string, Allocatable>();

@@ -6,9 +6,12 @@
 
 import { Testing } from 'cdk8s';
 import { compileWorkload } from '../../src/coverage';
+import { analyzeCoverage } from '../../src/coverage/analyze';
+import * as compile from '../../src/coverage/compile';
 import { nodeTax } from '../../src/coverage/node-tax';
+import { poolTaxes } from '../../src/coverage/pool-tax';
 import { ContainerSpec, NodeBudget, NodePool, NodeService } from '../../src';
-import { container, daemonSet } from './support';
+import { container, daemonSet, node } from './support';
 import { errorOf, testChart } from '../support/synth';
 
 const Mi = 2 ** 20;
@@ -101,6 +104,66 @@ describe('effective requests (what a service costs a node)', () => {
       [kata],
     );
     expect([r.cpu, r.memory]).toEqual([350, 224 * Mi]);
+  });
+});
+
+describe('pool taxes reuse what the analysis compiled', () => {
+  const kata = {
+    apiVersion: 'node.k8s.io/v1',
+    kind: 'RuntimeClass',
+    metadata: { name: 'kata' },
+    handler: 'kata',
+    overhead: { podFixed: { cpu: '250m', memory: '160Mi' } },
+  };
+  const manifests = [
+    kata,
+    daemonSet('sidecar', {
+      initContainers: [container('shipper', { restartPolicy: 'Always', requests: { cpu: '50m', memory: '32Mi' } })],
+      containers: [container('a', { requests: { cpu: '100m', memory: '64Mi' } })],
+    }),
+    daemonSet('kata', { runtimeClassName: 'kata', containers: [container('b', { requests: { cpu: '100m', memory: '64Mi' } })] }),
+    // rejected by the API server (a negative request): no pool tax, and it shifts the index of the analysed ones
+    daemonSet('invalid', { containers: [container('c', { requests: { cpu: '-1' } })] }),
+    daemonSet('plain'),
+  ];
+  const nodes = [
+    node('a1', { labels: { 'node.kubernetes.io/pool': 'a' } }),
+    node('a2', { labels: { 'node.kubernetes.io/pool': 'a' }, allocatable: { cpu: '1', memory: '2Gi', pods: '20' } }),
+    node('b1', { labels: { 'node.kubernetes.io/pool': 'b' }, allocatable: { cpu: '500m', memory: '1Gi', pods: '10' } }),
+  ];
+
+  test.each([undefined, 28, 29])('the same taxes as compiling the DaemonSets again (Kubernetes minor %s)', (minor) => {
+    const options = minor === undefined ? undefined : { kubernetesMinor: minor };
+    const report = analyzeCoverage(manifests, nodes, undefined, options);
+    expect(report.workloads.map((w) => w.status)).toEqual(['analyzed', 'analyzed', 'invalid', 'analyzed']);
+    // The analysis' requests serve only the manifests it read and the minor it read them for: a copy of the list is
+    // compiled again, so the two results below come from the two paths.
+    const compiles = jest.spyOn(compile, 'compileWorkload');
+    const reused = poolTaxes(report, manifests, nodes, undefined, undefined, minor);
+    expect(compiles).not.toHaveBeenCalled();
+    const compiledAgain = poolTaxes(report, [...manifests], nodes, undefined, undefined, minor);
+    expect(compiles).toHaveBeenCalledTimes(3);
+    compiles.mockRestore();
+    expect(reused).toEqual(compiledAgain);
+    expect(reused.pools.map((p) => [p.pool, p.node])).toEqual([
+      ['a', 'a2'],
+      ['b', 'b1'],
+    ]);
+    // the sidecar counts from 1.29 on, the RuntimeClass overhead always
+    const cpuOf = (name: string) => reused.pools[1].tax.services.find((s) => s.name === `node-services/${name}`)?.cpu;
+    expect(cpuOf('kata')).toBe(350);
+    expect(cpuOf('sidecar')).toBe(minor === 29 ? 150 : 100);
+  });
+
+  test('a report analysed for another minor, or with RuntimeClasses given as an option, is compiled again', () => {
+    const report28 = analyzeCoverage(manifests, nodes, undefined, { kubernetesMinor: 28 });
+    const taxes29 = poolTaxes(report28, manifests, nodes, undefined, undefined, 29);
+    const sidecar = taxes29.pools[1].tax.services.find((s) => s.name === 'node-services/sidecar');
+    expect(sidecar?.cpu).toBe(150);
+    const withOption = analyzeCoverage(manifests.slice(1), nodes, undefined, { runtimeClasses: [kata] });
+    const taxes = poolTaxes(withOption, manifests.slice(1), nodes, undefined, undefined, undefined);
+    // compiled again from the manifests alone, which hold no RuntimeClass: no overhead
+    expect(taxes.pools[1].tax.services.find((s) => s.name === 'node-services/kata')?.cpu).toBe(100);
   });
 });
 
