@@ -15,6 +15,14 @@ import { container, daemonSet, node } from './support';
 import { errorOf, testChart } from '../support/synth';
 
 const Mi = 2 ** 20;
+/** A RuntimeClass with a fixed pod overhead of 250m CPU and 160Mi memory. */
+const kata = {
+  apiVersion: 'node.k8s.io/v1',
+  kind: 'RuntimeClass',
+  metadata: { name: 'kata' },
+  handler: 'kata',
+  overhead: { podFixed: { cpu: '250m', memory: '160Mi' } },
+};
 const vector = (cpu: number, memory: number) => ({ cpu, memory, ephemeralStorage: 0, scalars: undefined });
 
 describe('nodeTax (pure)', () => {
@@ -91,13 +99,6 @@ describe('effective requests (what a service costs a node)', () => {
       overhead: { cpu: '250m', memory: '120Mi' },
     };
     expect(requestsOf(overhead).cpu).toBe(350);
-    const kata = {
-      apiVersion: 'node.k8s.io/v1',
-      kind: 'RuntimeClass',
-      metadata: { name: 'kata' },
-      handler: 'kata',
-      overhead: { podFixed: { cpu: '250m', memory: '160Mi' } },
-    };
     const r = requestsOf(
       { runtimeClassName: 'kata', containers: [container('a', { requests: { cpu: '100m', memory: '64Mi' } })] },
       undefined,
@@ -108,13 +109,6 @@ describe('effective requests (what a service costs a node)', () => {
 });
 
 describe('pool taxes reuse what the analysis compiled', () => {
-  const kata = {
-    apiVersion: 'node.k8s.io/v1',
-    kind: 'RuntimeClass',
-    metadata: { name: 'kata' },
-    handler: 'kata',
-    overhead: { podFixed: { cpu: '250m', memory: '160Mi' } },
-  };
   const manifests = [
     kata,
     daemonSet('sidecar', {
