@@ -67,17 +67,23 @@ export function poolTaxes(
   const usedLabels = new Set<string>();
   const pools = new Map<string, PoolEntry>();
   const poolOf: string[] = new Array(nodes.length);
+  // The nodes of one group have the same allocatable entries (they are part of what groups them), so the share of the
+  // group's services is worked out once per group, from its first node.
+  const shares = new Float64Array(layout.first.length).fill(-1);
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i];
     const resolved = nodePoolOf(node?.metadata?.labels, poolLabel);
     if (resolved.label !== undefined) usedLabels.add(resolved.label);
     poolOf[i] = resolved.name;
-    const alloc = nodeAllocatable(node, allocatables);
     const g = layout.groupOf[i];
-    const share = Math.max(
-      alloc.vector.cpu > 0 ? cpu[g] / alloc.vector.cpu : 0,
-      alloc.vector.memory > 0 ? memory[g] / alloc.vector.memory : 0,
-    );
+    let share = shares[g];
+    if (share < 0) {
+      const alloc = nodeAllocatable(node, allocatables);
+      share = shares[g] = Math.max(
+        alloc.vector.cpu > 0 ? cpu[g] / alloc.vector.cpu : 0,
+        alloc.vector.memory > 0 ? memory[g] / alloc.vector.memory : 0,
+      );
+    }
     notePool(pools, resolved.name, i, share);
   }
   const out: PoolTax[] = [];
