@@ -258,14 +258,21 @@ export function analyzeCoverage(
  * {@link analyzeCoverage} compiled them, kept for a report made with no `runtimeClasses` option: the workloads' own
  * RuntimeClass objects then decide the pod overhead, so the requests depend on the inputs and the minor only.
  */
-const compiled = new WeakMap<CoverageReport, { readonly inputs: readonly unknown[]; readonly minor?: number; readonly requests: readonly ResourceVector[] }>();
+const compiled = new WeakMap<
+  CoverageReport,
+  { readonly inputs: readonly unknown[]; readonly minor?: number; readonly requests: readonly ResourceVector[] }
+>();
 
 /**
  * The pod requests of the analysed (not `invalid`) DaemonSets of `report`, in order, when {@link analyzeCoverage} made
  * it from exactly `inputs` (the same array) for Kubernetes `1.<minor>` with no `runtimeClasses` option; else
  * `undefined` (compile them again). The vectors are the analysis' own: read them, do not change them.
  */
-export function analysedRequests(report: CoverageReport, inputs: readonly unknown[], minor: number | undefined): readonly ResourceVector[] | undefined {
+export function analysedRequests(
+  report: CoverageReport,
+  inputs: readonly unknown[],
+  minor: number | undefined,
+): readonly ResourceVector[] | undefined {
   const known = compiled.get(report);
   return known !== undefined && known.inputs === inputs && known.minor === minor ? known.requests : undefined;
 }
