@@ -357,7 +357,7 @@ export class CompiledNode {
   public readonly notes: readonly string[];
   /** @internal status of the `Ready` condition ("" when not reported). */
   public readonly ready: string;
-  /** @internal whether the `Ready` condition blames the network (the kubelet still starts host-network pods). */
+  /** @internal whether a `Ready` of `False` blames the network (the kubelet still starts host-network pods). */
   public readonly networkNotReady: boolean;
   /** @internal whether the `DiskPressure` condition is `True`. */
   public readonly diskPressure: boolean;
@@ -421,22 +421,29 @@ export class CompiledNode {
 /** A Ready condition's reason or message that blames the node's network (e.g. `NetworkPluginNotReady`). */
 const NETWORK = /network/i;
 
-/** What a node's conditions say: `Ready` status (and whether it blames the network) and `DiskPressure`. */
+/**
+ * What a node's conditions say: `Ready` status, whether a `Ready` of `False` blames the network (only that case is
+ * ever asked about: a host-network pod still lands on such a node), and `DiskPressure`.
+ */
 export function nodeConditions(node: WireNode | undefined): { ready: string; networkNotReady: boolean; diskPressure: boolean } {
   let ready = '';
-  let networkNotReady = false;
+  let readyCondition: { reason?: unknown; message?: unknown } | undefined;
   let diskPressure = false;
   const conditions = node?.status?.conditions;
   if (Array.isArray(conditions)) {
     for (const c of conditions) {
       if (c?.type === 'Ready' && typeof c.status === 'string') {
         ready = c.status;
-        networkNotReady = NETWORK.test(jsonText(c.reason ?? '')) || NETWORK.test(jsonText(c.message ?? ''));
+        readyCondition = c;
       } else if (c?.type === 'DiskPressure' && c.status === 'True') {
         diskPressure = true;
       }
     }
   }
+  const networkNotReady =
+    ready === 'False' &&
+    readyCondition !== undefined &&
+    (NETWORK.test(jsonText(readyCondition.reason ?? '')) || NETWORK.test(jsonText(readyCondition.message ?? '')));
   return { ready, networkNotReady, diskPressure };
 }
 
