@@ -427,23 +427,19 @@ const NETWORK = /network/i;
  */
 export function nodeConditions(node: WireNode | undefined): { ready: string; networkNotReady: boolean; diskPressure: boolean } {
   let ready = '';
-  let readyCondition: { reason?: unknown; message?: unknown } | undefined;
+  let networkNotReady = false;
   let diskPressure = false;
   const conditions = node?.status?.conditions;
   if (Array.isArray(conditions)) {
     for (const c of conditions) {
       if (c?.type === 'Ready' && typeof c.status === 'string') {
         ready = c.status;
-        readyCondition = c;
+        networkNotReady = ready === 'False' && (NETWORK.test(jsonText(c.reason ?? '')) || NETWORK.test(jsonText(c.message ?? '')));
       } else if (c?.type === 'DiskPressure' && c.status === 'True') {
         diskPressure = true;
       }
     }
   }
-  const networkNotReady =
-    ready === 'False' &&
-    readyCondition !== undefined &&
-    (NETWORK.test(jsonText(readyCondition.reason ?? '')) || NETWORK.test(jsonText(readyCondition.message ?? '')));
   return { ready, networkNotReady, diskPressure };
 }
 

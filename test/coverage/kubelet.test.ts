@@ -265,6 +265,19 @@ describe('kubelet-stage reasons (table)', () => {
     expect(rows.map((r) => r.reason)).toEqual(['ok', 'diskPressure', 'os', 'ok']);
   });
 
+  test('Ready=False nodes that differ only in whether they blame the network are not grouped together', () => {
+    const says = (status: string, message: string) => ({ conditions: [{ type: 'Ready', status, message }] });
+    const nodes = [
+      node('down-network', says('False', 'container runtime network not ready')),
+      node('down-runtime', says('False', 'container runtime is down')),
+      node('up-network', says('True', 'network plugin reports ready')),
+      node('up', says('True', 'kubelet is posting ready status')),
+    ];
+    const rows = (spec: any) => analyzeCoverage([daemonSet('agent', spec)], nodes).workloads[0].nodes.map((r) => r.reason);
+    expect(rows(hostNetwork)).toEqual(['ok', 'notReady', 'ok', 'ok']);
+    expect(rows({})).toEqual(['notReady', 'notReady', 'ok', 'ok']);
+  });
+
   test('existing pods do not change kubelet verdicts, and a node under DiskPressure still counts the pod as desired', () => {
     const n = node('n', { conditions: [{ type: 'DiskPressure', status: 'True' }] });
     const report = analyzeCoverage([daemonSet('agent')], [n], [pod('other', 'n')]);
